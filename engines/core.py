@@ -1,0 +1,152 @@
+"""The shape every rule engine shares (DESIGN.md §3, after OpenSpiel and python-chess).
+
+A :class:`Game` holds the rules and options and makes initial states; a :class:`State`
+is one position with the same few methods in every game; actions are small immutable
+value objects with a JSON form (the record notation of RECORDS.md) and a short text
+notation. Randomness comes only from a :class:`random.Random` passed in, so
+``game + options + seed + actions`` replays a game exactly.
+
+Errors are typed and all subclass :class:`ValueError`:
+
+>>> issubclass(IllegalMoveError, ValueError) and issubclass(RecordError, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+JSON = Any
+"""A value made of dicts, lists, str, int, float, bool and None."""
+
+
+class GameError(ValueError):
+    """Base of every error an engine raises about its input."""
+
+
+class RecordError(GameError):
+    """A record, an option, a position or an action is malformed (bad shape, unknown field)."""
+
+
+class InvalidMoveError(GameError):
+    """An action's notation cannot be parsed."""
+
+
+class IllegalMoveError(GameError):
+    """An action is well formed but not allowed in this state."""
+
+
+class GameOverError(IllegalMoveError):
+    """An action was given after the game (or match) ended."""
+
+
+ActionT = TypeVar("ActionT")
+
+
+def check_keys(obj: JSON, allowed: Sequence[str], what: str, required: Sequence[str] = ()) -> dict[str, Any]:
+    """Return ``obj`` as a dict after checking it has only ``allowed`` keys and all ``required``.
+
+    >>> check_keys({"a": 1}, ["a", "b"], "options")
+    {'a': 1}
+    >>> check_keys({"c": 1}, ["a"], "options")
+    Traceback (most recent call last):
+    ...
+    engines.core.RecordError: options: unknown field 'c'
+    """
+    if not isinstance(obj, dict):
+        raise RecordError(f"{what}: expected an object, got {type(obj).__name__}")
+    for key in obj:
+        if key not in allowed:
+            raise RecordError(f"{what}: unknown field {key!r}")
+    for key in required:
+        if key not in obj:
+            raise RecordError(f"{what}: missing field {key!r}")
+    return obj
+
+
+class State(ABC, Generic[ActionT]):
+    """One position of a game. Mutable; :meth:`clone` gives an independent copy."""
+
+    game: Game[ActionT]
+
+    @abstractmethod
+    def current_player(self) -> str | None:
+        """The name of the player to act, or None when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[ActionT]:
+        """Every action allowed now (empty when the game is over).
+
+        Games whose actions come from the physical world (Trigono) return the actions the
+        current player could report; the list need not be exhaustive there.
+        """
+
+    @abstractmethod
+    def apply(self, action: ActionT) -> None:
+        """Apply a legal action, or raise :class:`IllegalMoveError` and change nothing."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """True once the game (for Trigono: the match) is over."""
+
+    @abstractmethod
+    def scores(self) -> dict[str, float]:
+        """Points per player so far (the final scores when terminal)."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, JSON]:
+        """The printed state of RECORDS.md: ``game``, ``status``, ``to_move``, ``scores``,
+        ``winner``, ``log`` and the game's own fields."""
+
+    @abstractmethod
+    def dump(self) -> dict[str, JSON]:
+        """Everything needed to rebuild this exact state (hidden information included)."""
+
+    @abstractmethod
+    def clone(self) -> State[ActionT]:
+        """An independent copy."""
+
+    def winner(self) -> str | None:
+        """The winner's name once the game is over, else None."""
+        return None
+
+    def parse_action(self, obj: JSON) -> ActionT:
+        """Parse an action given in the record notation (JSON), raising RecordError/InvalidMoveError."""
+        return self.game.parse_action(obj)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.dump() == other.dump()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Game(ABC, Generic[ActionT]):
+    """Rules plus options; the factory of initial states."""
+
+    name: ClassVar[str]
+
+    def __init__(self, options: Mapping[str, JSON] | None = None) -> None:
+        self.options: dict[str, JSON] = dict(options or {})
+
+    @abstractmethod
+    def new_initial_state(
+        self, rng: random.Random, position: Mapping[str, JSON] | None = None
+    ) -> State[ActionT]:
+        """The start of a game: dealt with ``rng``, or set up from a record's ``position``."""
+
+    @abstractmethod
+    def parse_action(self, obj: JSON) -> ActionT:
+        """An action from its record notation (JSON); raises RecordError/InvalidMoveError."""
+
+    @abstractmethod
+    def action_to_json(self, action: ActionT) -> JSON:
+        """An action in its record notation (inverse of :meth:`parse_action`)."""
+
+    @abstractmethod
+    def load(self, data: Mapping[str, JSON]) -> State[ActionT]:
+        """Rebuild a state from :meth:`State.dump`."""

@@ -1,0 +1,1 @@
+"""The hub: device links, event store, referee, tables, health, simulator and CLI."""

@@ -1,0 +1,596 @@
+"""The Trigono rules (trigono.md T1–T21) as an :class:`engines.core.Game`.
+
+The state counts palets: in each hand, on each board, on the shared floor and in each
+hole (the *pending* palets of T10, and during a final every palet that fell in). A throw
+moves the thrown palet and any knocked palets, then applies the rules of every hole that
+received a valid drop, all at once (T12).
+
+>>> game = TrigonoGame({"players": ["Ana", "Ben"], "first": "Ana", "palets_per_player": 2})
+>>> state = game.new_initial_state(random.Random(0))
+>>> state.apply(Throw("Ana", "board:B1"))
+>>> state.apply(Throw("Ben", "B1.big"))   # T6: Ben takes the palet on B1 and his own
+>>> state.to_json()["hands"], state.to_json()["log"][-1]["points"]
+({'Ana': 1, 'Ben': 3}, 2)
+>>> state.apply(Throw("Ana", "floor"))    # T14: Ana is out, Ben holds 3: Ben wins round 1
+>>> state.round, state.rounds_won, state.current_player()
+(2, {'Ana': 0, 'Ben': 1}, 'Ben')
+>>> state.apply(Throw("Ana", "floor"))
+Traceback (most recent call last):
+...
+engines.core.IllegalMoveError: it is Ben's turn to throw, not Ana's
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from engines.core import (
+    JSON,
+    Game,
+    GameOverError,
+    IllegalMoveError,
+    RecordError,
+    State,
+    check_keys,
+)
+from engines.trigono.actions import BOARD_PREFIX, FLOOR, Action, Target, Throw, parse_json
+from engines.trigono.options import Options
+
+NORMAL, LAST_CHANCE, FINAL = "normal", "last_chance", "final"
+PLAYING, MATCH_OVER = "playing", "match_over"
+
+DUMP_FIELDS = (
+    "options",
+    "first",
+    "round",
+    "starter",
+    "rounds_won",
+    "round_results",
+    "hands",
+    "eliminated",
+    "boards",
+    "floor",
+    "holes",
+    "phase",
+    "target",
+    "finalists",
+    "final_throws",
+    "steps",
+    "to_move",
+    "winner",
+    "log",
+    "events",
+)
+
+
+def describe_event(event: Mapping[str, Any]) -> str:
+    """One announcement in English (the web pages translate from the structured event).
+
+    >>> describe_event({"type": "take", "player": "Ben", "palets": 3, "holes": ["B1.big"]})
+    'Ben takes 3 palets (B1.big)'
+    >>> describe_event({"type": "round_won", "round": 1, "player": "Ana"})
+    'Ana wins round 1'
+    """
+    kind = event["type"]
+    if kind == "take":
+        n = event["palets"]
+        return f"{event['player']} takes {n} palet{'s' if n != 1 else ''} ({', '.join(event['holes'])})"
+    if kind == "pending":
+        return f"invalid drop: the palet stays in {event['hole']} (T10)"
+    if kind == "eliminated":
+        return f"{event['player']} is out of the round"
+    if kind == "step_back":
+        return f"step back: throw from {event['throw_distance_m']:.2f} m"
+    if kind == "last_chance":
+        return f"last chance for {event['player']}"
+    if kind == "final":
+        target = event.get("target")
+        aim = f", target {target}" if target else f"; {event['chooser']} chooses the target"
+        return f"final: {' v '.join(event['finalists'])}{aim}"
+    if kind == "target":
+        return f"{event['player']} chooses {event['hole']} as the target"
+    if kind == "round_won":
+        return f"{event['player']} wins round {event['round']}"
+    if kind == "round_drawn":
+        return f"round {event['round']} is drawn"
+    if kind == "match_won":
+        return f"{event['player']} wins the match"
+    if kind == "round_start":
+        return f"round {event['round']}: {event['starter']} throws first"
+    return str(kind)
+
+
+class TrigonoState(State[Action]):
+    """One moment of a Trigono match. Build it with :meth:`TrigonoGame.new_initial_state`."""
+
+    game: TrigonoGame
+
+    def __init__(self, game: TrigonoGame, first: str) -> None:
+        self.game = game
+        opts = game.opts
+        self.first = first
+        self.round = 1
+        self.rounds_won = {p: 0 for p in opts.players}
+        self.round_results: list[dict[str, Any]] = []
+        self.winner_name: str | None = None
+        self.log: list[dict[str, Any]] = []
+        self.events: list[dict[str, Any]] = []
+        self._start_round(first)
+
+    # -- rounds -------------------------------------------------------------------------
+
+    def _start_round(self, starter: str) -> None:
+        """T4: every round starts with all palets back in the hands and the line at 3 m."""
+        opts = self.game.opts
+        self.starter = starter
+        self.hands = {p: opts.palets_per_player for p in opts.players}
+        self.eliminated: list[str] = []
+        self.boards = {b: 0 for b in opts.layout.board_ids}
+        self.floor = 0
+        self.holes = {h: 0 for h in opts.layout.holes}
+        self.phase = NORMAL
+        self.target: str | None = None
+        self.finalists: list[str] = []
+        self.final_throws = 0
+        self.steps = 0
+        self.to_move: str | None = starter
+
+    def _end_round(self, winner: str | None) -> None:
+        """Record the round (T14/T15/T17), then end the match (T18) or start the next round."""
+        opts = self.game.opts
+        if winner is None:
+            self.round_results.append({"draw": True})
+            self.events.append({"type": "round_drawn", "round": self.round})
+        else:
+            self.round_results.append({"winner": winner})
+            self.rounds_won[winner] += 1
+            self.events.append({"type": "round_won", "round": self.round, "player": winner})
+            if self.rounds_won[winner] >= opts.rounds_to_win:
+                self.winner_name = winner
+                self.to_move = None
+                self.events.append({"type": "match_won", "player": winner})
+                return
+        if winner is not None:
+            starter = winner  # T4: the round's winner starts the next one
+        elif opts.draw_starter == "same":
+            starter = self.starter  # T4 [ours]
+        else:
+            starter = self._seat_after(self.starter, opts.players)
+        self.round += 1
+        self._start_round(starter)
+        self.events.append({"type": "round_start", "round": self.round, "starter": starter})
+
+    # -- seats --------------------------------------------------------------------------
+
+    @staticmethod
+    def _seat_after(player: str, seats: tuple[str, ...] | list[str]) -> str:
+        order = list(seats)
+        return order[(order.index(player) + 1) % len(order)]
+
+    def _in_round(self) -> list[str]:
+        """Players still in the round, in seat order."""
+        return [p for p in self.game.opts.players if p not in self.eliminated]
+
+    def _next_thrower(self, player: str) -> str:
+        """T4/T15: the next player in seat order who is still in the round."""
+        seats = self.game.opts.players
+        index = seats.index(player)
+        for offset in range(1, len(seats) + 1):
+            candidate = seats[(index + offset) % len(seats)]
+            if candidate not in self.eliminated:
+                return candidate
+        return player
+
+    def throw_distance_m(self) -> float:
+        """T16: 3 m plus one step back per elimination (more than 4 players)."""
+        opts = self.game.opts
+        return round(opts.throw_line_m + self.steps * opts.step_back_m, 3)
+
+    # -- the State contract ---------------------------------------------------------------
+
+    def current_player(self) -> str | None:
+        return self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.winner_name is not None
+
+    def winner(self) -> str | None:
+        return self.winner_name
+
+    def scores(self) -> dict[str, float]:
+        """Rounds won (T18)."""
+        return {p: float(n) for p, n in self.rounds_won.items()}
+
+    def target_choices(self) -> list[str]:
+        """T17: the holes a finalist may name: the jackpots when there are any, else every hole."""
+        layout = self.game.opts.layout
+        if layout.jackpots:
+            return [j.hole for j in layout.jackpots]
+        return list(layout.holes)
+
+    def legal_actions(self) -> list[Action]:
+        """The valid throws the player to move could report (every board, the floor, every
+        hole), or the target choices when a final waits for its target.
+
+        Invalid drops and knock-ins are reported too but not listed (too many to spell out).
+        """
+        player = self.to_move
+        if player is None:
+            return []
+        if self.phase == FINAL and self.target is None:
+            return [Target(h) for h in self.target_choices()]
+        places = [BOARD_PREFIX + b for b in self.boards] + [FLOOR] + list(self.holes)
+        return [Throw(player, place) for place in places]
+
+    def apply(self, action: Action) -> None:
+        if self.winner_name is not None:
+            raise GameOverError(f"the match is over: {self.winner_name} won it")
+        if isinstance(action, Target):
+            self._apply_target(action)
+        elif isinstance(action, Throw):
+            self._apply_throw(action)
+        else:
+            raise IllegalMoveError(f"not a Trigono action: {action!r}")
+
+    # -- target (T17) -------------------------------------------------------------------------
+
+    def _apply_target(self, action: Target) -> None:
+        layout = self.game.opts.layout
+        if self.phase != FINAL:
+            raise IllegalMoveError(
+                f"no final is being played: a target hole is only chosen in a final (T17)"
+                f" (phase {self.phase})"
+            )
+        if action.hole not in self.holes:
+            raise IllegalMoveError(f"unknown hole {action.hole!r} (holes: {', '.join(self.holes)})")
+        chooser = self.to_move
+        assert chooser is not None
+        if len(layout.jackpots) == 1:
+            if action.hole != self.target:
+                raise IllegalMoveError(
+                    f"in a hexagon layout the target of the final is the jackpot, not {action.hole} (T17)"
+                )
+            if self.final_throws:
+                raise IllegalMoveError("the final has started: its target is already the jackpot")
+        else:
+            if self.target is not None:
+                raise IllegalMoveError(f"the target of this final is already {self.target}")
+            if action.hole not in self.target_choices():
+                raise IllegalMoveError(
+                    f"the target must be one of the jackpots ({', '.join(self.target_choices())}), "
+                    f"not {action.hole} (T17)"
+                )
+        self.events = [{"type": "target", "player": chooser, "hole": action.hole}]
+        self.target = action.hole
+        self.log.append(self._log_entry(chooser, action, 0))
+
+    # -- throw ----------------------------------------------------------------------------------
+
+    def _check_throw(self, action: Throw) -> None:
+        """Every reason a throw is refused (IllegalMoveError), before anything changes."""
+        opts = self.game.opts
+        layout = opts.layout
+        player = action.player
+        if player not in self.hands:
+            raise IllegalMoveError(
+                f"unknown player {player!r} (players: {', '.join(opts.players)})"
+            )
+        if player in self.eliminated:
+            raise IllegalMoveError(
+                f"{player} is eliminated from round {self.round} and does not throw (T15)"
+            )
+        if player != self.to_move:
+            extra = " (last chance, T14)" if self.phase == LAST_CHANCE else ""
+            raise IllegalMoveError(f"it is {self.to_move}'s turn to throw, not {player}'s{extra}")
+        if self.phase == FINAL and self.target is None:
+            raise IllegalMoveError(
+                f"{player} must first choose the target hole of the final (T17): "
+                f"{', '.join(self.target_choices())}"
+            )
+        to = action.to
+        if to.startswith(BOARD_PREFIX):
+            if to[len(BOARD_PREFIX) :] not in self.boards:
+                raise IllegalMoveError(f"unknown board {to!r} (boards: {', '.join(self.boards)})")
+        elif to != FLOOR and to not in self.holes:
+            raise IllegalMoveError(
+                f"unknown destination {to!r}: expected board:ID, floor or a hole "
+                f"({', '.join(self.holes)})"
+            )
+        if action.invalid and to not in self.holes:
+            raise IllegalMoveError(f"invalid (T10) only applies to a drop into a hole, not to {to}")
+        lying = dict(self.boards)
+        for knock in action.knocked:
+            if knock.source not in self.boards:
+                raise IllegalMoveError(
+                    f"knocked: unknown board {knock.source!r} (boards: {', '.join(self.boards)})"
+                )
+            if knock.hole not in self.holes:
+                raise IllegalMoveError(f"knocked: unknown hole {knock.hole!r}")
+            reachable = layout.holes_of_board(knock.source)
+            if knock.hole not in reachable:
+                raise IllegalMoveError(
+                    f"knocked: a palet lying on {knock.source} cannot fall into {knock.hole} "
+                    f"(only {', '.join(reachable)}, T12)"
+                )
+            if lying[knock.source] == 0:
+                raise IllegalMoveError(
+                    f"knocked: no palet was lying on board {knock.source} before this throw "
+                    f"({self.boards[knock.source]} there, "
+                    f"{sum(k.source == knock.source for k in action.knocked)} knocked)"
+                )
+            lying[knock.source] -= 1
+
+    def _apply_throw(self, action: Throw) -> None:
+        self._check_throw(action)
+        opts = self.game.opts
+        player = action.player
+        self.events = []
+        # T5, T11, T13: the palets come to rest first (thrown and knocked, T12).
+        self.hands[player] -= 1
+        for knock in action.knocked:
+            self.boards[knock.source] -= 1
+            self.holes[knock.hole] += 1
+        to = action.to
+        if to == FLOOR:
+            self.floor += 1
+        elif to.startswith(BOARD_PREFIX):
+            self.boards[to[len(BOARD_PREFIX) :]] += 1
+        else:
+            self.holes[to] += 1
+            if action.invalid:
+                self.events.append({"type": "pending", "hole": to})  # T10
+        triggered: list[str] = []
+        if to in self.holes and not action.invalid:
+            triggered.append(to)
+        for knock in action.knocked:
+            if knock.hole not in triggered:
+                triggered.append(knock.hole)
+        if self.phase == FINAL:
+            # T17 [ours]: during a final the holes take nothing (unless the referee says so);
+            # the target never takes: only the thrown palet falling validly into it wins.
+            scored = to == self.target and not action.invalid
+            takers = [h for h in triggered if h != self.target] if opts.final_holes_take else []
+            points = self._take(player, takers)
+            self.log.append(self._log_entry(player, action, points))
+            self.final_throws += 1
+            self._after_final_throw(player, scored)
+            return
+        points = self._take(player, triggered)
+        self.log.append(self._log_entry(player, action, points))
+        if self.phase == LAST_CHANCE:
+            # T14: after the last chance, 2 or more palets win; otherwise the round is drawn.
+            self._end_round(player if self.hands[player] >= 2 else None)
+            return
+        if self.hands[player] > 0:
+            self.to_move = self._next_thrower(player)
+            return
+        self._hand_emptied(player)
+
+    def _take(self, player: str, triggered: list[str]) -> int:
+        """T6–T9, T12: the thrower takes the union of what the triggered holes take."""
+        if not triggered:
+            return 0
+        layout = self.game.opts.layout
+        boards: set[str] = set()
+        floor = False
+        for hole in triggered:
+            kind, board = layout.hole_kind(hole)
+            if kind == "big":  # T6, T21: only that board
+                assert board is not None
+                boards.add(board)
+            elif kind == "small":  # T7: the shared floor
+                floor = True
+            else:  # T8: every board and the floor
+                boards.update(self.boards)
+                floor = True
+        taken = sum(self.holes[h] for h in triggered) + sum(self.boards[b] for b in boards)
+        for hole in triggered:
+            self.holes[hole] = 0
+        for board in boards:
+            self.boards[board] = 0
+        if floor:
+            taken += self.floor
+            self.floor = 0
+        self.hands[player] += taken
+        self.events.append({"type": "take", "player": player, "palets": taken, "holes": triggered})
+        return taken
+
+    def _hand_emptied(self, player: str) -> None:
+        """T14 (two players), T15 (elimination), T16 (step back), T17 (final)."""
+        opts = self.game.opts
+        if len(opts.players) >= 3:
+            self.eliminated.append(player)
+            self.events.append({"type": "eliminated", "player": player})
+            if opts.steps_back and opts.step_back_m > 0:
+                self.steps += 1
+                self.events.append(
+                    {"type": "step_back", "throw_distance_m": self.throw_distance_m()}
+                )
+            remaining = self._in_round()
+        else:
+            remaining = [p for p in opts.players if p != player]
+        if len(remaining) == 1:
+            last = remaining[0]
+            if self.hands[last] >= 2:
+                self._end_round(last)
+            elif self.hands[last] == 1:
+                self.phase = LAST_CHANCE
+                self.to_move = last
+                self.events.append({"type": "last_chance", "player": last})
+            else:  # cannot happen: the last player always holds a palet; a draw is safe
+                self._end_round(None)
+            return
+        nxt = self._next_thrower(player)
+        if len(remaining) == 2 and opts.has_finals:
+            first, second = remaining
+            if self.hands[first] != self.hands[second]:
+                chooser = first if self.hands[first] > self.hands[second] else second
+            else:
+                chooser = nxt  # T17 [ours]: tie → the one due to throw next
+            self.phase = FINAL
+            self.finalists = [chooser, second if chooser == first else first]
+            jackpots = opts.layout.jackpots
+            self.target = jackpots[0].hole if len(jackpots) == 1 else None
+            self.to_move = chooser
+            self.events.append(
+                {
+                    "type": "final",
+                    "finalists": list(self.finalists),
+                    "chooser": chooser,
+                    "target": self.target,
+                }
+            )
+            return
+        self.to_move = nxt
+
+    def _after_final_throw(self, player: str, scored: bool) -> None:
+        """T17: a valid drop into the target wins; a last palet thrown without scoring loses."""
+        other = self.finalists[1] if player == self.finalists[0] else self.finalists[0]
+        if scored:
+            self._end_round(player)
+        elif self.hands[player] == 0:
+            self._end_round(other)
+        elif self.hands[other] > 0:
+            self.to_move = other
+        # A finalist with no palet left loses at their own throw, so `other` always has one.
+
+    def _log_entry(self, player: str, action: Action, points: int) -> dict[str, Any]:
+        return {"player": player, "action": action.to_json(), "points": points, "round": self.round}
+
+    # -- printing and persistence ----------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, JSON]:
+        """The printed state of RECORDS.md, plus ``players``, ``homes``, ``layout``,
+        ``starter``, ``finalists``, ``last_event`` (English) and ``last_events`` (structured)."""
+        opts = self.game.opts
+        return {
+            "game": "trigono",
+            "status": MATCH_OVER if self.winner_name is not None else PLAYING,
+            "to_move": self.to_move,
+            "scores": dict(self.rounds_won),
+            "winner": self.winner_name,
+            "log": [dict(entry) for entry in self.log],
+            "round": self.round,
+            "rounds_won": dict(self.rounds_won),
+            "round_results": [dict(r) for r in self.round_results],
+            "hands": dict(self.hands),
+            "eliminated": list(self.eliminated),
+            "boards": dict(self.boards),
+            "floor": self.floor,
+            "holes": dict(self.holes),
+            "phase": self.phase,
+            "target": self.target,
+            "throw_distance_m": self.throw_distance_m(),
+            "players": list(opts.players),
+            "homes": opts.layout.homes(list(opts.players)),
+            "palets_per_player": opts.palets_per_player,
+            "rounds_to_win": opts.rounds_to_win,
+            "starter": self.starter,
+            "finalists": list(self.finalists),
+            "layout": opts.layout.describe(),
+            "last_event": "; ".join(describe_event(e) for e in self.events) or None,
+            "last_events": [dict(e) for e in self.events],
+        }
+
+    def dump(self) -> dict[str, JSON]:
+        return {
+            "options": self.game.opts.to_json(),
+            "first": self.first,
+            "round": self.round,
+            "starter": self.starter,
+            "rounds_won": dict(self.rounds_won),
+            "round_results": [dict(r) for r in self.round_results],
+            "hands": dict(self.hands),
+            "eliminated": list(self.eliminated),
+            "boards": dict(self.boards),
+            "floor": self.floor,
+            "holes": dict(self.holes),
+            "phase": self.phase,
+            "target": self.target,
+            "finalists": list(self.finalists),
+            "final_throws": self.final_throws,
+            "steps": self.steps,
+            "to_move": self.to_move,
+            "winner": self.winner_name,
+            "log": [_deep(entry) for entry in self.log],
+            "events": [_deep(e) for e in self.events],
+        }
+
+    def clone(self) -> TrigonoState:
+        return self.game.load(self.dump())
+
+
+def _deep(obj: Any) -> Any:
+    """A copy of a JSON value (dicts and lists copied all the way down)."""
+    if isinstance(obj, dict):
+        return {k: _deep(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_deep(v) for v in obj]
+    return obj
+
+
+class TrigonoGame(Game[Action]):
+    """Trigono: options of RECORDS.md (see :mod:`engines.trigono.options`).
+
+    >>> TrigonoGame({"players": ["Ana", "Ana"]})
+    Traceback (most recent call last):
+    ...
+    engines.core.RecordError: players: names must be unique
+    """
+
+    name = "trigono"
+
+    def __init__(self, options: Mapping[str, JSON] | None = None) -> None:
+        super().__init__(options)
+        self.opts = Options.from_json(self.options)
+
+    def new_initial_state(
+        self, rng: random.Random, position: Mapping[str, JSON] | None = None
+    ) -> TrigonoState:
+        """T4: the first thrower is ``first`` or drawn with the seed."""
+        if position is not None:
+            raise RecordError(
+                "position: Trigono records start from the initial state (no position)"
+            )
+        first = self.opts.first if self.opts.first is not None else rng.choice(self.opts.players)
+        return TrigonoState(self, first)
+
+    def parse_action(self, obj: JSON) -> Action:
+        return parse_json(obj)
+
+    def action_to_json(self, action: Action) -> JSON:
+        return action.to_json()
+
+    def load(self, data: Mapping[str, JSON]) -> TrigonoState:
+        """Rebuild a state from :meth:`TrigonoState.dump` (made with these same options)."""
+        raw = check_keys(dict(data), DUMP_FIELDS, "state", required=DUMP_FIELDS)
+        if raw["options"] != self.opts.to_json():
+            raise RecordError("state: it was dumped with other options")
+        if raw["first"] not in self.opts.players:
+            raise RecordError(f"state: unknown first player {raw['first']!r}")
+        state = TrigonoState(self, raw["first"])
+        state.round = int(raw["round"])
+        state.starter = raw["starter"]
+        state.rounds_won = dict(raw["rounds_won"])
+        state.round_results = _deep(raw["round_results"])
+        state.hands = dict(raw["hands"])
+        state.eliminated = list(raw["eliminated"])
+        state.boards = dict(raw["boards"])
+        state.floor = int(raw["floor"])
+        state.holes = dict(raw["holes"])
+        state.phase = raw["phase"]
+        state.target = raw["target"]
+        state.finalists = list(raw["finalists"])
+        state.final_throws = int(raw["final_throws"])
+        state.steps = int(raw["steps"])
+        state.to_move = raw["to_move"]
+        state.winner_name = raw["winner"]
+        state.log = _deep(raw["log"])
+        state.events = _deep(raw["events"])
+        if set(state.hands) != set(self.opts.players) or set(state.holes) != set(
+            self.opts.layout.holes
+        ):
+            raise RecordError("state: hands or holes do not match the options")
+        return state

@@ -1,0 +1,94 @@
+"""A plain-text Trigono scoreboard from a printed state (``TrigonoState.to_json()``).
+
+:func:`describe` is pure; ``python -m engines.trigono.scoreboard FILE`` replays a record
+and prints its scoreboard (the only I/O here, for ``scripts/demo``).
+
+>>> from engines.records import replay
+>>> state = replay({"game": "trigono", "options": {"players": ["Ana", "Ben"], "first": "Ana"},
+...                 "actions": [{"throw": {"player": "Ana", "to": "board:B1"}}]})
+>>> print(describe(state.to_json()))
+Trigono — round 1, first to 2 rounds — playing
+  Ana  rounds 0  hand  9
+> Ben  rounds 0  hand 10
+Boards: B1 1 | floor 0 | throw line 3.00 m
+Last: —
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+
+def describe(state: Mapping[str, Any]) -> str:
+    """The scoreboard of a printed Trigono state, one line per player."""
+    players: list[str] = list(state.get("players") or state["hands"])
+    width = max(len(p) for p in players)
+    status = state["status"]
+    title = (
+        f"Trigono — round {state['round']}, first to {state.get('rounds_to_win', 2)} rounds"
+        f" — {'match over' if status == 'match_over' else 'playing'}"
+    )
+    if state["phase"] != "normal":
+        phase = state["phase"].replace("_", " ")
+        title += f" — {phase}" + (f", target {state['target']}" if state.get("target") else "")
+    lines = [title]
+    for p in players:
+        marker = ">" if p == state["to_move"] else "*" if p == state["winner"] else " "
+        notes = []
+        if p in state["eliminated"]:
+            notes.append("out")
+        if p == state["winner"]:
+            notes.append("match winner")
+        line = (
+            f"{marker} {p:<{width}}  rounds {state['rounds_won'][p]}  hand {state['hands'][p]:2d}"
+        )
+        lines.append(line + (f"  ({', '.join(notes)})" if notes else ""))
+    boards = " ".join(f"{b} {n}" for b, n in state["boards"].items())
+    lines.append(
+        f"Boards: {boards} | floor {state['floor']} | throw line {state['throw_distance_m']:.2f} m"
+    )
+    pending = {h: n for h, n in state["holes"].items() if n}
+    if pending:
+        lines.append("In holes: " + ", ".join(f"{h} {n}" for h, n in pending.items()))
+    results = state.get("round_results") or []
+    if results:
+        lines.append(
+            "Rounds: "
+            + ", ".join(
+                f"{i}: {r['winner']}" if "winner" in r else f"{i}: draw"
+                for i, r in enumerate(results, start=1)
+            )
+        )
+    lines.append(f"Last: {state.get('last_event') or '—'}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Replay the record FILE (``-`` for stdin) and print its scoreboard."""
+    from engines.records import ReplayError, replay
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 1:
+        print("usage: python -m engines.trigono.scoreboard FILE", file=sys.stderr)
+        return 2
+    try:
+        if args[0] == "-":
+            record = json.load(sys.stdin)
+        else:
+            with open(args[0], encoding="utf-8") as fh:
+                record = json.load(fh)
+        if not isinstance(record, dict):
+            raise ReplayError(None, "a record is a JSON object")
+        state = replay(record)
+    except (OSError, ValueError) as err:
+        print(str(err), file=sys.stderr)
+        return 2
+    print(describe(state.to_json()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

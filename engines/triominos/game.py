@@ -1,0 +1,787 @@
+"""Triominos rules (shared/rules/triominos.md, M1–M14) and the RECORDS.md record format.
+
+>>> import random
+>>> game = TriominosGame({"players": ["Ana", "Ben"], "set": "classic"})
+>>> state = game.new_initial_state(random.Random(1))
+>>> len(state.racks[0]), len(state.racks[1]), len(state.pool)
+(9, 9, 38)
+>>> state.apply(state.legal_actions()[0])          # the opening: any tile, anywhere
+>>> state.to_json()["log"][0]["points"] == sum(state.log[0]["action"]["place"]["corners"])
+True
+>>> game.load(state.dump()) == state
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engines.core import (
+    JSON,
+    Game,
+    GameOverError,
+    IllegalMoveError,
+    InvalidMoveError,
+    RecordError,
+    State,
+    check_keys,
+)
+from engines.lattice import Cell
+from engines.triominos.board import (
+    BRIDGE,
+    COORD_LIMIT,
+    Board,
+    cell_key,
+    geometry,
+    key_cell,
+)
+from engines.triominos.tiles import SETS, Corners, TileSet, canonical, parse_tile_name, tile_name
+
+OPTION_FIELDS = (
+    "players",
+    "set",
+    "rules",
+    "bridge",
+    "blocked",
+    "empty_pool_penalty",
+    "target",
+    "young",
+)
+POSITION_FIELDS = ("board", "racks", "pool", "scores", "to_move")
+
+HAND_SIZES = {2: 9, 3: 7, 4: 7, 5: 6, 6: 6}  # M2
+DRAW_PENALTY = 5  # M9, per tile
+MAX_DRAWS = 3  # M9
+NO_PLAY_PENALTY = 10  # M9, after the third draw
+OUT_BONUS = 25  # M11
+HEXAGON_POINTS = {"hexagon": 50, "double_hexagon": 60, "triple_hexagon": 70}  # M6
+BRIDGE_POINTS = 40  # M7
+OPENING_TRIPLE_BONUS = 10  # M3 pressman
+OPENING_ZERO_BONUS = 40  # M3 pressman: 0-0-0 scores 40 in all
+YOUNG_OUT_BONUS = 5  # M14
+ORIGIN = cell_key(Cell(0, 0, "up"))
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class Place:
+    """Put a tile on ``cell`` with ``corners`` landing on the cell's corners 0, 1, 2.
+
+    >>> Place.from_str("0,0,down:1-2-2")
+    Place(cell=Cell(i=0, j=0, orient='down'), corners=(1, 2, 2))
+    >>> Place(Cell(-1, 2, "up"), (3, 4, 5)).to_str()
+    '-1,2,up:3-4-5'
+    """
+
+    cell: Cell
+    corners: Corners
+
+    def to_str(self) -> str:
+        return f"{self.cell.i},{self.cell.j},{self.cell.orient}:{tile_name(self.corners)}"
+
+    @classmethod
+    def from_str(cls, text: str) -> Place:
+        try:
+            where, numbers = text.split(":")
+            i, j, orient = where.split(",")
+            a, b, c = (int(v) for v in numbers.split("-"))
+            cell = Cell.from_json([int(i), int(j), orient])
+        except (ValueError, RecordError) as err:
+            raise InvalidMoveError(f"not a placement: {text!r}") from err
+        return cls(cell, _check_corners([a, b, c]))
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Draw one tile from the pool (M9, −5)."""
+
+    def to_str(self) -> str:
+        return "draw"
+
+    @classmethod
+    def from_str(cls, text: str) -> Draw:
+        if text != "draw":
+            raise InvalidMoveError(f"not a draw: {text!r}")
+        return cls()
+
+
+@dataclass(frozen=True)
+class Pass:
+    """End the turn without placing (M9 after three draws, M10 with the pool empty)."""
+
+    def to_str(self) -> str:
+        return "pass"
+
+    @classmethod
+    def from_str(cls, text: str) -> Pass:
+        if text != "pass":
+            raise InvalidMoveError(f"not a pass: {text!r}")
+        return cls()
+
+
+Action = Place | Draw | Pass
+
+
+def action_from_str(text: str) -> Action:
+    """Parse the text notation: ``"i,j,up:a-b-c"``, ``"draw"`` or ``"pass"``.
+
+    >>> action_from_str("pass"), action_from_str("draw")
+    (Pass(), Draw())
+    """
+    if text == "draw":
+        return Draw()
+    if text == "pass":
+        return Pass()
+    return Place.from_str(text)
+
+
+def _check_corners(obj: Any) -> Corners:
+    if (
+        isinstance(obj, (list, tuple))
+        and len(obj) == 3
+        and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 5 for v in obj)
+    ):
+        return (obj[0], obj[1], obj[2])
+    raise RecordError(f"corners: expected three numbers 0-5, got {obj!r}")
+
+
+def _check_cell(obj: Any) -> Cell:
+    cell = Cell.from_json(obj)
+    if abs(cell.i) > COORD_LIMIT or abs(cell.j) > COORD_LIMIT:
+        raise RecordError(f"cell: coordinates beyond ±{COORD_LIMIT}: {obj!r}")
+    return cell
+
+
+def parse_action(obj: JSON) -> Action:
+    """An action from the RECORDS.md notation.
+
+    >>> parse_action({"place": {"cell": [0, 0, "down"], "corners": [1, 2, 2]}}).to_str()
+    '0,0,down:1-2-2'
+    >>> parse_action({"draw": False})
+    Traceback (most recent call last):
+    ...
+    engines.core.RecordError: draw: expected true
+    """
+    body = check_keys(obj, ("place", "draw", "pass"), "action")
+    if len(body) != 1:
+        raise RecordError("action: expected exactly one of place, draw, pass")
+    (kind, value), = body.items()
+    if kind == "place":
+        place = check_keys(value, ("cell", "corners"), "place", required=("cell", "corners"))
+        return Place(_check_cell(place["cell"]), _check_corners(place["corners"]))
+    if value is not True:
+        raise RecordError(f"{kind}: expected true")
+    return Draw() if kind == "draw" else Pass()
+
+
+def action_to_json(action: Action) -> JSON:
+    if isinstance(action, Place):
+        return {"place": {"cell": action.cell.to_json(), "corners": list(action.corners)}}
+    if isinstance(action, Draw):
+        return {"draw": True}
+    return {"pass": True}
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Validated options. Defaults follow ``rules`` (Goliath unless ``"pressman"``).
+
+    - ``set``: ``"classic"`` (2–4 players) or ``"excel"`` (default for 5–6 players).
+    - ``bridge``: ``"goliath"`` (M7: flanks empty) or ``"pressman"`` (also the two-side
+      notch under a bridge).
+    - ``blocked``: ``"subtract"`` (M12: everyone loses their own hand) or
+      ``"lowest_wins"`` (Pressman: the lowest hand scores the others' totals minus its own).
+    - ``empty_pool_penalty``: points lost passing with an empty pool (0; Pressman 10).
+    - ``target``: match to this score (M13), or null for one round.
+    - ``young``: M14 scoring (tile 1, bonus +1, going out 5; no penalties).
+
+    >>> Rules.from_options({"rules": "pressman"}).blocked
+    'lowest_wins'
+    >>> Rules.from_options({"players": ["A", "B", "C", "D", "E"]}).set_name
+    'excel'
+    >>> Rules.from_options({"colour": "red"})
+    Traceback (most recent call last):
+    ...
+    engines.core.RecordError: options: unknown field 'colour'
+    """
+
+    players: tuple[str, ...]
+    set_name: str
+    rules: str
+    bridge: str
+    blocked: str
+    empty_pool_penalty: int
+    target: int | None
+    young: bool
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, JSON]) -> Rules:
+        opts = check_keys(dict(options), OPTION_FIELDS, "options")
+        players = opts.get("players", ["P1", "P2"])
+        if (
+            not isinstance(players, list)
+            or not all(isinstance(p, str) and p for p in players)
+            or len(set(players)) != len(players)
+        ):
+            raise RecordError("players: expected a list of distinct non-empty names")
+        if not 2 <= len(players) <= 6:
+            raise RecordError(f"players: 2 to 6 players, got {len(players)}")
+        set_name = opts.get("set", "excel" if len(players) >= 5 else "classic")
+        if set_name not in SETS:
+            raise RecordError(f"set: expected 'classic' or 'excel', got {set_name!r}")
+        if set_name == "classic" and len(players) > 4:
+            raise RecordError("set: the classic set is for 2 to 4 players (5-6 need excel)")
+        rules = opts.get("rules", "goliath")
+        if rules not in ("goliath", "pressman"):
+            raise RecordError(f"rules: expected 'goliath' or 'pressman', got {rules!r}")
+        pressman = rules == "pressman"
+        bridge = opts.get("bridge", rules)
+        if bridge not in ("goliath", "pressman"):
+            raise RecordError(f"bridge: expected 'goliath' or 'pressman', got {bridge!r}")
+        blocked = opts.get("blocked", "lowest_wins" if pressman else "subtract")
+        if blocked not in ("subtract", "lowest_wins"):
+            raise RecordError(f"blocked: expected 'subtract' or 'lowest_wins', got {blocked!r}")
+        penalty = opts.get("empty_pool_penalty", 10 if pressman else 0)
+        if isinstance(penalty, bool) or not isinstance(penalty, int) or penalty < 0:
+            raise RecordError(f"empty_pool_penalty: expected a number >= 0, got {penalty!r}")
+        target = opts.get("target")
+        if target is not None and (
+            isinstance(target, bool) or not isinstance(target, int) or target <= 0
+        ):
+            raise RecordError(f"target: expected a positive number or null, got {target!r}")
+        young = opts.get("young", False)
+        if not isinstance(young, bool):
+            raise RecordError(f"young: expected true or false, got {young!r}")
+        return cls(tuple(players), set_name, rules, bridge, blocked, penalty, target, young)
+
+
+# --------------------------------------------------------------------------- game
+
+
+class TriominosGame(Game[Action]):
+    """Options and the factory of Triominos states."""
+
+    name: ClassVar[str] = "triominos"
+
+    def __init__(self, options: Mapping[str, JSON] | None = None) -> None:
+        super().__init__(options)
+        self.rules = Rules.from_options(self.options)
+        self.tileset: TileSet = SETS[self.rules.set_name]
+        self.players: tuple[str, ...] = self.rules.players
+
+    def new_initial_state(
+        self, rng: random.Random, position: Mapping[str, JSON] | None = None
+    ) -> TriominosState:
+        state = TriominosState(self, deal_seed=rng.getrandbits(63))
+        if position is None:
+            state.start_round()
+        else:
+            state.set_up(position, rng)
+        return state
+
+    def parse_action(self, obj: JSON) -> Action:
+        return parse_action(obj)
+
+    def action_to_json(self, action: Action) -> JSON:
+        return action_to_json(action)
+
+    def load(self, data: Mapping[str, JSON]) -> TriominosState:
+        try:
+            check_keys(data, DUMP_FIELDS, "dump", required=DUMP_FIELDS)
+            if data["options"] != self.options:
+                raise RecordError("dump: made with other options")
+            state = TriominosState(self, deal_seed=int(data["deal_seed"]))
+            ts = self.tileset
+            for cell_json, corners in data["board"]:
+                state.board.place(cell_key(_check_cell(cell_json)), _check_corners(corners))
+            state.racks = [[ts.index_of(parse_tile_name(t)) for t in r] for r in data["racks"]]
+            state.pool = [ts.index_of(parse_tile_name(t)) for t in data["pool"]]
+            state.score_list = [int(s) for s in data["scores"]]
+            state.to_move = int(data["to_move"])
+            state.draws = int(data["draws"])
+            state.round = int(data["round"])
+            state.over = bool(data["over"])
+            state.log = list(data["log"])
+            state.round_results = list(data["round_results"])
+            state.opening_draw = dict(data["opening_draw"])
+        except (KeyError, TypeError, ValueError) as err:
+            if isinstance(err, RecordError):
+                raise
+            raise RecordError(f"dump: malformed ({err})") from err
+        return state
+
+
+DUMP_FIELDS = (
+    "options",
+    "deal_seed",
+    "board",
+    "racks",
+    "pool",
+    "scores",
+    "to_move",
+    "draws",
+    "round",
+    "over",
+    "log",
+    "round_results",
+    "opening_draw",
+)
+
+
+# --------------------------------------------------------------------------- state
+
+
+class TriominosState(State[Action]):
+    """One moment of a Triominos game (or match, with a target score).
+
+    Public fields are read by the bot: ``board`` (:class:`Board`), ``racks`` (tile indices
+    per seat), ``pool`` (tile indices, next drawn first), ``score_list``, ``to_move`` (seat),
+    ``draws`` (tiles drawn this turn).
+    """
+
+    game: TriominosGame
+
+    def __init__(self, game: TriominosGame, deal_seed: int) -> None:
+        self.game = game
+        self.rules = game.rules
+        self.tileset = game.tileset
+        self.players = game.players
+        self.deal_seed = deal_seed
+        self.board = Board()
+        n = len(self.players)
+        self.racks: list[list[int]] = [[] for _ in range(n)]
+        self.pool: list[int] = []
+        self.score_list: list[int] = [0] * n
+        self.to_move = 0
+        self.draws = 0
+        self.round = 1
+        self.over = False
+        self.log: list[dict[str, JSON]] = []
+        self.round_results: list[dict[str, JSON]] = []
+        self.opening_draw: dict[str, JSON] = {}
+
+    # ----------------------------------------------------------------- set-up
+
+    def start_round(self) -> None:
+        """Deal a round from the seed: first player (M3), hands (M2), pool."""
+        rng = random.Random(self.deal_seed + self.round)
+        ts = self.tileset
+        n = len(self.players)
+        pool = list(range(ts.size))
+        rng.shuffle(pool)
+        self.opening_draw = {}
+        first = 0
+        if self.rules.rules == "goliath":
+            contenders = list(range(n))
+            drawn: dict[int, list[int]] = {p: [] for p in range(n)}
+            at = 0
+            while True:
+                if at + len(contenders) > len(pool):
+                    rng.shuffle(pool)
+                    at = 0
+                for k, p in enumerate(contenders):
+                    drawn[p].append(pool[at + k])
+                at += len(contenders)
+                best = max(ts.pips[drawn[p][-1]] for p in contenders)
+                contenders = [p for p in contenders if ts.pips[drawn[p][-1]] == best]
+                if len(contenders) == 1:
+                    break
+            first = contenders[0]
+            self.opening_draw = {
+                self.players[p]: [ts.name_of(t) for t in drawn[p]] for p in range(n)
+            }
+            rng.shuffle(pool)  # the drawn tiles go back and the pool is mixed again
+        hand = HAND_SIZES[n]
+        self.racks = [sorted(pool[p * hand : (p + 1) * hand]) for p in range(n)]
+        self.pool = pool[n * hand :]
+        if self.rules.rules == "pressman":
+            first = self._pressman_opener()
+        self.board = Board()
+        self.to_move = first
+        self.draws = 0
+
+    def _pressman_opener(self) -> int:
+        """M3 Pressman: the highest triple starts; with none, the highest pip sum."""
+        ts = self.tileset
+
+        def strength(seat: int) -> tuple[int, int]:
+            triples = [ts.pips[t] for t in self.racks[seat] if len(set(ts.tiles[t])) == 1]
+            if triples:
+                return (1, max(triples))
+            return (0, max((ts.pips[t] for t in self.racks[seat]), default=-1))
+
+        best = max(strength(s) for s in range(len(self.players)))
+        return next(s for s in range(len(self.players)) if strength(s) == best)
+
+    def set_up(self, position: Mapping[str, JSON], rng: random.Random) -> None:
+        """Start from a RECORDS.md ``position`` (taken as given; tiles must exist, once)."""
+        pos = check_keys(position, POSITION_FIELDS, "position", required=("racks",))
+        ts = self.tileset
+        seen: set[int] = set()
+
+        def tile(text: JSON, where: str) -> int:
+            try:
+                index = ts.index_of(parse_tile_name(text))
+            except RecordError as err:
+                raise RecordError(f"position.{where}: {err}") from err
+            if index in seen:
+                raise RecordError(f"position.{where}: tile {ts.name_of(index)} appears twice")
+            seen.add(index)
+            return index
+
+        board = pos.get("board", [])
+        if not isinstance(board, list):
+            raise RecordError("position.board: expected a list")
+        for n, entry in enumerate(board):
+            where = f"board[{n}]"
+            body = check_keys(entry, ("cell", "corners"), f"position.{where}", ("cell", "corners"))
+            cell = _check_cell(body["cell"])
+            corners = _check_corners(body["corners"])
+            key = cell_key(cell)
+            tile(tile_name(canonical(corners)), where)
+            if key in self.board.tiles:
+                raise RecordError(f"position.{where}: cell {cell.to_json()} is used twice")
+            clash = self.board.conflicts(key, corners)
+            if clash is not None:
+                raise RecordError(
+                    f"position.{where}: corner {clash} ({corners[clash]}) disagrees with the "
+                    "number already at that vertex"
+                )
+            self.board.place(key, corners)
+        racks = check_keys(pos["racks"], self.players, "position.racks", required=self.players)
+        for seat, name in enumerate(self.players):
+            rack = racks[name]
+            if not isinstance(rack, list):
+                raise RecordError(f"position.racks.{name}: expected a list of tiles")
+            self.racks[seat] = [tile(t, f"racks.{name}") for t in rack]
+        if "pool" in pos:
+            pool = pos["pool"]
+            if not isinstance(pool, list):
+                raise RecordError("position.pool: expected a list of tiles")
+            self.pool = [tile(t, "pool") for t in pool]
+        else:  # the rest of the set, mixed with the seed
+            self.pool = [t for t in range(ts.size) if t not in seen]
+            rng.shuffle(self.pool)
+        scores = pos.get("scores", {})
+        check_keys(scores, self.players, "position.scores")
+        for seat, name in enumerate(self.players):
+            value = scores.get(name, 0)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RecordError(f"position.scores.{name}: expected an integer")
+            self.score_list[seat] = value
+        to_move = pos.get("to_move", self.players[0])
+        if to_move not in self.players:
+            raise RecordError(f"position.to_move: unknown player {to_move!r}")
+        self.to_move = self.players.index(to_move)
+
+    # ----------------------------------------------------------------- queries
+
+    def current_player(self) -> str | None:
+        return None if self.over else self.players[self.to_move]
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def scores(self) -> dict[str, float]:
+        return {p: s for p, s in zip(self.players, self.score_list, strict=True)}
+
+    def winner(self) -> str | None:
+        if not self.over:
+            return None
+        best = max(self.score_list)
+        leaders = [p for p, s in zip(self.players, self.score_list, strict=True) if s == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    def hand_mask(self, seat: int) -> int:
+        """Bitmask of every placement of the seat's tiles (see :mod:`.tiles`)."""
+        return self.tileset.hand_mask(self.racks[seat])
+
+    def opening_tiles(self, seat: int) -> list[int]:
+        """Tiles the seat may open an empty table with (M3)."""
+        rack = self.racks[seat]
+        if self.rules.rules != "pressman" or not rack:
+            return list(rack)
+        ts = self.tileset
+        triples = [t for t in rack if len(set(ts.tiles[t])) == 1]
+        if triples:
+            allowed = {max(triples, key=lambda t: ts.pips[t])}
+            allowed.update(t for t in triples if ts.pips[t] == 0)
+            return sorted(allowed)
+        best = max(ts.pips[t] for t in rack)
+        return [t for t in rack if ts.pips[t] == best]
+
+    def placements(self, seat: int | None = None) -> list[tuple[int, int]]:
+        """Legal placements for a seat as (cell key, placement id), in board order.
+
+        On an empty table they are the opening tiles at cell (0, 0, up).
+        """
+        seat = self.to_move if seat is None else seat
+        ts = self.tileset
+        if not self.board.tiles:
+            return [(ORIGIN, p) for t in self.opening_tiles(seat) for p in ts.placements_of(t)]
+        hand = self.hand_mask(seat)
+        found: list[tuple[int, int]] = []
+        fit = ts.fit
+        for key in sorted(self.board.frontier):
+            mask = fit[self.board.key_at(key)] & hand
+            while mask:
+                low = mask & -mask
+                found.append((key, low.bit_length() - 1))
+                mask ^= low
+        return found
+
+    def can_place(self, seat: int) -> bool:
+        if not self.board.tiles:
+            return bool(self.racks[seat])
+        hand = self.hand_mask(seat)
+        if not hand:
+            return False
+        fit = self.tileset.fit
+        board = self.board
+        return any(fit[board.key_at(key)] & hand for key in board.frontier)
+
+    def can_draw(self) -> bool:
+        opening = not self.board.tiles and bool(self.racks[self.to_move])
+        return bool(self.pool) and self.draws < MAX_DRAWS and not opening
+
+    def can_pass(self) -> bool:
+        if self.draws >= MAX_DRAWS:
+            return True
+        return not self.pool and not self.can_place(self.to_move)
+
+    def legal_actions(self) -> list[Action]:
+        if self.over:
+            return []
+        ts = self.tileset
+        actions: list[Action] = [
+            Place(key_cell(key), ts.placement_corners[p]) for key, p in self.placements()
+        ]
+        if self.can_draw():
+            actions.append(Draw())
+        if self.can_pass():
+            actions.append(Pass())
+        return actions
+
+    def placement_score(self, key: int, corners: Corners) -> tuple[int, str | None, int]:
+        """(points, bonus, opening bonus) for placing ``corners`` at ``key`` now (M5–M8, M14)."""
+        opening = 0
+        if not self.board.tiles:
+            bonus = None
+            if self.rules.rules == "pressman" and len(set(corners)) == 1:
+                opening = OPENING_ZERO_BONUS if corners[0] == 0 else OPENING_TRIPLE_BONUS
+        else:
+            bonus = self.board.bonus(key, self.rules.bridge == "pressman")
+        if self.rules.young:
+            extra = (1 if bonus else 0) + (1 if opening else 0)
+            return 1 + extra, bonus, 1 if opening else 0
+        points = sum(corners) + opening
+        if bonus == BRIDGE:
+            points += BRIDGE_POINTS
+        elif bonus is not None:
+            points += HEXAGON_POINTS[bonus]
+        return points, bonus, opening
+
+    # ----------------------------------------------------------------- moves
+
+    def apply(self, action: Action) -> None:
+        if self.over:
+            raise GameOverError("the game is over")
+        seat = self.to_move
+        name = self.players[seat]
+        entry: dict[str, JSON] = {
+            "player": name,
+            "action": action_to_json(action),
+            "points": 0,
+            "bonus": None,
+        }
+        if isinstance(action, Place):
+            self._place(seat, action, entry)
+        elif isinstance(action, Draw):
+            if not self.pool:
+                raise IllegalMoveError("draw: the pool is empty")
+            if self.draws >= MAX_DRAWS:
+                raise IllegalMoveError(f"draw: {name} already drew {MAX_DRAWS} tiles this turn")
+            if not self.can_draw():
+                raise IllegalMoveError("draw: the opening player must place a tile")
+            self.racks[seat].append(self.pool.pop(0))
+            self.draws += 1
+            penalty = 0 if self.rules.young else DRAW_PENALTY
+            self.score_list[seat] -= penalty
+            entry["points"] = -penalty
+            self.log.append(entry)
+        elif isinstance(action, Pass):
+            if not self.can_pass():
+                if self.pool:
+                    raise IllegalMoveError(
+                        f"pass: {name} must place or draw (drew {self.draws} of {MAX_DRAWS})"
+                    )
+                raise IllegalMoveError(f"pass: {name} can still place a tile")
+            if self.rules.young:
+                penalty = 0
+            elif self.draws >= MAX_DRAWS:
+                penalty = NO_PLAY_PENALTY
+            else:
+                penalty = self.rules.empty_pool_penalty
+            self.score_list[seat] -= penalty
+            entry["points"] = -penalty
+            self.log.append(entry)
+            self._next_turn()
+        else:
+            raise InvalidMoveError(f"not a Triominos action: {action!r}")
+        if not self.over and not self.pool:
+            self._check_blocked()
+
+    def _place(self, seat: int, action: Place, entry: dict[str, JSON]) -> None:
+        ts = self.tileset
+        key = cell_key(action.cell)
+        corners = action.corners
+        tile = ts.find(corners)
+        label = tile_name(canonical(corners))
+        if tile is None:
+            raise IllegalMoveError(f"tile {label} is not in the {ts.name} set")
+        if tile not in self.racks[seat]:
+            raise IllegalMoveError(f"{self.players[seat]} does not hold {label}")
+        board = self.board
+        if key in board.tiles:
+            raise IllegalMoveError(f"cell {action.cell.to_json()} is already covered")
+        if board.tiles:
+            if key not in board.frontier:
+                raise IllegalMoveError(
+                    f"cell {action.cell.to_json()} shares no side with a tile (M4)"
+                )
+            clash = board.conflicts(key, corners)
+            if clash is not None:
+                held = board.value[geometry(key)[0][clash]]
+                raise IllegalMoveError(
+                    f"corner {clash} is {corners[clash]} but touches a {held} (M4)"
+                )
+        elif tile not in self.opening_tiles(seat):
+            raise IllegalMoveError(f"{label} may not open: the highest triple opens (M3)")
+        points, bonus, opening = self.placement_score(key, corners)
+        board.place(key, corners)
+        self.racks[seat].remove(tile)
+        self.score_list[seat] += points
+        entry["points"] = points
+        entry["bonus"] = bonus
+        if opening:
+            entry["opening_bonus"] = opening
+        self.log.append(entry)
+        if not self.racks[seat]:
+            self._going_out(seat)
+        else:
+            self._next_turn()
+
+    def _next_turn(self) -> None:
+        self.to_move = (self.to_move + 1) % len(self.players)
+        self.draws = 0
+
+    def _hand_total(self, seat: int) -> int:
+        return sum(self.tileset.pips[t] for t in self.racks[seat])
+
+    def _going_out(self, seat: int) -> None:
+        """M11: +25 and the opponents' remaining numbers (M14: 5)."""
+        others = sum(self._hand_total(s) for s in range(len(self.players)) if s != seat)
+        gain = YOUNG_OUT_BONUS if self.rules.young else OUT_BONUS + others
+        self.score_list[seat] += gain
+        self._end_round({"end": "out", "player": self.players[seat], "points": {
+            self.players[seat]: gain}})
+
+    def _check_blocked(self) -> None:
+        """M12: pool empty and nobody can place: settle the round."""
+        n = len(self.players)
+        if any(self.can_place(s) for s in range(n)):
+            return
+        totals = [self._hand_total(s) for s in range(n)]
+        change = [0] * n
+        if self.rules.young:
+            pass
+        elif self.rules.blocked == "subtract":
+            change = [-t for t in totals]
+        else:
+            low = min(totals)
+            for s in range(n):
+                if totals[s] == low:
+                    change[s] = sum(totals) - totals[s] - totals[s]
+        for s in range(n):
+            self.score_list[s] += change[s]
+        self._end_round({"end": "blocked", "player": None, "points": {
+            self.players[s]: change[s] for s in range(n)}})
+
+    def _end_round(self, result: dict[str, JSON]) -> None:
+        result["round"] = self.round
+        self.round_results.append(result)
+        target = self.rules.target
+        if target is None or max(self.score_list) >= target:
+            self.over = True
+            return
+        self.round += 1
+        self.start_round()
+
+    # ----------------------------------------------------------------- output
+
+    def to_json(self) -> dict[str, JSON]:
+        ts = self.tileset
+        return {
+            "game": "triominos",
+            "status": "over" if self.over else "playing",
+            "to_move": self.current_player(),
+            "scores": dict(self.scores()),
+            "winner": self.winner(),
+            "log": [dict(e) for e in self.log],
+            "board": [
+                {"cell": key_cell(k).to_json(), "corners": list(c), "tile": tile_name(canonical(c))}
+                for k, c in self.board.tiles.items()
+            ],
+            "racks": {
+                p: sorted(ts.name_of(t) for t in self.racks[s]) for s, p in enumerate(self.players)
+            },
+            "pool_count": len(self.pool),
+            "round": self.round,
+            "draws_this_turn": self.draws,
+            "round_results": [dict(r) for r in self.round_results],
+            "opening_draw": dict(self.opening_draw),
+        }
+
+    def dump(self) -> dict[str, JSON]:
+        ts = self.tileset
+        return {
+            "options": dict(self.game.options),
+            "deal_seed": self.deal_seed,
+            "board": [[key_cell(k).to_json(), list(c)] for k, c in self.board.tiles.items()],
+            "racks": [[ts.name_of(t) for t in r] for r in self.racks],
+            "pool": [ts.name_of(t) for t in self.pool],
+            "scores": list(self.score_list),
+            "to_move": self.to_move,
+            "draws": self.draws,
+            "round": self.round,
+            "over": self.over,
+            "log": [dict(e) for e in self.log],
+            "round_results": [dict(r) for r in self.round_results],
+            "opening_draw": dict(self.opening_draw),
+        }
+
+    def clone(self) -> TriominosState:
+        other = TriominosState(self.game, self.deal_seed)
+        other.board = self.board.copy()
+        other.racks = [list(r) for r in self.racks]
+        other.pool = list(self.pool)
+        other.score_list = list(self.score_list)
+        other.to_move = self.to_move
+        other.draws = self.draws
+        other.round = self.round
+        other.over = self.over
+        other.log = list(self.log)
+        other.round_results = list(self.round_results)
+        other.opening_draw = dict(self.opening_draw)
+        return other
+
+
+GAME = TriominosGame

@@ -579,7 +579,7 @@ def test_T21_big_hole_takes_only_its_board_small_and_jackpot_the_shared_floor() 
 
 
 def test_action_text_and_json_notation_round_trip() -> None:
-    actions = [
+    actions: list[Throw | Target] = [
         Throw("Ana", "board:B1"),
         Throw("Chloé", "B2.small", invalid=True),
         Throw("Ben", "floor", knocked=(Knock("B1", "B1.big"), Knock("B2", "jackpot.2"))),

@@ -1,0 +1,470 @@
+"""The Trigono referee: sensor events and console inputs → Trigono actions (DESIGN.md §6).
+
+A Trigono table is bound to physical boards and a layout: each bound board maps its
+hole names (``big``, ``small``, ``jackpot``…) to the engine's hole ids. Then:
+
+- a ``drop`` (or a ``blocked`` beam, T13: a drop plus an alert) opens a *throw* for the
+  player to move, and a settle window of ``settle_s`` seconds from the drop (entry
+  times, not the clock). More drops in the window are knock-ins (T12). When the hub's
+  timer closes the window (a logged ``settle`` entry) the throw is resolved: the first
+  drop is the thrown palet, the others are ``knocked`` — and if the engine refuses that
+  reading, each other drop is tried as the thrown one before the referee is asked;
+- while a throw is open the console may say the palet bounced on the floor first
+  (``invalid``, T10); the ``valid`` prompt shows that question, defaulting to valid;
+- with no drop, only the console, a throw-line button (``floor``/``board``) or the
+  weight sensor (one more palet on a board) can say where the palet came to rest: the
+  ``landed`` prompt stays open until one does (R2);
+- ``bounce`` events are logged and never scored (T11);
+- after a round the sensors are disarmed (players pick the palets out of the holes)
+  until the console starts the next round;
+- undo, void, amend, recount are new entries (R1): the action list is edited and the
+  engine state rebuilt from it.
+
+Button names a board may send: ``floor``, ``board`` (this board), ``invalid``, ``undo``,
+``next_round``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engines.core import GameError, check_keys
+from hub.errors import BadInputError, RefusedError
+from hub.store import Entry
+from hub.tables import Table
+
+DEFAULT_SETTLE_S = 1.0
+BUTTON_INPUTS = ("floor", "board", "invalid", "undo", "next_round")
+
+
+def default_cells(count: int) -> list[list[Any]]:
+    """``count`` boards in a side-connected row on the lattice: up, down, up, down…
+
+    >>> default_cells(3)
+    [[0, 0, 'up'], [0, 0, 'down'], [1, 0, 'up']]
+    """
+    return [[k // 2, 0, "up" if k % 2 == 0 else "down"] for k in range(count)]
+
+
+def parse_bindings(boards: Any) -> list[dict[str, Any]]:
+    """Bound boards as ``[{"board", "as", "holes"}]``; holes default to big/small.
+
+    >>> parse_bindings(["B1"])
+    [{'board': 'B1', 'as': 'B1', 'holes': {'big': 'B1.big', 'small': 'B1.small'}}]
+    """
+    if boards is None:
+        return []
+    if not isinstance(boards, list):
+        raise BadInputError("boards: expected a list")
+    out: list[dict[str, Any]] = []
+    for item in boards:
+        if isinstance(item, str):
+            item = {"board": item}
+        try:
+            check_keys(item, ("board", "as", "holes"), "boards", required=("board",))
+        except GameError as err:
+            raise BadInputError(str(err)) from None
+        board = item["board"]
+        if not isinstance(board, str) or not board:
+            raise BadInputError("boards: board must be a non-empty string")
+        engine_board = item.get("as", board)
+        if not isinstance(engine_board, str):
+            raise BadInputError("boards: 'as' must be a board id")
+        holes = item.get("holes", {"big": f"{engine_board}.big", "small": f"{engine_board}.small"})
+        if not isinstance(holes, dict) or not all(isinstance(v, str) for v in holes.values()):
+            raise BadInputError("boards: holes must map hole names to engine hole ids")
+        out.append({"board": board, "as": engine_board, "holes": dict(holes)})
+    names = [b["board"] for b in out]
+    if len(set(names)) != len(names):
+        raise BadInputError("boards: a board is bound twice")
+    return out
+
+
+class TrigonoTable(Table):
+    """A refereed Trigono match on physical boards."""
+
+    def __init__(self, table_id: str, spec: Mapping[str, Any], created_at: float) -> None:
+        super().__init__(table_id, spec, created_at)
+        self.bindings: list[dict[str, Any]] = list(spec.get("boards", []))
+        self.settle_s: float = float(spec.get("referee", {}).get("settle_s", DEFAULT_SETTLE_S))
+        self.armed = True
+        self.throw: dict[str, Any] | None = None
+        self.stuck = False  # the open throw could not be resolved: the referee must say
+        self.rounds_seen = 0  # rounds finished when the last action was applied
+        holes = set(self.printed().get("holes", {}))
+        for b in self.bindings:
+            for name, hole in b["holes"].items():
+                if hole not in holes:
+                    raise BadInputError(f"boards: {b['board']}.{name} maps to {hole!r}, not a hole "
+                                        f"of this layout ({', '.join(sorted(holes))})")
+
+    # -- the layout ----------------------------------------------------------------------
+    def physical_boards(self) -> list[str]:
+        return [b["board"] for b in self.bindings]
+
+    def _binding(self, board: str) -> dict[str, Any] | None:
+        for b in self.bindings:
+            if b["board"] == board:
+                return b
+        return None
+
+    def _engine_hole(self, board: str, hole: str) -> tuple[str, str] | None:
+        """(engine hole id, engine board the palet came from) for a physical hole."""
+        b = self._binding(board)
+        if b is None or hole not in b["holes"]:
+            return None
+        return b["holes"][hole], b["as"]
+
+    def _where_choices(self) -> list[str]:
+        return [f"board:{b}" for b in self.printed().get("boards", {})] + ["floor"]
+
+    # -- device events --------------------------------------------------------------------
+    def on_device(self, entry: Entry) -> None:
+        msg = entry.body
+        kind = msg.get("type")
+        board = str(msg.get("board"))
+        hole = msg.get("hole")
+        if kind == "hello":
+            b = self._binding(board)
+            unmapped = [h for h in msg.get("holes", []) if b is not None and h not in b["holes"]]
+            self.note(entry, f"{board} says hello (fw {msg.get('fw')}, holes {', '.join(msg.get('holes', []))})")
+            if unmapped:
+                self.alert(entry, f"{board}: holes {', '.join(unmapped)} are not in the layout",
+                           board=board, key=f"unmapped:{board}")
+            else:
+                self.clear_alert(f"unmapped:{board}")
+        elif kind in ("drop", "blocked"):
+            if kind == "blocked":
+                self.alert(entry, f"{board}.{hole}: beam blocked, counted as a drop (T13)",
+                           board=board, key=f"blocked:{board}.{hole}")
+            self._on_drop(entry, board, str(hole), kind)
+        elif kind == "cleared":
+            self.clear_alert(f"blocked:{board}.{hole}")
+            self.note(entry, f"{board}.{hole}: beam clear again")
+        elif kind == "bounce":
+            self.note(entry, f"{board}.{hole}: bounce-out, not scored (T11)")
+        elif kind == "fault":
+            where = f"{board}.{hole}" if hole else board
+            self.alert(entry, f"{where}: sensor fault: {msg.get('reason')}", level="error",
+                       board=board, key=f"fault:{where}")
+        elif kind == "button":
+            self._on_button(entry, board, str(msg.get("button")))
+        elif kind == "weight":
+            self._on_weight(entry, board, int(msg.get("board_palets", 0)))
+        else:
+            self.note(entry, f"{board}: {kind}")
+
+    def _on_drop(self, entry: Entry, board: str, hole: str, kind: str) -> None:
+        assert entry.id is not None
+        mapped = self._engine_hole(board, hole)
+        if mapped is None:
+            self.note(entry, f"{board}.{hole}: {kind} in a hole not in the layout, ignored")
+            self.alert(entry, f"{board}.{hole} is not in the layout", board=board,
+                       key=f"unmapped:{board}")
+            return
+        engine_hole, from_board = mapped
+        if not self.armed:
+            self.note(entry, f"{engine_hole}: {kind} ignored (between rounds)")
+            return
+        if self.state.is_terminal():
+            self.note(entry, f"{engine_hole}: {kind} ignored (match over)")
+            return
+        drop = {"hole": engine_hole, "from": from_board, "entry": entry.id, "kind": kind}
+        if self.throw is None:
+            self.throw = {"player": self.state.current_player(), "drops": [drop],
+                          "invalid": False, "closes_at": entry.at + self.settle_s}
+            self.stuck = False
+            self.note(entry, f"{engine_hole}: drop ({self.throw['player']} throwing)")
+        elif self.stuck:
+            self.throw["drops"].append(drop)
+            self.note(entry, f"{engine_hole}: another drop while the referee decides")
+        else:
+            self.throw["drops"].append(drop)
+            self.note(entry, f"{engine_hole}: knock-in during the settle window (T12)")
+
+    def _on_button(self, entry: Entry, board: str, button: str) -> None:
+        if button not in BUTTON_INPUTS:
+            self.note(entry, f"{board}: button {button}")
+            return
+        binding = self._binding(board)
+        inputs: dict[str, Any] = {
+            "floor": {"landed": "floor"},
+            "board": {"landed": f"board:{binding['as'] if binding else board}"},
+            "invalid": {"invalid": True},
+            "undo": {"undo": True},
+            "next_round": {"next_round": True},
+        }
+        self._device_input(entry, inputs[button], f"button {button} on {board}")
+
+    def _on_weight(self, entry: Entry, board: str, palets: int) -> None:
+        binding = self._binding(board)
+        engine_board = binding["as"] if binding else board
+        on_board = self.printed().get("boards", {}).get(engine_board)
+        if (self.armed and self.throw is None and not self.state.is_terminal()
+                and on_board is not None and palets == on_board + 1):
+            self._device_input(entry, {"landed": f"board:{engine_board}"}, f"weight on {board}")
+        else:
+            self.note(entry, f"{board}: weight says {palets} palet(s) on the board")
+
+    def _device_input(self, entry: Entry, inp: dict[str, Any], what: str) -> None:
+        """A sensor answering for the console (R2): refused inputs become alerts."""
+        (key, value), = inp.items()
+        try:
+            getattr(self, f"input_{key}")(value, entry, what)
+            self.note(entry, f"{what}: {key} {value}")
+        except (RefusedError, BadInputError) as err:
+            self.alert(entry, f"{what} refused: {err}")
+
+    # -- the settle window ------------------------------------------------------------------
+    def due(self, now: float) -> list[dict[str, Any]]:
+        if self.throw is not None and not self.stuck and now >= self.throw["closes_at"]:
+            return [{"settle": {"first": self.throw["drops"][0]["entry"]}}]
+        return []
+
+    def on_timer(self, entry: Entry) -> None:
+        first = entry.body["settle"].get("first")
+        if self.throw is None or self.stuck or self.throw["drops"][0]["entry"] != first:
+            return  # that throw was resolved or voided meanwhile
+        self._resolve(entry)
+
+    def _resolve(self, entry: Entry) -> None:
+        assert self.throw is not None
+        throw = self.throw
+        drops = throw["drops"]
+        errors = []
+        for k in range(len(drops)):
+            thrown, others = drops[k], drops[:k] + drops[k + 1:]
+            action: dict[str, Any] = {"player": throw["player"], "to": thrown["hole"]}
+            if throw["invalid"]:
+                action["invalid"] = True
+            if others:
+                action["knocked"] = [{"from": d["from"], "to": d["hole"]} for d in others]
+            try:
+                self.play({"throw": action}, [d["entry"] for d in [thrown, *others]], "sensors")
+            except RefusedError as err:
+                errors.append(str(err))
+                continue
+            self.throw, self.stuck = None, False
+            self.note(entry, f"{throw['player']}: throw into {thrown['hole']}"
+                      + (" (invalid, T10)" if throw["invalid"] else "")
+                      + (f" knocking {len(others)} in (T12)" if others else ""))
+            self._after_action(entry)
+            return
+        self.stuck = True
+        self.alert(entry, f"cannot referee the drops ({'; '.join(errors)}): say what happened",
+                   level="error", key="stuck")
+
+    def rebuild(self, actions: list[dict[str, Any]]) -> None:
+        super().rebuild(actions)
+        self.rounds_seen = len(self.printed().get("round_results", []))
+
+    def _after_action(self, entry: Entry) -> None:
+        """Disarm between rounds (palets are being collected) and when the match is over."""
+        self.clear_alert("stuck")
+        results = self.printed().get("round_results", [])
+        done = len(results)
+        if done > self.rounds_seen or self.state.is_terminal():
+            self.armed = False
+        self.rounds_seen = done
+
+    # -- console inputs ---------------------------------------------------------------------
+    def input_move(self, value: Any, entry: Entry, by: str) -> None:
+        if self.throw is not None:
+            self._cancel_throw("replaced by a move from the console")
+        super().input_move(value, entry, by)
+        self._after_action(entry)
+
+    def input_landed(self, value: Any, entry: Entry, by: str) -> None:
+        assert entry.id is not None
+        if not isinstance(value, str):
+            raise BadInputError("landed: expected 'board:ID', 'floor' or a hole id")
+        if self.throw is not None and not self.stuck:
+            raise RefusedError("landed: a drop is settling; void it first if it was not this palet")
+        player = self.state.current_player()
+        if player is None:
+            raise RefusedError("landed: nobody is to throw")
+        if self.throw is not None:
+            self._cancel_throw("replaced by the referee's answer")
+        self.play({"throw": {"player": player, "to": value}}, [entry.id], by)
+        self._after_action(entry)
+
+    def input_invalid(self, value: Any, entry: Entry, by: str) -> None:
+        if value is not True:
+            raise BadInputError("invalid: expected true")
+        if self.throw is not None:
+            self.throw["invalid"] = True
+            if self.stuck:
+                self._resolve(entry)
+            return
+        for index in range(len(self.actions) - 1, -1, -1):
+            throw = self.actions[index]["action"].get("throw")
+            if throw is not None:
+                self._amend(index, {"throw": {**throw, "invalid": True}}, by)
+                return
+        raise RefusedError("invalid: no throw to mark")
+
+    def _amend(self, index: int, action: dict[str, Any], by: str) -> None:
+        actions = list(self.actions)
+        actions[index] = {**actions[index], "action": action, "by": by}
+        self.rebuild(actions)
+
+    def input_undo(self, value: Any, entry: Entry, by: str) -> None:
+        if value is not True:
+            raise BadInputError("undo: expected true")
+        if self.throw is not None:
+            self._cancel_throw("undone")
+            return
+        super().input_undo(value, entry, by)
+        self.armed = True
+
+    def input_void(self, value: Any, entry: Entry, by: str) -> None:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise BadInputError("void: expected an entry id")
+        if self.throw is not None:
+            drops = [d for d in self.throw["drops"] if d["entry"] != value]
+            if len(drops) != len(self.throw["drops"]):
+                if drops:
+                    self.throw["drops"] = drops
+                    if self.stuck:
+                        self._resolve(entry)
+                else:
+                    self._cancel_throw(f"entry {value} voided")
+                return
+        for index, item in enumerate(self.actions):
+            if value not in item["src"]:
+                continue
+            throw = item["action"].get("throw")
+            knocked = throw.get("knocked") if throw else None
+            if throw is None or item["src"][0] == value:
+                self.rebuild(self.actions[:index] + self.actions[index + 1:])
+            else:
+                position = item["src"].index(value) - 1
+                rest = [k for n, k in enumerate(knocked or []) if n != position]
+                new = {k: v for k, v in throw.items() if k != "knocked"}
+                if rest:
+                    new["knocked"] = rest
+                actions = list(self.actions)
+                actions[index] = {**item, "action": {"throw": new},
+                                  "src": [s for s in item["src"] if s != value]}
+                self.rebuild(actions)
+            return
+        raise RefusedError(f"void: entry {value} is not part of any open throw or action")
+
+    def input_recount(self, value: Any, entry: Entry, by: str) -> None:
+        try:
+            check_keys(value, ("board", "count"), "recount", required=("board", "count"))
+        except GameError as err:
+            raise BadInputError(str(err)) from None
+        boards = self.printed().get("boards", {})
+        if value["board"] not in boards:
+            raise BadInputError(f"recount: no board {value['board']!r}")
+        count = value["count"]
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise BadInputError("recount: count must be an integer >= 0")
+        expected = boards[value["board"]]
+        if count == expected:
+            self.clear_alert(f"recount:{value['board']}")
+        else:
+            self.alert(entry, f"recount: {count} palet(s) on {value['board']}, the log says "
+                       f"{expected}; amend the throw that was misread", key=f"recount:{value['board']}")
+
+    def input_target(self, value: Any, entry: Entry, by: str) -> None:
+        assert entry.id is not None
+        self.play({"target": value}, [entry.id], by)
+        if self.throw is not None and self.stuck:
+            self._resolve(entry)
+
+    def input_next_round(self, value: Any, entry: Entry, by: str) -> None:
+        if value is not True:
+            raise BadInputError("next_round: expected true")
+        if self.armed:
+            raise RefusedError("next_round: the round is already under way")
+        if self.state.is_terminal():
+            raise RefusedError("next_round: the match is over")
+        self.armed = True
+
+    def input_answer(self, value: Any, entry: Entry, by: str) -> None:
+        try:
+            check_keys(value, ("prompt", "choice"), "answer", required=("prompt", "choice"))
+        except GameError as err:
+            raise BadInputError(str(err)) from None
+        prompt = next((p for p in self.prompts() if p["id"] == value["prompt"]), None)
+        if prompt is None:
+            raise RefusedError(f"answer: prompt {value['prompt']!r} is not open")
+        choice = value["choice"]
+        if prompt["choices"] and choice not in prompt["choices"]:
+            raise BadInputError(f"answer: {choice!r} is not one of {prompt['choices']}")
+        kind = prompt["kind"]
+        if kind == "landed":
+            self.input_landed(choice, entry, by)
+        elif kind == "valid":
+            if choice == "invalid":
+                self.input_invalid(True, entry, by)
+        elif kind == "target":
+            self.input_target(choice, entry, by)
+        elif kind == "next_round":
+            self.input_next_round(True, entry, by)
+        else:  # "fix": the referee says where the thrown palet went
+            self.input_landed(choice, entry, by)
+
+    def _cancel_throw(self, why: str) -> None:
+        self.throw, self.stuck = None, False
+        self.clear_alert("stuck")
+
+    # -- views ------------------------------------------------------------------------------
+    def prompts(self) -> list[dict[str, Any]]:
+        printed = self.printed()
+        n = len(self.actions)
+        player = printed.get("to_move")
+        if self.state.is_terminal():
+            return []
+        if not self.armed:
+            return [{"id": f"next_round-{n}", "kind": "next_round", "player": None,
+                     "question": f"Round over. Palets collected? Start round {printed.get('round')}",
+                     "choices": ["start"], "default": None}]
+        if printed.get("phase") == "final" and printed.get("target") is None:
+            return [{"id": f"target-{n}", "kind": "target", "player": player,
+                     "question": f"{player}: which hole is the target of the final (T17)?",
+                     "choices": sorted(printed.get("holes", {})), "default": None}]
+        if self.throw is not None and self.stuck:
+            return [{"id": f"fix-{n}-{self.throw['drops'][0]['entry']}", "kind": "fix",
+                      "player": self.throw["player"],
+                      "question": "The drops do not make a legal throw: where did "
+                                  f"{self.throw['player']}'s palet go?",
+                      "choices": [], "default": None}]
+        if self.throw is not None:
+            first = self.throw["drops"][0]
+            return [{"id": f"valid-{first['entry']}", "kind": "valid", "player": self.throw["player"],
+                     "question": f"Did {self.throw['player']}'s palet bounce on the floor "
+                                 f"before falling into {first['hole']} (T10)?",
+                     "choices": ["valid", "invalid"], "default": "valid"}]
+        return [{"id": f"landed-{n}", "kind": "landed", "player": player,
+                 "question": f"Where did {player}'s palet come to rest?",
+                 "choices": self._where_choices(), "default": None}]
+
+    def view(self) -> dict[str, Any]:
+        out = super().view()
+        out["armed"] = self.armed
+        out["layout"] = [dict(b) for b in self.bindings]
+        out["throw"] = None if self.throw is None else {
+            "player": self.throw["player"],
+            "drops": [dict(d) for d in self.throw["drops"]],
+            "invalid": self.throw["invalid"],
+            "closes_at": self.throw["closes_at"],
+            "stuck": self.stuck,
+        }
+        out["settle_s"] = self.settle_s
+        return out
+
+    def dump(self) -> dict[str, Any]:
+        data = super().dump()
+        data["referee"] = {"armed": self.armed, "throw": self.throw, "stuck": self.stuck,
+                           "rounds_seen": self.rounds_seen}
+        return data
+
+    def load(self, data: Mapping[str, Any]) -> None:
+        super().load(data)
+        ref = data["referee"]
+        self.armed, self.throw, self.stuck = ref["armed"], ref["throw"], ref["stuck"]
+        self.rounds_seen = ref["rounds_seen"]

@@ -1,0 +1,242 @@
+"""The durable event store (DESIGN.md §6, §9; R1): an append-only log plus snapshots.
+
+Everything the hub accepts — each device message, each console input, each decision of
+its own timers — is one :class:`Entry`, appended and committed before it is applied. The
+state of every table is the replay of its entries; snapshots only make that replay
+short. The store sits behind :class:`EventStore` so another backend (PostgreSQL, for
+several hubs sharing one event) can replace SQLite without touching the rest.
+
+Deduplication is the store's job too: an entry that carries a device's
+``(board, boot, seq)`` is stored at most once, whatever the link delivered twice.
+
+>>> store = SqliteStore(":memory:")
+>>> ids = store.append([Entry.new("device", {"type": "drop"}, board="B1", boot=1, seq=1),
+...                     Entry.new("device", {"type": "drop"}, board="B1", boot=1, seq=1)])
+>>> ids
+[1, None]
+>>> [e.body for e in store.entries()]
+[{'type': 'drop'}]
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS log (
+    id INTEGER PRIMARY KEY,
+    at REAL NOT NULL,
+    source TEXT NOT NULL,
+    table_id TEXT,
+    board TEXT,
+    boot INTEGER,
+    seq INTEGER,
+    body TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS log_device ON log (board, boot, seq) WHERE seq IS NOT NULL;
+CREATE INDEX IF NOT EXISTS log_table ON log (table_id, id) WHERE table_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS snapshot (
+    table_id TEXT PRIMARY KEY,
+    entry_id INTEGER NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS log_append_only_update BEFORE UPDATE ON log
+BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS log_append_only_delete BEFORE DELETE ON log
+BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END;
+"""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One log entry. ``id`` is None until stored.
+
+    ``source``: ``"device"`` (a board's message), ``"console"`` (a referee or player
+    input), ``"hub"`` (the hub's own decisions: table created, settle window closed, link
+    up/down) or ``"bot"``. ``board``/``boot``/``seq`` are set only for deduplicated
+    device events.
+    """
+
+    id: int | None
+    at: float
+    source: str
+    table_id: str | None
+    body: dict[str, Any]
+    board: str | None = None
+    boot: int | None = None
+    seq: int | None = None
+
+    @classmethod
+    def new(
+        cls,
+        source: str,
+        body: dict[str, Any],
+        *,
+        table_id: str | None = None,
+        at: float | None = None,
+        board: str | None = None,
+        boot: int | None = None,
+        seq: int | None = None,
+    ) -> Entry:
+        return cls(None, time.time() if at is None else at, source, table_id, body, board, boot, seq)
+
+
+class EventStore(ABC):
+    """What the hub needs from a store. Implementations must be safe to call from several
+    threads (the hub serialises writes, but readers such as ``export`` may overlap)."""
+
+    @abstractmethod
+    def append(self, entries: Sequence[Entry]) -> list[int | None]:
+        """Store entries in one transaction; the id of each, None for a duplicate
+        device event. Returns only after the commit is durable against a process kill."""
+
+    @abstractmethod
+    def entries(self, table_id: str | None = None, after: int = 0) -> Iterator[Entry]:
+        """Entries with id > ``after`` in id order (only one table's when given)."""
+
+    @abstractmethod
+    def last_id(self) -> int:
+        """The id of the newest entry (0 when empty)."""
+
+    @abstractmethod
+    def table_ids(self) -> list[str]:
+        """Every table that has entries, in order of their first entry."""
+
+    @abstractmethod
+    def device_marks(self) -> dict[tuple[str, int], tuple[int, int, int]]:
+        """For each (board, boot): (lowest seq, highest seq, number stored)."""
+
+    @abstractmethod
+    def device_seqs(self, board: str, boot: int, above: int) -> list[int]:
+        """The stored seqs of one boot above ``above``, ascending."""
+
+    @abstractmethod
+    def last_seen(self) -> dict[str, float]:
+        """Board -> time of its newest stored message."""
+
+    @abstractmethod
+    def save_snapshot(self, table_id: str, entry_id: int, data: dict[str, Any]) -> None:
+        """Keep ``data`` as the state of a table after entry ``entry_id`` (replaces older)."""
+
+    @abstractmethod
+    def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]] | None:
+        """The newest snapshot of a table: (entry id, data), or None."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the store."""
+
+
+class SqliteStore(EventStore):
+    """SQLite in WAL mode.
+
+    ``synchronous=NORMAL`` by default: a commit survives the hub process being killed
+    (the WAL is in the OS before ``commit`` returns), which is what a laptop hub needs.
+    A power cut may lose the newest commits although they were acknowledged; pass
+    ``durable=True`` (``synchronous=FULL``, an fsync per commit) where that matters.
+    """
+
+    def __init__(self, path: str | Path, *, durable: bool = False) -> None:
+        self.path = str(path)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+        self._db.executescript(SCHEMA)
+
+    def append(self, entries: Sequence[Entry]) -> list[int | None]:
+        ids: list[int | None] = []
+        with self._lock:
+            cur = self._db.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                for e in entries:
+                    cur.execute(
+                        "INSERT OR IGNORE INTO log (at, source, table_id, board, boot, seq, body)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (e.at, e.source, e.table_id, e.board, e.boot, e.seq,
+                         json.dumps(e.body, separators=(",", ":"), ensure_ascii=False)),
+                    )
+                    ids.append(cur.lastrowid if cur.rowcount == 1 else None)
+                cur.execute("COMMIT")
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+        return ids
+
+    def entries(self, table_id: str | None = None, after: int = 0) -> Iterator[Entry]:
+        with self._lock:
+            if table_id is None:
+                rows = self._db.execute(
+                    "SELECT id, at, source, table_id, body, board, boot, seq FROM log"
+                    " WHERE id > ? ORDER BY id", (after,)).fetchall()
+            else:
+                rows = self._db.execute(
+                    "SELECT id, at, source, table_id, body, board, boot, seq FROM log"
+                    " WHERE table_id = ? AND id > ? ORDER BY id", (table_id, after)).fetchall()
+        for row in rows:
+            yield Entry(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7])
+
+    def last_id(self) -> int:
+        with self._lock:
+            row = self._db.execute("SELECT COALESCE(MAX(id), 0) FROM log").fetchone()
+        return int(row[0])
+
+    def table_ids(self) -> list[str]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT table_id, MIN(id) AS first FROM log WHERE table_id IS NOT NULL"
+                " GROUP BY table_id ORDER BY first").fetchall()
+        return [r[0] for r in rows]
+
+    def device_marks(self) -> dict[tuple[str, int], tuple[int, int, int]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT board, boot, MIN(seq), MAX(seq), COUNT(*) FROM log"
+                " WHERE seq IS NOT NULL GROUP BY board, boot").fetchall()
+        return {(r[0], r[1]): (r[2], r[3], r[4]) for r in rows}
+
+    def device_seqs(self, board: str, boot: int, above: int) -> list[int]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq FROM log WHERE board = ? AND boot = ? AND seq > ? AND seq IS NOT NULL"
+                " ORDER BY seq", (board, boot, above)).fetchall()
+        return [r[0] for r in rows]
+
+    def last_seen(self) -> dict[str, float]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT board, MAX(at) FROM log WHERE board IS NOT NULL GROUP BY board").fetchall()
+        return {r[0]: r[1] for r in rows}
+
+    def save_snapshot(self, table_id: str, entry_id: int, data: dict[str, Any]) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO snapshot (table_id, entry_id, data) VALUES (?, ?, ?)",
+                (table_id, entry_id, json.dumps(data, separators=(",", ":"), ensure_ascii=False)),
+            )
+
+    def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]] | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT entry_id, data FROM snapshot WHERE table_id = ?", (table_id,)).fetchone()
+        if row is None:
+            return None
+        return int(row[0]), json.loads(row[1])
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def with_id(entry: Entry, entry_id: int) -> Entry:
+    """The entry as stored (with its id)."""
+    return replace(entry, id=entry_id)

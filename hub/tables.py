@@ -1,0 +1,291 @@
+"""Tables: one game of any registered engine, driven by log entries (R1).
+
+A table is a pure fold over its entries: ``apply_entry`` is deterministic given the
+table and the entry (times come from the entry, never from the clock), so replaying the
+log — from the start or from a snapshot — rebuilds exactly the same table. The game
+itself is held as a list of actions in the record notation (RECORDS.md); corrections
+(undo, amend) change that list and the engine state is rebuilt from it, so the export is
+always a replayable record.
+
+Games other than Trigono need nothing from the hub but the engine contract: moves come
+as ``{"move": ACTION}`` and bots through ``engines.<game>.bot``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from types import ModuleType
+from typing import Any
+
+from engines import GAMES, game_class
+from engines.core import Game, GameError, State, check_keys
+from engines.records import initial_state
+from hub.errors import BadInputError, RefusedError, UnknownGameError
+from hub.store import Entry
+
+MAX_EVENTS = 60  # events kept for the view
+MAX_ALERTS = 50
+
+
+def bot_module(game: str) -> ModuleType | None:
+    """``engines.<game>.bot`` when the game has bots, else None."""
+    try:
+        return importlib.import_module(f"{GAMES[game]}.bot")
+    except ModuleNotFoundError as err:
+        if err.name is not None and err.name.endswith(".bot"):
+            return None
+        raise
+
+
+def parse_seats(seats: Any, default_players: list[str] | None) -> list[dict[str, Any]]:
+    """Seats as ``[{"name", "bot"}]``; BadInputError on a malformed list."""
+    if seats is None:
+        return [{"name": p, "bot": False} for p in (default_players or [])]
+    if not isinstance(seats, list):
+        raise BadInputError("seats: expected a list")
+    out = []
+    for seat in seats:
+        if isinstance(seat, str):
+            seat = {"name": seat}
+        try:
+            check_keys(seat, ("name", "bot"), "seat", required=("name",))
+        except GameError as err:
+            raise BadInputError(str(err)) from None
+        if not isinstance(seat["name"], str) or not seat["name"]:
+            raise BadInputError("seat: name must be a non-empty string")
+        out.append({"name": seat["name"], "bot": bool(seat.get("bot", False))})
+    names = [s["name"] for s in out]
+    if len(set(names)) != len(names):
+        raise BadInputError("seats: two seats have the same name")
+    return out
+
+
+class Table:
+    """A table of any game: seats, the action list, the engine state, events and alerts."""
+
+    def __init__(self, table_id: str, spec: Mapping[str, Any], created_at: float) -> None:
+        """``spec`` is the body of the table's ``create`` entry (already validated)."""
+        self.id = table_id
+        self.spec = dict(spec)
+        self.game_name: str = spec["game"]
+        self.options: dict[str, Any] = dict(spec["options"])
+        self.seed: int = spec["seed"]
+        self.seats: list[dict[str, Any]] = list(spec["seats"])
+        self.created_at = created_at
+        self.game: Game[Any] = game_class(self.game_name)(self.options)
+        self.actions: list[dict[str, Any]] = []  # {"action": JSON, "src": [entry ids], "by": str}
+        self.events: list[dict[str, Any]] = []
+        self.alerts: list[dict[str, Any]] = []
+        self.applied_through = 0  # id of the last entry applied
+        self.hint: dict[str, Any] | None = None
+        self.state: State[Any] = self._initial()
+
+    # -- building ----------------------------------------------------------------------
+    def record(self) -> dict[str, Any]:
+        """The RECORDS.md game record of this table."""
+        return {
+            "game": self.game_name,
+            "options": self.options,
+            "seed": self.seed,
+            "actions": [a["action"] for a in self.actions],
+        }
+
+    def _initial(self) -> State[Any]:
+        return initial_state({"game": self.game_name, "options": self.options, "seed": self.seed})
+
+    def rebuild(self, actions: list[dict[str, Any]]) -> None:
+        """Replace the action list and recompute the state; RefusedError (changing
+        nothing) when an action would then be illegal."""
+        state = self._initial()
+        for index, item in enumerate(actions):
+            try:
+                state.apply(state.parse_action(item["action"]))
+            except GameError as err:
+                raise RefusedError(f"action {index} would be illegal: {err}") from None
+        self.actions, self.state = actions, state
+
+    def play(self, action: Any, src: list[int], by: str) -> None:
+        """Apply one action (record notation) to the state; RefusedError if illegal."""
+        try:
+            parsed = self.state.parse_action(action)
+            self.state.apply(parsed)
+        except GameError as err:
+            raise RefusedError(str(err)) from None
+        self.actions.append({"action": self.game.action_to_json(parsed), "src": src, "by": by})
+
+    # -- entries -----------------------------------------------------------------------
+    def apply_entry(self, entry: Entry) -> None:
+        """Apply one stored entry. Console inputs raise a HubError when refused (the
+        hub then rolls the entry back); device entries never raise, they alert."""
+        assert entry.id is not None
+        body = entry.body
+        if entry.source == "device":
+            self.on_device(entry)
+        elif "settle" in body:
+            self.on_timer(entry)
+        else:
+            self.on_input(entry)
+        self.applied_through = entry.id
+
+    def on_device(self, entry: Entry) -> None:
+        """A board's message routed to this table (only Trigono tables have boards)."""
+        self.note(entry, f"{entry.body.get('type')} ignored: this game has no sensors")
+
+    def on_timer(self, entry: Entry) -> None:
+        """A decision of the hub's timers (Trigono settle windows)."""
+
+    def on_input(self, entry: Entry) -> None:
+        body = entry.body
+        inp = body.get("input")
+        if not isinstance(inp, dict) or len(inp) != 1:
+            raise BadInputError("an input is an object with one key (see hub.service)")
+        (key, value), = inp.items()
+        player = body.get("player")
+        by = str(body.get("by") or entry.source)
+        handler = getattr(self, f"input_{key}", None)
+        if handler is None:
+            raise BadInputError(f"unknown input {key!r} for a {self.game_name} table")
+        if player is not None and player != self.state.current_player():
+            raise RefusedError(f"it is not {player}'s turn (to move: {self.state.current_player()})")
+        handler(value, entry, by)
+        self.hint = None
+        self.note(entry, f"{by}: {key} {_short(value)}")
+
+    def input_move(self, value: Any, entry: Entry, by: str) -> None:
+        assert entry.id is not None
+        self.play(value, [entry.id], by)
+
+    def input_undo(self, value: Any, entry: Entry, by: str) -> None:
+        if value is not True:
+            raise BadInputError("undo: expected true")
+        if not self.actions:
+            raise RefusedError("undo: nothing to undo")
+        self.rebuild(self.actions[:-1])
+
+    def input_amend(self, value: Any, entry: Entry, by: str) -> None:
+        try:
+            check_keys(value, ("index", "action"), "amend", required=("index", "action"))
+        except GameError as err:
+            raise BadInputError(str(err)) from None
+        index = value["index"]
+        if not isinstance(index, int) or not 0 <= index < len(self.actions):
+            raise RefusedError(f"amend: no action {index!r}")
+        try:
+            action = self.game.action_to_json(self.state.parse_action(value["action"]))
+        except GameError as err:
+            raise BadInputError(f"amend: {err}") from None
+        actions = list(self.actions)
+        actions[index] = {**actions[index], "action": action, "by": by}
+        self.rebuild(actions)
+
+    # -- what the hub asks ---------------------------------------------------------------
+    def bot_to_move(self) -> str | None:
+        """The bot seat to move, if any."""
+        if self.state.is_terminal():
+            return None
+        player = self.state.current_player()
+        for seat in self.seats:
+            if seat["name"] == player and seat["bot"]:
+                return player
+        return None
+
+    def due(self, now: float) -> list[dict[str, Any]]:
+        """Bodies of timer entries the hub must store now (none for plain games)."""
+        return []
+
+    def physical_boards(self) -> list[str]:
+        return []
+
+    # -- events and alerts ---------------------------------------------------------------
+    def note(self, entry: Entry, text: str) -> None:
+        self.events.append({"id": entry.id, "at": entry.at, "source": entry.source, "text": text})
+        del self.events[:-MAX_EVENTS]
+
+    def alert(self, entry: Entry, text: str, level: str = "warning", board: str | None = None,
+              key: str | None = None) -> None:
+        if key is not None:
+            self.alerts = [a for a in self.alerts if a.get("key") != key]
+        self.alerts.append({"id": entry.id, "at": entry.at, "level": level, "text": text,
+                            "board": board, "key": key})
+        del self.alerts[:-MAX_ALERTS]
+
+    def clear_alert(self, key: str) -> None:
+        self.alerts = [a for a in self.alerts if a.get("key") != key]
+
+    # -- views ---------------------------------------------------------------------------
+    def printed(self) -> dict[str, Any]:
+        return self.state.to_json()
+
+    def prompts(self) -> list[dict[str, Any]]:
+        return []
+
+    def summary(self) -> dict[str, Any]:
+        printed = self.printed()
+        return {
+            "id": self.id,
+            "game": self.game_name,
+            "status": printed.get("status"),
+            "to_move": printed.get("to_move"),
+            "winner": printed.get("winner"),
+            "round": printed.get("round"),
+            "players": [s["name"] for s in self.seats],
+            "boards": self.physical_boards(),
+            "prompts": len(self.prompts()),
+            "alerts": len(self.alerts),
+        }
+
+    def view(self) -> dict[str, Any]:
+        printed = self.printed()
+        return {
+            "id": self.id,
+            "game": self.game_name,
+            "options": self.options,
+            "seed": self.seed,
+            "created_at": self.created_at,
+            "seats": [dict(s) for s in self.seats],
+            "players": [s["name"] for s in self.seats],
+            "state": printed,
+            "status": printed.get("status"),
+            "to_move": printed.get("to_move"),
+            "winner": printed.get("winner"),
+            "armed": False,
+            "layout": [],
+            "prompts": self.prompts(),
+            "throw": None,
+            "alerts": [{k: v for k, v in a.items() if k != "key"} for a in self.alerts],
+            "events": list(self.events),
+            "hint": self.hint,
+        }
+
+    # -- snapshots -----------------------------------------------------------------------
+    def dump(self) -> dict[str, Any]:
+        return {
+            "actions": self.actions,
+            "state": self.state.dump(),
+            "events": self.events,
+            "alerts": self.alerts,
+            "applied_through": self.applied_through,
+        }
+
+    def load(self, data: Mapping[str, Any]) -> None:
+        self.actions = list(data["actions"])
+        self.state = self.game.load(data["state"])
+        self.events = list(data["events"])
+        self.alerts = list(data["alerts"])
+        self.applied_through = int(data["applied_through"])
+
+
+def check_game(name: Any) -> str:
+    if not isinstance(name, str) or name not in GAMES:
+        raise UnknownGameError(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})")
+    try:
+        game_class(name)
+    except ModuleNotFoundError:
+        raise UnknownGameError(f"the {name} engine is not installed yet") from None
+    return name
+
+
+def _short(value: Any) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -155,10 +155,11 @@ class BoardHealth:
     def seen(self, msg: dict[str, Any], link: str | None, now: float) -> None:
         """Update from any well-formed device message (stored or duplicate)."""
         self.last_seen = now
-        self.status = "online"
+        kind = msg.get("type")
+        if kind != "health":  # a retained health message may outlive the board
+            self.status = "online"
         if link is not None:
             self.link = link
-        kind = msg.get("type")
         if kind == "hello":
             self.fw, self.config, self.holes = msg["fw"], msg["config"], list(msg["holes"])
         elif kind == "health":

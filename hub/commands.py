@@ -1,0 +1,114 @@
+"""The hub's subcommands: ``trigono hub`` (run the hub) and ``trigono export`` (a table
+as a RECORDS.md game record). Loaded by :mod:`hub.cli`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+import threading
+from typing import Any
+
+EXIT_BAD_INPUT = 2
+
+
+def parse_hostport(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (port 1883 when left out).
+
+    >>> parse_hostport("127.0.0.1:1884"), parse_hostport("broker")
+    (('127.0.0.1', 1884), ('broker', 1883))
+    """
+    host, _, port = text.rpartition(":")
+    if not host:
+        return text, 1883
+    try:
+        return host, int(port)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bad HOST:PORT {text!r}") from None
+
+
+def cmd_hub(args: argparse.Namespace) -> int:
+    from hub.errors import HubError
+    from hub.service import Hub
+
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    hub = Hub(args.db, settle_s=args.settle)
+    for spec_text in args.table or []:
+        try:
+            spec = json.loads(spec_text)
+            if not isinstance(spec, dict):
+                raise ValueError("a table is a JSON object")
+            if spec.get("id") not in {t["id"] for t in hub.list_tables()}:
+                hub.create_table(spec.pop("game"), table_id=spec.pop("id", None), **spec)
+        except (ValueError, HubError, KeyError, TypeError) as err:
+            print(f"--table: {err}", file=sys.stderr)
+            hub.close()
+            return EXIT_BAD_INPUT
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: Any) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    hub.start()
+    if args.serial:
+        from hub.serial_link import SerialTransport
+
+        hub.add_transport(SerialTransport(args.serial, baudrate=args.baud))
+    if args.mqtt:
+        from hub.mqtt_link import MqttTransport
+
+        host, port = args.mqtt
+        hub.add_transport(MqttTransport(host, port, client_id=args.client_id))
+    print(json.dumps({"hub": "ready", "db": args.db, "tables": [t["id"] for t in hub.list_tables()]}),
+          flush=True)
+    while not stop.wait(0.5):
+        pass
+    hub.close()
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from hub.errors import HubError
+    from hub.service import Hub
+
+    hub = Hub(args.db)
+    try:
+        record = hub.export(args.table)
+    except HubError as err:
+        print(str(err), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    finally:
+        hub.close()
+    sys.stdout.write(json.dumps(record, ensure_ascii=False, indent=1) + "\n")
+    return 0
+
+
+def add_hub(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("hub", help="run the hub: device links, event store, referee")
+    p.add_argument("--serial", nargs="+", metavar="PORT", default=[], help="serial ports of boards")
+    p.add_argument("--baud", type=int, default=115200)
+    p.add_argument("--mqtt", type=parse_hostport, metavar="HOST:PORT", help="MQTT broker")
+    p.add_argument("--client-id", default="trigono-hub", help="MQTT client id (persistent session)")
+    p.add_argument("--db", required=True, help="SQLite event store (created if missing)")
+    p.add_argument("--settle", type=float, default=1.0, help="knock-in window after a drop, s")
+    p.add_argument("--table", action="append", metavar="JSON",
+                   help='create a table if its id is new, e.g. \'{"id": "t1", "game": "trigono", '
+                        '"seats": ["Ana", "Ben"], "boards": ["B1"]}\'')
+    p.add_argument("-v", "--verbose", action="store_true")
+    p.set_defaults(func=cmd_hub)
+
+
+def add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("export", help="print a table as a game record (RECORDS.md)")
+    p.add_argument("table", help="table id")
+    p.add_argument("--db", required=True, help="SQLite event store")
+    p.set_defaults(func=cmd_export)
+
+
+COMMANDS = [add_hub, add_export]

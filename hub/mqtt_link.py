@@ -1,0 +1,119 @@
+"""The MQTT link (DESIGN.md §5) with paho-mqtt 2.x.
+
+Subscribes (QoS 1) to ``trigono/v1/+/event``, ``…/status`` (retained ``online``, last
+will ``lost``) and ``…/health`` (retained). Acks go to ``trigono/v1/<board>/ack`` (QoS 1,
+cumulative). The hub's session is persistent (``clean_session=False``, fixed client id)
+so the broker queues events that arrive while the hub is down; the devices' own resends
+cover everything the hub had not acknowledged.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from firmware import protocol
+from hub.transport import DeviceSink, Transport
+
+SUBSCRIPTIONS = [
+    (protocol.TOPIC_ROOT + "+/event", 1),
+    (protocol.TOPIC_ROOT + "+/status", 1),
+    (protocol.TOPIC_ROOT + "+/health", 0),
+]
+
+
+def parse_status(payload: bytes | bytearray) -> str | None:
+    """``online``/``lost`` from a status payload (plain text or a JSON string).
+
+    >>> parse_status(b"online"), parse_status(b'"lost"'), parse_status(b"x")
+    ('online', 'lost', None)
+    """
+    try:
+        text = payload.decode().strip().strip('"')
+    except UnicodeError:
+        return None
+    return text if text in protocol.STATUS_VALUES else None
+
+
+class MqttTransport(Transport):
+    """One paho client; its network thread calls the hub sink."""
+
+    name = "mqtt"
+
+    def __init__(self, host: str, port: int = 1883, *, client_id: str = "trigono-hub",
+                 keepalive: int = 15) -> None:
+        self.host, self.port = host, port
+        self.link = f"mqtt:{host}:{port}"
+        self.connected = threading.Event()
+        self.corrupt = 0
+        self._sink: DeviceSink | None = None
+        self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                                   clean_session=False, protocol=mqtt.MQTTv311)
+        self._client.max_inflight_messages_set(100)
+        self._client.max_queued_messages_set(0)
+        self._client.reconnect_delay_set(min_delay=1, max_delay=2)
+        self._client.on_connect = self._on_connect
+        self._client.on_disconnect = self._on_disconnect
+        self._client.on_message = self._on_message
+        self._keepalive = keepalive
+
+    def start(self, sink: DeviceSink) -> None:
+        self._sink = sink
+        self._client.connect_async(self.host, self.port, keepalive=self._keepalive)
+        self._client.loop_start()
+
+    def stop(self) -> None:
+        self._client.disconnect()
+        self._client.loop_stop()
+        self.connected.clear()
+
+    def send(self, board: str, msg: dict[str, Any]) -> bool:
+        info = self._client.publish(protocol.topic(board, msg["type"]), protocol.encode_payload(msg), qos=1)
+        return info.rc == mqtt.MQTT_ERR_SUCCESS
+
+    def describe(self) -> dict[str, Any]:
+        return {"transport": self.name, "broker": f"{self.host}:{self.port}",
+                "connected": self.connected.is_set(), "corrupt": self.corrupt}
+
+    # -- paho callbacks (network thread) ---------------------------------------------------
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                    properties: Any) -> None:
+        if not reason.is_failure:
+            client.subscribe(SUBSCRIPTIONS)
+            self.connected.set()
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                       properties: Any) -> None:
+        self.connected.clear()
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        assert self._sink is not None
+        parsed = protocol.parse_topic(message.topic)
+        if parsed is None:
+            return
+        board, kind = parsed
+        if kind == "status":
+            status = parse_status(message.payload)
+            if status is None:
+                self._bad(board, "bad status payload")
+            else:
+                self._sink.device_status(self, board, status, self.link)
+            return
+        if kind not in ("event", "health"):
+            return
+        msg, reason = protocol.decode_payload(message.payload, board)
+        if msg is None or msg.get("type") not in protocol.DEVICE_TYPES:
+            self._bad(board, str(reason or "not a device message"))
+            return
+        if (kind == "health") != (msg["type"] == "health"):
+            self._bad(board, f"{msg['type']} on the {kind} topic")
+            return
+        self._sink.device_message(self, msg, self.link)
+
+    def _bad(self, board: str, reason: str) -> None:
+        assert self._sink is not None
+        self.corrupt += 1
+        self._sink.device_corrupt(self, self.link, reason, board)

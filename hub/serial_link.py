@@ -1,0 +1,160 @@
+"""USB serial links (DESIGN.md §5): one reader thread per port, pyserial.
+
+Each line is ``$<json>*<xor>\\r\\n`` (``firmware.protocol``). A board identifies itself by
+the ``board`` field of what it sends (``hello`` first, after a boot), so ports need no
+configuration. A bad line is counted against the board last seen on that port and
+dropped. A port that goes away (cable pulled, board reset) is closed, its boards are
+reported ``lost``, and it is reopened when the device node comes back.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import serial
+
+from firmware import protocol
+from hub.transport import DeviceSink, Transport
+
+REOPEN_EVERY_S = 0.5
+READ_TIMEOUT_S = 0.05
+
+
+class _Port:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.link = f"serial:{path}"
+        self.handle: serial.Serial | None = None
+        self.write_lock = threading.Lock()
+        self.boards: set[str] = set()
+        self.last_board: str | None = None
+        self.opens = 0
+        self.corrupt = 0
+
+
+class SerialTransport(Transport):
+    """Reads any number of serial ports; writes acks back to the port a board is on."""
+
+    name = "serial"
+
+    def __init__(self, ports: list[str], baudrate: int = 115200) -> None:
+        self.baudrate = baudrate
+        self._ports = [_Port(p) for p in ports]
+        self._where: dict[str, _Port] = {}  # board -> port it was last seen on
+        self._sink: DeviceSink | None = None
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+
+    def start(self, sink: DeviceSink) -> None:
+        self._sink = sink
+        for port in self._ports:
+            thread = threading.Thread(target=self._run, args=(port,), name=f"serial-{port.path}",
+                                      daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def stop(self) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(timeout=2.0)
+        self._threads.clear()
+        for port in self._ports:
+            self._close(port)
+
+    def send(self, board: str, msg: dict[str, Any]) -> bool:
+        port = self._where.get(board)
+        if port is None or port.handle is None:
+            return False
+        line: bytes = protocol.encode_line(msg)
+        try:
+            with port.write_lock:
+                port.handle.write(line)
+            return True
+        except (serial.SerialException, OSError):
+            return False
+
+    def describe(self) -> dict[str, Any]:
+        return {"transport": self.name, "ports": [
+            {"port": p.path, "open": p.handle is not None, "boards": sorted(p.boards),
+             "opens": p.opens, "corrupt": p.corrupt} for p in self._ports]}
+
+    # -- per port ------------------------------------------------------------------------
+    def _run(self, port: _Port) -> None:
+        while not self._stop.is_set():
+            if port.handle is None and not self._open(port):
+                self._stop.wait(REOPEN_EVERY_S)
+                continue
+            try:
+                self._read(port)
+            except (serial.SerialException, OSError):
+                self._lost(port)
+
+    def _open(self, port: _Port) -> bool:
+        try:
+            port.handle = serial.Serial(port.path, self.baudrate, timeout=READ_TIMEOUT_S)
+        except (serial.SerialException, OSError):
+            return False
+        port.opens += 1
+        return True
+
+    def _close(self, port: _Port) -> None:
+        handle, port.handle = port.handle, None
+        if handle is not None:
+            try:
+                handle.close()
+            except (serial.SerialException, OSError):
+                pass
+
+    def _lost(self, port: _Port) -> None:
+        self._close(port)
+        assert self._sink is not None
+        for board in sorted(port.boards):
+            if self._where.get(board) is port:
+                self._sink.device_status(self, board, "lost", port.link)
+
+    def _read(self, port: _Port) -> None:
+        assert self._sink is not None and port.handle is not None
+        buffer = b""
+        while not self._stop.is_set():
+            chunk = port.handle.read(max(1, port.handle.in_waiting))
+            if not chunk:
+                continue
+            buffer += chunk
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                self._line(port, line)
+            if len(buffer) > protocol.MAX_LINE:
+                buffer = b""
+                self._corrupt(port, "line too long")
+
+    def _line(self, port: _Port, line: bytes) -> None:
+        assert self._sink is not None
+        if not line.strip():
+            return
+        msg, reason = protocol.decode_line(line)
+        if msg is None or msg.get("type") not in protocol.DEVICE_TYPES:
+            self._corrupt(port, str(reason or "not a device message"))
+            return
+        board: str = msg["board"]
+        if self._where.get(board) is not port:
+            self._where[board] = port
+            port.boards.add(board)
+        port.last_board = board
+        self._sink.device_message(self, msg, port.link)
+
+    def _corrupt(self, port: _Port, reason: str) -> None:
+        assert self._sink is not None
+        port.corrupt += 1
+        self._sink.device_corrupt(self, port.link, reason, port.last_board)
+
+
+def wait_open(transport: SerialTransport, timeout: float = 5.0) -> bool:
+    """Wait until every port is open (tests)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if all(p.handle is not None for p in transport._ports):
+            return True
+        time.sleep(0.02)
+    return False

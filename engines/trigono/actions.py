@@ -19,13 +19,18 @@ Traceback (most recent call last):
 ...
 engines.core.RecordError: throw: unknown field 'spin'
 
+An action is logged as given, defaults spelled out included:
+
+>>> parse_json({"throw": {"player": "Ana", "to": "floor", "invalid": False}}).to_json()
+{'throw': {'player': 'Ana', 'to': 'floor', 'invalid': False}}
+
 Whether the player, board or hole exists is checked when the action is applied
 (IllegalMoveError), not here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engines.core import JSON, InvalidMoveError, RecordError, check_keys
@@ -70,12 +75,15 @@ class Throw:
     to: str
     invalid: bool = False
     knocked: tuple[Knock, ...] = ()
+    # Optional JSON fields the record spelled out even at their default ("invalid": false,
+    # "knocked": []), so the log shows the action as given. Not part of equality.
+    spelled: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         body: dict[str, Any] = {"player": self.player, "to": self.to}
-        if self.invalid:
-            body["invalid"] = True
-        if self.knocked:
+        if self.invalid or "invalid" in self.spelled:
+            body["invalid"] = self.invalid
+        if self.knocked or "knocked" in self.spelled:
             body["knocked"] = [k.to_json() for k in self.knocked]
         return {"throw": body}
 
@@ -154,6 +162,7 @@ def parse_json(obj: JSON) -> Action:
         _text(body["to"], "throw.to"),
         invalid,
         tuple(knocked),
+        frozenset(body) & {"invalid", "knocked"},
     )
 
 

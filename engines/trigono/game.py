@@ -549,13 +549,91 @@ class TrigonoGame(Game[Action]):
     def new_initial_state(
         self, rng: random.Random, position: Mapping[str, JSON] | None = None
     ) -> TrigonoState:
-        """T4: the first thrower is ``first`` or drawn with the seed."""
-        if position is not None:
-            raise RecordError(
-                "position: Trigono records start from the initial state (no position)"
-            )
+        """T4: the first thrower is ``first`` or drawn with the seed; ``position`` (optional)
+        sets up a moment of a round, see :meth:`set_position`."""
         first = self.opts.first if self.opts.first is not None else rng.choice(self.opts.players)
-        return TrigonoState(self, first)
+        state = TrigonoState(self, first)
+        if position is not None:
+            self.set_position(state, position)
+        return state
+
+    def set_position(self, state: TrigonoState, position: Mapping[str, JSON]) -> None:
+        """Set up a rule-book situation in the middle of a round (phase normal).
+
+        Fields, all optional: ``hands`` {player: n} (others hold ``palets_per_player``),
+        ``boards`` {board: n}, ``floor`` n, ``holes`` {hole: pending n}, ``eliminated``
+        [players] (3+ players, empty hands), ``to_move`` (default: the first thrower; also
+        the round's starter), ``round`` and ``rounds_won``. A situation where the round is
+        already over or is a final is refused.
+
+        >>> game = TrigonoGame({"players": ["Ana", "Ben"], "first": "Ana"})
+        >>> s = game.new_initial_state(random.Random(0), {"hands": {"Ana": 1}, "boards": {"B1": 4}})
+        >>> s.apply(Throw("Ana", "B1.big"))
+        >>> s.hands, s.log[-1]["points"]
+        ({'Ana': 5, 'Ben': 10}, 5)
+        """
+        opts = self.opts
+        raw = check_keys(
+            dict(position),
+            ("hands", "boards", "floor", "holes", "eliminated", "to_move", "round", "rounds_won"),
+            "position",
+        )
+
+        def counts(field: str, names: tuple[str, ...], base: dict[str, int]) -> dict[str, int]:
+            given = check_keys(raw.get(field, {}), names, f"position.{field}")
+            out = dict(base)
+            for key, value in given.items():
+                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                    raise RecordError(
+                        f"position.{field}.{key}: expected a count >= 0, got {value!r}"
+                    )
+                out[key] = value
+            return out
+
+        hands = counts("hands", opts.players, state.hands)
+        boards = counts("boards", opts.layout.board_ids, state.boards)
+        holes = counts("holes", opts.layout.holes, state.holes)
+        floor = raw.get("floor", 0)
+        if isinstance(floor, bool) or not isinstance(floor, int) or floor < 0:
+            raise RecordError(f"position.floor: expected a count >= 0, got {floor!r}")
+        rounds_won = counts("rounds_won", opts.players, state.rounds_won)
+        if any(n >= opts.rounds_to_win for n in rounds_won.values()):
+            raise RecordError("position.rounds_won: the match would already be over (T18)")
+        round_no = raw.get("round", 1)
+        if isinstance(round_no, bool) or not isinstance(round_no, int) or round_no < 1:
+            raise RecordError(f"position.round: expected an integer >= 1, got {round_no!r}")
+        eliminated = raw.get("eliminated", [])
+        if not isinstance(eliminated, list) or any(p not in opts.players for p in eliminated):
+            raise RecordError(
+                f"position.eliminated: expected a list of players, got {eliminated!r}"
+            )
+        if eliminated and len(opts.players) < 3:
+            raise RecordError("position.eliminated: nobody is eliminated with two players (T14)")
+        for player in opts.players:
+            if player in eliminated and hands[player]:
+                raise RecordError(f"position: {player} is eliminated but holds palets")
+            if player not in eliminated and not hands[player]:
+                raise RecordError(
+                    f"position: {player} holds no palet (the round would be over)"
+                    if len(opts.players) == 2
+                    else f"position: {player} holds no palet: list them in eliminated"
+                )
+        remaining = [p for p in opts.players if p not in eliminated]
+        if len(remaining) < 2:
+            raise RecordError("position: the round would already be over (T15)")
+        if len(remaining) == 2 and len(opts.players) >= 3 and opts.has_finals:
+            raise RecordError("position: two players left would be a final (T17); not supported")
+        to_move = raw.get("to_move", state.to_move)
+        if to_move not in remaining:
+            raise RecordError(
+                f"position.to_move: expected a player still in the round, got {to_move!r}"
+            )
+        state.hands, state.boards, state.holes, state.floor = hands, boards, holes, floor
+        state.rounds_won, state.round = rounds_won, round_no
+        state.eliminated = [p for p in opts.players if p in eliminated]
+        if opts.steps_back and opts.step_back_m > 0:
+            state.steps = len(state.eliminated)  # T16: one step per elimination so far
+        state.to_move = state.starter = to_move
 
     def parse_action(self, obj: JSON) -> Action:
         return parse_json(obj)

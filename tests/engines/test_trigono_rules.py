@@ -627,9 +627,55 @@ def test_illegal_throws_name_the_problem_and_change_nothing() -> None:
     refused(state, "A>board", "unknown destination 'board'")
 
 
-def test_position_is_refused() -> None:
-    with pytest.raises(RecordError, match="position"):
-        TrigonoGame({}).new_initial_state(random.Random(0), {"hands": {}})
+def test_position_sets_up_a_moment_of_a_round() -> None:
+    game = TrigonoGame({"players": ["A", "B", "C", "D", "E"], "boards": TWO_BOARDS, "first": "A"})
+    position = {
+        "hands": {"A": 0, "B": 2, "C": 1},
+        "eliminated": ["A"],
+        "boards": {"B1": 3},
+        "floor": 2,
+        "holes": {"B2.small": 1},
+        "to_move": "C",
+        "round": 2,
+        "rounds_won": {"B": 1},
+    }
+    state = game.new_initial_state(random.Random(0), position)
+    assert printed(state, "hands", "throw_distance_m", "round", "to_move") == (
+        {"A": 0, "B": 2, "C": 1, "D": 5, "E": 5},
+        3.3,
+        2,
+        "C",
+    )
+    play(state, "C>B2.small")  # floor 2 + pending 1 + own
+    assert state.log[-1]["points"] == 4 and state.to_move == "D"
+
+
+@pytest.mark.parametrize(
+    "position, match",
+    [
+        ({"hands": {"Zoé": 1}}, "position.hands: unknown field 'Zoé'"),
+        ({"boards": {"B9": 1}}, "position.boards: unknown field 'B9'"),
+        ({"holes": {"B1.big": -1}}, "expected a count"),
+        ({"phase": "final"}, "position: unknown field 'phase'"),
+        ({"hands": {"A": 0}}, "A holds no palet"),
+        ({"eliminated": ["A"]}, "A is eliminated but holds palets"),
+        ({"hands": {"A": 0, "B": 0}, "eliminated": ["A", "B"]}, "already be over"),
+        ({"rounds_won": {"A": 2}}, "match would already be over"),
+        ({"to_move": "Zoé"}, "position.to_move"),
+    ],
+)
+def test_position_errors_are_record_errors(position: dict[str, Any], match: str) -> None:
+    with pytest.raises(RecordError, match=match):
+        TrigonoGame({"players": ["A", "B", "C"], "first": "A"}).new_initial_state(
+            random.Random(0), position
+        )
+
+
+def test_log_shows_the_action_as_given() -> None:
+    state = new()
+    given = {"throw": {"player": "Ana", "to": "floor", "invalid": False, "knocked": []}}
+    state.apply(parse_json(given))
+    assert state.to_json()["log"][0]["action"] == given
 
 
 def test_legal_actions_list_every_destination_for_the_player_to_move() -> None:

@@ -71,14 +71,23 @@ def geometry(key: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     return found
 
 
-def cells_at(vertex: int) -> list[int]:
-    """Cell keys of the six cells around a vertex key."""
-    i, j = divmod(vertex + SPAN // 2, SPAN)
-    return [cell_key(c) for c in cells_around(Vertex(i, j - SPAN // 2))]
+_AROUND: dict[int, tuple[int, ...]] = {}
+
+
+def cells_at(vertex: int) -> tuple[int, ...]:
+    """Cell keys of the six cells around a vertex key (cached)."""
+    found = _AROUND.get(vertex)
+    if found is None:
+        i, j = divmod(vertex + SPAN // 2, SPAN)
+        found = tuple(cell_key(c) for c in cells_around(Vertex(i, j - SPAN // 2)))
+        _AROUND[vertex] = found
+    return found
 
 
 class Board:
-    """Tiles on the table (insertion-ordered), vertex numbers and counts, frontier."""
+    """Tiles on the table (insertion-ordered), vertex numbers and counts, and the frontier:
+    each empty cell sharing a side with a tile, mapped to its corner key (kept up to date
+    on every placement, so move generation reads it instead of recomputing it)."""
 
     __slots__ = ("tiles", "value", "count", "frontier")
 
@@ -86,14 +95,14 @@ class Board:
         self.tiles: dict[int, Corners] = {}
         self.value: dict[int, int] = {}
         self.count: dict[int, int] = {}
-        self.frontier: set[int] = set()
+        self.frontier: dict[int, int] = {}
 
     def copy(self) -> Board:
         other = Board()
         other.tiles = dict(self.tiles)
         other.value = dict(self.value)
         other.count = dict(self.count)
-        other.frontier = set(self.frontier)
+        other.frontier = dict(self.frontier)
         return other
 
     def __len__(self) -> int:
@@ -131,10 +140,8 @@ class Board:
             v = vertices[k]
             self.value[v] = corners_[k]
             self.count[v] = self.count.get(v, 0) + 1
-        self.frontier.discard(key)
-        for n in sides:
-            if n not in self.tiles:
-                self.frontier.add(n)
+        self.frontier.pop(key, None)
+        self._refresh(vertices)
 
     def remove(self, key: int) -> None:
         """Undo :meth:`place` of the tile at ``key`` (search only)."""
@@ -147,11 +154,21 @@ class Board:
             else:
                 del self.count[v]
                 del self.value[v]
-        if any(n in self.tiles for n in sides):
-            self.frontier.add(key)
         for n in sides:
             if n in self.frontier and not any(m in self.tiles for m in geometry(n)[1]):
-                self.frontier.discard(n)
+                del self.frontier[n]
+        self._refresh(vertices)
+
+    def _refresh(self, vertices: tuple[int, int, int]) -> None:
+        """Recompute the frontier around these vertices (the only cells a change touches)."""
+        tiles = self.tiles
+        frontier = self.frontier
+        for v in vertices:
+            for cell in cells_at(v):
+                if cell in tiles:
+                    continue
+                if cell in frontier or any(n in tiles for n in geometry(cell)[1]):
+                    frontier[cell] = self.key_at(cell)
 
     def bonus(self, key: int, pressman_bridge: bool = False) -> str | None:
         """The bonus a tile placed at ``key`` now would earn (M6–M8), from the state before it.
@@ -193,6 +210,6 @@ class Board:
     def fitting_mask(self, fit: list[int]) -> int:
         """Bitmask of every placement that fits somewhere on the frontier."""
         mask = 0
-        for key in self.frontier:
-            mask |= fit[self.key_at(key)]
+        for corner_key_ in self.frontier.values():
+            mask |= fit[corner_key_]
         return mask

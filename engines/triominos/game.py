@@ -530,8 +530,9 @@ class TriominosState(State[Action]):
         hand = self.hand_mask(seat)
         found: list[tuple[int, int]] = []
         fit = ts.fit
-        for key in sorted(self.board.frontier):
-            mask = fit[self.board.key_at(key)] & hand
+        frontier = self.board.frontier
+        for key in sorted(frontier):
+            mask = fit[frontier[key]] & hand
             while mask:
                 low = mask & -mask
                 found.append((key, low.bit_length() - 1))
@@ -545,8 +546,7 @@ class TriominosState(State[Action]):
         if not hand:
             return False
         fit = self.tileset.fit
-        board = self.board
-        return any(fit[board.key_at(key)] & hand for key in board.frontier)
+        return any(fit[k] & hand for k in self.board.frontier.values())
 
     def can_draw(self) -> bool:
         opening = not self.board.tiles and bool(self.racks[self.to_move])
@@ -570,24 +570,30 @@ class TriominosState(State[Action]):
             actions.append(Pass())
         return actions
 
+    def cell_bonus(self, key: int) -> tuple[str | None, int]:
+        """The bonus any tile placed at frontier cell ``key`` earns now, and its points
+        (M6–M8; M14: 1). It depends on the cell only, not on the tile."""
+        bonus = self.board.bonus(key, self.rules.bridge == "pressman")
+        if bonus is None:
+            return None, 0
+        if self.rules.young:
+            return bonus, 1
+        return bonus, BRIDGE_POINTS if bonus == BRIDGE else HEXAGON_POINTS[bonus]
+
     def placement_score(self, key: int, corners: Corners) -> tuple[int, str | None, int]:
         """(points, bonus, opening bonus) for placing ``corners`` at ``key`` now (M5–M8, M14)."""
         opening = 0
+        bonus: str | None = None
+        extra = 0
         if not self.board.tiles:
-            bonus = None
             if self.rules.rules == "pressman" and len(set(corners)) == 1:
                 opening = OPENING_ZERO_BONUS if corners[0] == 0 else OPENING_TRIPLE_BONUS
+                if self.rules.young:
+                    opening = 1
         else:
-            bonus = self.board.bonus(key, self.rules.bridge == "pressman")
-        if self.rules.young:
-            extra = (1 if bonus else 0) + (1 if opening else 0)
-            return 1 + extra, bonus, 1 if opening else 0
-        points = sum(corners) + opening
-        if bonus == BRIDGE:
-            points += BRIDGE_POINTS
-        elif bonus is not None:
-            points += HEXAGON_POINTS[bonus]
-        return points, bonus, opening
+            bonus, extra = self.cell_bonus(key)
+        pips = 1 if self.rules.young else sum(corners)
+        return pips + extra + opening, bonus, opening
 
     # ----------------------------------------------------------------- moves
 

@@ -88,16 +88,17 @@ class TileSet:
         self.size = len(tiles)
         self.pips: tuple[int, ...] = tuple(sum(t) for t in tiles)
         self._index = {t: i for i, t in enumerate(tiles)}
+        # Placement ids run from the highest pip sum down, so the lowest set bit of any
+        # mask is a best-scoring tile (the bot's reply estimate relies on it).
         self.placement_corners: list[Corners] = []
         self.placement_tile: list[int] = []
-        self.tile_placements: list[int] = []  # per tile: bitmask of its placements
-        for index, tile in enumerate(tiles):
-            mask = 0
-            for rot in rotations(tile):
-                mask |= 1 << len(self.placement_corners)
+        self.tile_placements: list[int] = [0] * len(tiles)  # per tile: its placements' bits
+        for index in sorted(range(len(tiles)), key=lambda t: (-self.pips[t], t)):
+            for rot in rotations(tiles[index]):
+                self.tile_placements[index] |= 1 << len(self.placement_corners)
                 self.placement_corners.append(rot)
                 self.placement_tile.append(index)
-            self.tile_placements.append(mask)
+        self.placement_pips: list[int] = [sum(c) for c in self.placement_corners]
         self.fit: list[int] = [0] * 343
         for a, b, c in product(range(7), repeat=3):
             mask = 0

@@ -299,10 +299,10 @@ class TrigonoTable(Table):
             return
         for index in range(len(self.actions) - 1, -1, -1):
             throw = self.actions[index]["action"].get("throw")
-            if throw is not None:
+            if throw is not None and throw["to"] != "floor" and not throw["to"].startswith("board:"):
                 self._amend(index, {"throw": {**throw, "invalid": True}}, by)
                 return
-        raise RefusedError("invalid: no throw to mark")
+        raise RefusedError("invalid: no drop into a hole to mark")
 
     def _amend(self, index: int, action: dict[str, Any], by: str) -> None:
         actions = list(self.actions)

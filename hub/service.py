@@ -409,12 +409,13 @@ class Hub:
             if extra in inp:
                 body[extra] = inp[extra]
         with self._lock:
-            table = self._table(table_id)
-            self._apply_checked(table, Entry.new("console", body, table_id=table_id))
+            table = self._apply_checked(self._table(table_id),
+                                        Entry.new("console", body, table_id=table_id))
             return self._view(table)
 
-    def _apply_checked(self, table: Table, entry: Entry) -> None:
-        """Try the entry on a copy; store it only if the copy accepted it; then apply."""
+    def _apply_checked(self, table: Table, entry: Entry) -> Table:
+        """Try the entry on a copy; store it only if the copy accepted it; then apply.
+        Returns the table as it now is (the copy that took the entry)."""
         trial = copy.deepcopy(table)
         provisional = self.store.last_id() + 1
         trial.apply_entry(with_id(entry, provisional))  # raises HubError: nothing stored
@@ -426,6 +427,7 @@ class Hub:
         else:  # another writer took the id: apply again with the real one
             table.apply_entry(with_id(entry, entry_id))
         self._after_apply(table)
+        return table
 
     def _after_apply(self, table: Table) -> None:
         if table.applied_through - self._snapshot_at.get(table.id, 0) >= SNAPSHOT_EVERY:

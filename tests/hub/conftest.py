@@ -1,0 +1,61 @@
+"""Fixtures for hub tests: a hub on a real SQLite file with a fake device link."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hub.service import Hub
+from hub.transport import FakeTransport
+from tests.hub.devices import Outbox, wait_for
+
+
+class Rig:
+    """A started hub, its fake link and helpers to play boards."""
+
+    def __init__(self, db: Path, settle_s: float = 0.15) -> None:
+        self.db = db
+        self.hub = Hub(db, settle_s=settle_s, bot_budget_s=0.05)
+        self.hub.start()
+        self.link = FakeTransport()
+        self.hub.add_transport(self.link)
+        self.boards: dict[str, Outbox] = {}
+
+    def board(self, board: str, holes: tuple[str, ...] = ("big", "small")) -> Outbox:
+        if board not in self.boards:
+            self.boards[board] = Outbox(board, holes=holes)
+            self.send(self.boards[board].hello())
+        return self.boards[board]
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.link.inject(msg)
+
+    def event(self, board: str, kind: str, **fields: Any) -> dict[str, Any]:
+        msg = self.board(board).make(kind, **fields)
+        self.send(msg)
+        assert self.hub.flush()
+        return msg
+
+    def settled(self, table: str = "t1", timeout: float = 5.0) -> dict[str, Any]:
+        """Wait until every message is applied and no settle window is open."""
+        assert self.hub.flush(timeout)
+
+        def done() -> bool:
+            throw = self.hub.table_view(table)["throw"]
+            return throw is None or bool(throw["stuck"])
+
+        assert wait_for(done, timeout)
+        return self.hub.table_view(table)
+
+    def close(self) -> None:
+        self.hub.close()
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[Rig]:
+    r = Rig(tmp_path / "hub.db")
+    yield r
+    r.close()

@@ -11,7 +11,13 @@ import sqlite3
 import pytest
 
 from engines.records import replay
-from hub.errors import BadInputError, ConflictError, RefusedError, UnknownGameError, UnknownTableError
+from hub.errors import (
+    BadInputError,
+    ConflictError,
+    RefusedError,
+    UnknownGameError,
+    UnknownTableError,
+)
 from hub.service import Hub
 from tests.conftest import RECORDS
 from tests.hub.conftest import Rig

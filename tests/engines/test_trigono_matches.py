@@ -15,6 +15,7 @@ import pytest
 from engines.core import GameError
 from engines.records import ReplayError, replay
 from engines.trigono import (
+    Knock,
     Throw,
     TrigonoGame,
     TrigonoState,
@@ -275,8 +276,23 @@ def _check_invariants(state: TrigonoState, options: dict[str, Any]) -> None:
     assert json.loads(json.dumps(state.dump())) == state.dump(), "dump is plain JSON"
 
 
+def _fuzz_action(state: TrigonoState, rng: random.Random) -> Throw:
+    """Any throw at all: right or wrong player, known or unknown place, knock-ins from anywhere."""
+    opts = state.game.opts
+    places = ["floor", "board:B9", "B9.big", "jackpot", *opts.layout.holes]
+    places += [f"board:{b}" for b in opts.layout.board_ids]
+    knocked = tuple(
+        Knock(
+            rng.choice([*opts.layout.board_ids, "B9"]), rng.choice([*opts.layout.holes, "B9.big"])
+        )
+        for _ in range(rng.choice([0, 0, 1, 2]))
+    )
+    player = rng.choice([*opts.players, "Zoé", state.current_player() or "Zoé"])
+    return Throw(player, rng.choice(places), rng.random() < 0.2, knocked)
+
+
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_random_playout_invariants_R1(layout: str, seed: int) -> None:
     options = LAYOUTS[layout]
     game = TrigonoGame(options)
@@ -295,6 +311,15 @@ def test_random_playout_invariants_R1(layout: str, seed: int) -> None:
             with pytest.raises(GameError):
                 state.apply(Throw(other, "floor"))
             assert state.dump() == before
+        fuzz = _fuzz_action(state, rng)  # refused without a trace, or legal and consistent
+        trial = state.clone()
+        before = trial.dump()
+        try:
+            trial.apply(fuzz)
+        except GameError:
+            assert trial.dump() == before, f"{fuzz.to_str()} was refused but changed the state"
+        else:
+            _check_invariants(trial, options)
         eliminated = list(state.eliminated)
         action = random_action(state, rng)
         if isinstance(action, Throw):

@@ -471,7 +471,7 @@ class TrigonoState(State[Action]):
             "to_move": self.to_move,
             "scores": dict(self.rounds_won),
             "winner": self.winner_name,
-            "log": [dict(entry) for entry in self.log],
+            "log": [_deep(entry) for entry in self.log],
             "round": self.round,
             "rounds_won": dict(self.rounds_won),
             "round_results": [dict(r) for r in self.round_results],
@@ -519,7 +519,19 @@ class TrigonoState(State[Action]):
         }
 
     def clone(self) -> TrigonoState:
-        return self.game.load(self.dump())
+        """An independent copy. Log entries, round results and events are never changed
+        once appended, so the lists are copied and their entries shared."""
+        twin = TrigonoState.__new__(TrigonoState)
+        twin.__dict__.update(self.__dict__)
+        twin.hands, twin.boards, twin.holes = dict(self.hands), dict(self.boards), dict(self.holes)
+        twin.rounds_won = dict(self.rounds_won)
+        twin.eliminated, twin.finalists = list(self.eliminated), list(self.finalists)
+        twin.round_results, twin.log, twin.events = (
+            list(self.round_results),
+            list(self.log),
+            list(self.events),
+        )
+        return twin
 
 
 def _deep(obj: Any) -> Any:

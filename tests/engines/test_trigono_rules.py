@@ -698,8 +698,10 @@ def test_dump_load_round_trip_and_clone_independence() -> None:
     play(state, "A>board:H1", "B>H1.big~", "C>floor+H1>jackpot")
     copy = state.game.load(state.dump())
     assert copy == state and copy.to_json() == state.to_json()
+    before = state.dump()
     twin = state.clone()
-    twin.apply(Throw("A", "floor"))
-    assert twin != state
+    assert twin == state
+    play(twin, "A>board:H1", "B>H1.big", "C>floor")
+    assert twin != state and state.dump() == before
     with pytest.raises(RecordError, match="other options"):
         TrigonoGame({"players": ["X", "Y"]}).load(state.dump())

@@ -64,6 +64,7 @@ class PtyBoard:
         self.out = Outbox(board, boot)
         self.path = link_path
         self.master = -1
+        self.slave = -1
         self._reader: threading.Thread | None = None
         self._stop = threading.Event()
         self.plug()
@@ -72,7 +73,8 @@ class PtyBoard:
         master, slave = pty.openpty()
         tty.setraw(slave)
         name = os.ttyname(slave)
-        os.close(slave)
+        # Keep our slave fd open: with no slave open, reading the master fails with EIO.
+        self.slave = slave
         self.master = master
         tmp = self.path.with_suffix(".tmp")
         if tmp.exists() or tmp.is_symlink():
@@ -88,6 +90,7 @@ class PtyBoard:
         if self.path.is_symlink():
             self.path.unlink()
         os.close(self.master)
+        os.close(self.slave)
         if self._reader is not None:
             self._reader.join(timeout=2)
 

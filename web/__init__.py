@@ -1,0 +1,168 @@
+"""The web layer: dashboard, big screen, overlay, referee console, admin, play pages,
+JSON API and live stream, on top of one :class:`hub.service.Hub` (DESIGN.md §7).
+
+``create_app(test_config=None, hub=None)`` is the application factory (flaskr-style):
+defaults, then ``instance/config.py`` when there is no test config, then the test
+mapping. Give ``PASSWORD`` (plain, hashed at once and forgotten) or ``PASSWORD_HASH``
+to open the referee console and admin. ``serve(hub, host, port, password)`` runs it
+under waitress (see :mod:`web.server`).
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask, current_app, render_template
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from web import flashing, i18n, security
+from web.feed import Feed
+from web.views import LegalActions
+
+__all__ = ["create_app", "serve", "start_server", "get_hub", "get_feed"]
+
+HUB_ERROR_STATUS = {"UnknownTableError": 404, "UnknownGameError": 400, "ConflictError": 409}
+
+
+def create_app(test_config: Mapping[str, Any] | None = None, hub: Any = None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_mapping(
+        SECRET_KEY=secrets.token_hex(32),
+        PASSWORD_HASH=None,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=12 * 3600,
+        # A console tablet stays open all evening: the token lives as long as the session.
+        WTF_CSRF_TIME_LIMIT=None,
+        MAX_CONTENT_LENGTH=256 * 1024,
+        STREAM_HEARTBEAT_S=15.0,
+        MAX_STREAMS=1000,
+        BIG_SCREEN_ROTATE_S=12,
+        FEED_POLL_S=1.0,
+        FEED_HISTORY=4096,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    password = app.config.pop("PASSWORD", None)
+    if password:
+        app.config["PASSWORD_HASH"] = security.hash_password(str(password))
+
+    app.extensions["hub"] = hub
+    app.extensions["feed"] = (
+        Feed(hub, history=int(app.config["FEED_HISTORY"]), poll_s=float(app.config["FEED_POLL_S"]))
+        if hub is not None
+        else None
+    )
+    app.extensions["legal_actions"] = LegalActions()
+    app.extensions["stream_slots"] = StreamSlots(int(app.config["MAX_STREAMS"]))
+
+    i18n.init_app(app)
+    flashing.init_app(app)
+    security.init_app(app)
+    register_error_handlers(app)
+
+    from web import admin, api, auth, console, dashboard, play
+
+    for module in (dashboard, console, admin, api, auth, play):
+        app.register_blueprint(module.bp)
+    return app
+
+
+class StreamSlots:
+    """Counts open live streams so they can never take every server thread."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._lock = threading.Lock()
+        self.open = 0
+
+    def acquire(self) -> bool:
+        with self._lock:
+            if self.open >= self.limit:
+                return False
+            self.open += 1
+            return True
+
+    def release(self) -> None:
+        with self._lock:
+            self.open -= 1
+
+
+class NoHubError(RuntimeError):
+    """The app was made without a hub (``create_app(hub=None)``)."""
+
+
+def get_hub() -> Any:
+    hub = current_app.extensions.get("hub")
+    if hub is None:
+        raise NoHubError
+    return hub
+
+
+def get_feed() -> Feed:
+    feed: Feed | None = current_app.extensions.get("feed")
+    if feed is None:
+        raise NoHubError
+    feed.start()
+    return feed
+
+
+def hub_error_status(err: ValueError) -> int:
+    for cls in type(err).__mro__:
+        if cls.__name__ in HUB_ERROR_STATUS:
+            return HUB_ERROR_STATUS[cls.__name__]
+    return 400
+
+
+def register_error_handlers(app: Flask) -> None:
+    def page(status: int, key: str, detail: str | None = None) -> tuple[str, int]:
+        return render_template("error.html", message_key=key, detail=detail, status=status), status
+
+    @app.errorhandler(CSRFError)
+    def csrf_failed(err: CSRFError) -> Any:
+        if security.wants_json():
+            return security.json_error(400, "CSRFError", str(err.description))
+        return page(400, "error.csrf")
+
+    @app.errorhandler(NoHubError)
+    def no_hub(err: NoHubError) -> Any:
+        if security.wants_json():
+            return security.json_error(503, "NoHub", "the hub is not running")
+        return page(503, "error.no_hub")
+
+    @app.errorhandler(HTTPException)
+    def http_error(err: HTTPException) -> Any:
+        status = err.code or 500
+        if security.wants_json():
+            return security.json_error(status, type(err).__name__, str(err.description))
+        key = {404: "error.not_found", 403: "error.forbidden", 503: "error.busy"}.get(status, "error.bad_request")
+        return page(status, key)
+
+    @app.errorhandler(ValueError)
+    def hub_refused(err: ValueError) -> Any:
+        # The hub's and engines' typed errors: a clear message, nothing changed.
+        status = hub_error_status(err)
+        if security.wants_json():
+            return security.json_error(status, type(err).__name__, str(err))
+        return page(status, "error.bad_request", str(err))
+
+
+def serve(hub: Any, host: str = "127.0.0.1", port: int = 8080, password: str | None = None, **kwargs: Any) -> None:
+    """Serve the web app for ``hub`` until interrupted (blocking). See :mod:`web.server`."""
+    from web.server import serve as _serve
+
+    _serve(hub, host=host, port=port, password=password, **kwargs)
+
+
+def start_server(hub: Any, host: str = "127.0.0.1", port: int = 0, password: str | None = None, **kwargs: Any) -> Any:
+    """Serve in a background thread; returns a handle with ``.url`` and ``.close()``."""
+    from web.server import start_server as _start
+
+    return _start(hub, host=host, port=port, password=password, **kwargs)
+

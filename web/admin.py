@@ -1,0 +1,130 @@
+"""Admin (login required): create tables of any registered game, place Trigono boards
+on the triangular grid and bind them to physical boards, watch board health."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from flask import Blueprint, redirect, render_template, request, url_for
+from werkzeug.exceptions import BadRequest
+
+from web import get_hub
+from web.flashing import flash_key, flash_refusal
+from web.security import login_required
+
+bp = Blueprint("admin", __name__, url_prefix="/admin")
+
+BOT_PREFIX = "bot:"
+
+
+@bp.before_request
+@login_required
+def require_login() -> None:
+    return None
+
+
+def parse_seats(text: str) -> list[dict[str, Any]] | None:
+    """Seat order from the form: one name a line, ``bot:`` marks a computer player.
+
+    >>> parse_seats("Ana\\n bot: Robo \\n\\nBen")
+    [{'name': 'Ana', 'bot': False}, {'name': 'Robo', 'bot': True}, {'name': 'Ben', 'bot': False}]
+    >>> parse_seats("  ") is None
+    True
+    """
+    seats = []
+    for line in text.splitlines():
+        name = line.strip()
+        if not name:
+            continue
+        bot = name.lower().startswith(BOT_PREFIX)
+        if bot:
+            name = name[len(BOT_PREFIX):].strip()
+        if not name:
+            raise BadRequest("players: a bot needs a name")
+        seats.append({"name": name, "bot": bot})
+    return seats or None
+
+
+def parse_layout(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The grid editor's ``[{"id", "cell", "device"}]`` → engine boards and bindings.
+
+    >>> parse_layout('[{"id": "B1", "cell": [0, 0, "up"], "device": "pico-7"}]')
+    ([{'id': 'B1', 'cell': [0, 0, 'up']}], [{'board': 'pico-7', 'as': 'B1'}])
+    """
+    try:
+        placed = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise BadRequest(f"layout: not JSON ({err.msg})") from err
+    if not isinstance(placed, list) or not all(isinstance(p, dict) for p in placed):
+        raise BadRequest("layout: expected a list of boards")
+    boards, bindings = [], []
+    for entry in placed:
+        board_id, cell = entry.get("id"), entry.get("cell")
+        if not isinstance(board_id, str) or not isinstance(cell, list):
+            raise BadRequest("layout: each board needs an id and a cell")
+        device = entry.get("device") or board_id
+        if not isinstance(device, str):
+            raise BadRequest("layout: a device id is text")
+        boards.append({"id": board_id, "cell": cell})
+        bindings.append({"board": device.strip() or board_id, "as": board_id})
+    return boards, bindings
+
+
+def create_from_form() -> dict[str, Any]:
+    form = request.form
+    game = form.get("game", "")
+    if not game:
+        raise BadRequest("missing field 'game'")
+    options: dict[str, Any] = {}
+    if form.get("options", "").strip():
+        try:
+            options = json.loads(form["options"])
+        except json.JSONDecodeError as err:
+            raise BadRequest(f"options: not JSON ({err.msg})") from err
+        if not isinstance(options, dict):
+            raise BadRequest("options: expected a JSON object")
+    seed_text = form.get("seed", "").strip()
+    if seed_text and not seed_text.isdigit():
+        raise BadRequest("seed: expected a whole number")
+    boards: list[dict[str, Any]] | None = None
+    if game == "trigono" and form.get("layout", "").strip() not in ("", "[]"):
+        engine_boards, boards = parse_layout(form["layout"])
+        options.setdefault("boards", engine_boards)
+    return {
+        "game": game,
+        "options": options or None,
+        "seats": parse_seats(form.get("players", "")),
+        "boards": boards,
+        "seed": int(seed_text) if seed_text else None,
+        "table_id": form.get("table_id", "").strip() or None,
+    }
+
+
+@bp.get("/")
+def index() -> Any:
+    return render_template("admin/index.html", **page_context())
+
+
+def page_context(**extra: Any) -> dict[str, Any]:
+    hub = get_hub()
+    return {"games": hub.games(), "tables": hub.list_tables(), "boards": hub.boards(), "now": time.time(),
+            "settings": {"mode": "admin"}, **extra}
+
+
+@bp.get("/boards")
+def boards_panel() -> Any:
+    return render_template("admin/boards.html", boards=get_hub().boards(), now=time.time())
+
+
+@bp.post("/tables")
+def create_table() -> Any:
+    request_fields = create_from_form()
+    try:
+        view = get_hub().create_table(**request_fields)
+    except ValueError as err:
+        flash_refusal(str(err))
+        return render_template("admin/index.html", **page_context(form=request.form)), 400
+    flash_key("admin.created", id=view["id"])
+    return redirect(url_for("console.table", table_id=view["id"]), code=303)

@@ -1,0 +1,213 @@
+"""The JSON API (documented in docs/api.md) and the live stream.
+
+Reads are public and show only public information (:func:`web.views.public_view`).
+Writes need the referee login (console inputs, table creation) or a claimed seat
+(a player's move or hint), and a CSRF token in the ``X-CSRFToken`` header. Errors are
+``{"error": {"type": ..., "message": ...}}`` with 400 (malformed or refused), 401
+(no login), 403 (not your seat), 404 (unknown table), 409 (conflict).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from werkzeug.exceptions import BadRequest, Forbidden, ServiceUnavailable
+
+from web import get_feed, get_hub
+from web.i18n import current_language
+from web.security import claimed_seat, is_logged_in, login_required
+from web.views import public_view, seat_names
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+# Console inputs the referee may send (hub/service.py documents each).
+CONSOLE_INPUTS = (
+    "answer", "landed", "invalid", "undo", "void", "recount", "amend", "target", "next_round", "move", "hint",
+)
+CREATE_FIELDS = ("game", "id", "options", "seats", "boards", "seed")
+
+
+def json_body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise BadRequest("the body must be a JSON object")
+    return data
+
+
+def console_input(data: Any) -> dict[str, Any]:
+    """Check the shape of one console input: an object with exactly one known input key
+    (plus ``player``); the hub checks the rest."""
+    if not isinstance(data, dict):
+        raise BadRequest("an input is a JSON object")
+    keys = [k for k in data if k != "player"]
+    unknown = [k for k in keys if k not in CONSOLE_INPUTS]
+    if unknown:
+        raise BadRequest(f"unknown input {unknown[0]!r} (known: {', '.join(CONSOLE_INPUTS)})")
+    if len(keys) != 1:
+        raise BadRequest("an input has exactly one of: " + ", ".join(CONSOLE_INPUTS))
+    if "player" in data and not isinstance(data["player"], str):
+        raise BadRequest("player: expected a name")
+    return {**data, "by": "referee"}
+
+
+def create_request(data: dict[str, Any]) -> dict[str, Any]:
+    unknown = [k for k in data if k not in CREATE_FIELDS]
+    if unknown:
+        raise BadRequest(f"unknown field {unknown[0]!r} (known: {', '.join(CREATE_FIELDS)})")
+    game = data.get("game")
+    if not isinstance(game, str):
+        raise BadRequest("game: expected a game name")
+    checks = {"id": (str, type(None)), "options": (dict, type(None)), "seats": (list, type(None)),
+              "boards": (list, type(None))}
+    for field, types in checks.items():
+        if not isinstance(data.get(field), types):
+            raise BadRequest(f"{field}: wrong type")
+    seed = data.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise BadRequest("seed: expected an integer")
+    return {
+        "game": game, "options": data.get("options"), "seats": data.get("seats"),
+        "boards": data.get("boards"), "seed": seed, "table_id": data.get("id"),
+    }
+
+
+def play_view(table_id: str) -> dict[str, Any]:
+    """The view a play page renders (web/GAMES.md): public, plus the viewer's seat."""
+    hub = get_hub()
+    view = hub.table_view(table_id)
+    you = claimed_seat(table_id)
+    if you not in seat_names(view):
+        you = None
+    shown = public_view(view, you=you)
+    state = view.get("state") or {}
+    your_turn = bool(you) and state.get("to_move") == you and view.get("status", state.get("status")) == "playing"
+    legal: list[Any] = current_app.extensions["legal_actions"].for_view(hub, view) if your_turn else []
+    return {
+        "table": table_id,
+        "game": view.get("game"),
+        "options": shown.get("options", {}),
+        "state": shown.get("state", {}),
+        "players": shown.get("seats", []),
+        "you": you,
+        "your_turn": your_turn,
+        "legal_actions": legal,
+        "last_event_id": view.get("change_id"),
+        "lang": current_language(),
+        "hint": view.get("hint") if you else None,
+        "bot_thinking": view.get("bot_thinking", False),
+        "view": shown,
+    }
+
+
+@bp.get("/")
+def index() -> Any:
+    return jsonify({
+        "docs": "docs/api.md",
+        "endpoints": {
+            "games": url_for("api.games"), "state": url_for("api.state"), "tables": url_for("api.tables"),
+            "boards": url_for("api.boards"), "stream": url_for("api.stream"),
+        },
+    })
+
+
+@bp.get("/games")
+def games() -> Any:
+    return jsonify(get_hub().games())
+
+
+@bp.get("/state")
+def state() -> Any:
+    feed = get_feed()
+    data = feed.snapshot_data()
+    data["last_event_id"] = feed.last_id
+    return jsonify(data)
+
+
+@bp.get("/tables")
+def tables() -> Any:
+    return jsonify(get_hub().list_tables())
+
+
+@bp.post("/tables")
+@login_required
+def create_table() -> Any:
+    view = get_hub().create_table(**create_request(json_body()))
+    return jsonify(public_view(view)), 201
+
+
+@bp.get("/tables/<table_id>")
+def table(table_id: str) -> Any:
+    return jsonify(public_view(get_hub().table_view(table_id)))
+
+
+@bp.get("/tables/<table_id>/record")
+@login_required
+def record(table_id: str) -> Any:
+    return jsonify(get_hub().export(table_id))
+
+
+@bp.post("/tables/<table_id>/input")
+@login_required
+def console_submit(table_id: str) -> Any:
+    view = get_hub().submit(table_id, console_input(json_body()))
+    return jsonify(public_view(view))
+
+
+@bp.get("/tables/<table_id>/play")
+def play_get(table_id: str) -> Any:
+    return jsonify(play_view(table_id))
+
+
+def acting_player(table_id: str, data: dict[str, Any]) -> str:
+    you = claimed_seat(table_id)
+    if you is None and is_logged_in() and isinstance(data.get("player"), str):
+        return str(data["player"])  # the referee plays for a seat
+    if you is None:
+        raise Forbidden("no seat at this table: open your seat link first")
+    return you
+
+
+@bp.post("/tables/<table_id>/play")
+def play_post(table_id: str) -> Any:
+    data = json_body()
+    if "action" not in data:
+        raise BadRequest("missing field 'action'")
+    player = acting_player(table_id, data)
+    get_hub().submit(table_id, {"move": data["action"], "player": player, "by": player})
+    return jsonify({"ok": True, "view": play_view(table_id)})
+
+
+@bp.post("/tables/<table_id>/hint")
+def hint(table_id: str) -> Any:
+    data = request.get_json(silent=True) or {}
+    player = acting_player(table_id, data if isinstance(data, dict) else {})
+    view = get_hub().submit(table_id, {"hint": True, "player": player, "by": player})
+    return jsonify(view.get("hint") or {})
+
+
+@bp.get("/boards")
+def boards() -> Any:
+    return jsonify(get_hub().boards())
+
+
+@bp.get("/stream")
+def stream() -> Any:
+    """Server-sent events: ``snapshot`` (everything), ``table`` (one table's new view),
+    ``tables`` (the list changed), ``boards`` (board health), ``table_removed``.
+    Reconnecting with ``Last-Event-ID`` resumes after that event."""
+    feed = get_feed()
+    raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
+    last_id = int(raw) if raw is not None and raw.isdigit() else None
+    only = request.args.get("table") or None
+    slots = current_app.extensions["stream_slots"]
+    if not slots.acquire():
+        raise ServiceUnavailable("too many live connections")
+    heartbeat = float(current_app.config["STREAM_HEARTBEAT_S"])
+
+    response = Response(feed.stream(last_id, heartbeat, only), mimetype="text/event-stream")
+    # Runs when the server closes the response, even if it never started iterating.
+    response.call_on_close(slots.release)
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response

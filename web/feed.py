@@ -1,0 +1,205 @@
+"""The live stream: one reader of the hub's change feed, fanned out to every browser.
+
+One background thread asks the hub for changes (``Hub.changes_since``), fetches each
+changed table's view once, encodes it once as a server-sent-events frame and keeps the
+frame in a ring. Every open stream waits on one condition and writes the frames after
+its cursor: the cost per change is one hub call and one ``json.dumps``, whatever the
+number of viewers. Event ids are the hub's change ids, so a browser that reconnects with
+``Last-Event-ID`` gets exactly what it missed; when that is older than the ring (or the
+hub says ``reset``) it gets a fresh ``snapshot`` instead.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from web.views import public_view
+
+log = logging.getLogger(__name__)
+
+JSONDict = dict[str, Any]
+
+
+def sse_frame(event: str, data: Any, event_id: int | None = None) -> bytes:
+    """One server-sent event. ``json.dumps`` never emits a newline, so one data line.
+
+    >>> sse_frame("table", {"id": "t1"}, 5)
+    b'id: 5\\nevent: table\\ndata: {"id":"t1"}\\n\\n'
+    """
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return f"{head}event: {event}\ndata: {body}\n\n".encode()
+
+
+@dataclass(frozen=True)
+class StreamEvent:
+    id: int
+    kind: str  # "table", "table_removed", "tables", "boards", "snapshot"
+    table: str | None
+    frame: bytes
+
+
+class Feed:
+    """Reads the hub's change feed in one thread and serves it to many streams."""
+
+    def __init__(self, hub: Any, history: int = 4096, poll_s: float = 1.0) -> None:
+        self.hub = hub
+        self.poll_s = poll_s
+        self._cond = threading.Condition()
+        self._events: deque[StreamEvent] = deque()
+        self._history = history
+        self._floor = 0  # every event with an id above this is in the ring
+        self._last_id = 0
+        self._snapshot: tuple[int, bytes] | None = None
+        self._thread: threading.Thread | None = None
+        self._stopped = threading.Event()
+        self._start_lock = threading.Lock()
+
+    # -- life cycle ------------------------------------------------------------------
+    def start(self) -> None:
+        with self._start_lock:
+            if self._thread is not None:
+                return
+            self._last_id = self._floor = int(self.hub.last_change_id())
+            self._thread = threading.Thread(target=self._run, name="web-feed", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        with self._cond:
+            self._cond.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout=self.poll_s + 2)
+
+    @property
+    def stopped(self) -> bool:
+        return self._stopped.is_set()
+
+    @property
+    def last_id(self) -> int:
+        return self._last_id
+
+    # -- reading the hub ---------------------------------------------------------------
+    def _run(self) -> None:
+        while not self._stopped.is_set():
+            try:
+                changes = self.hub.changes_since(self._last_id, self.poll_s)
+                if changes:
+                    self._publish(self._encode(changes))
+            except Exception:  # keep the stream alive through a hub hiccup
+                log.exception("reading the hub's change feed failed")
+                self._stopped.wait(1.0)
+
+    def _encode(self, changes: Iterable[JSONDict]) -> list[StreamEvent]:
+        # Several changes of one table in one batch need only its newest view.
+        newest: dict[tuple[str, str], int] = {}
+        for change in changes:
+            kind = str(change.get("kind"))
+            if kind == "table":
+                key = ("table", str(change.get("table")))
+            elif kind == "board":
+                key = ("boards", "")
+            else:
+                key = (kind, "")
+            newest[key] = max(int(change["id"]), newest.get(key, 0))
+        events = []
+        for (kind, table), event_id in sorted(newest.items(), key=lambda kv: kv[1]):
+            events.append(self._event(kind, table, event_id))
+        return events
+
+    def _event(self, kind: str, table: str, event_id: int) -> StreamEvent:
+        if kind == "table":
+            try:
+                view = public_view(self.hub.table_view(table))
+            except ValueError:  # the table went away
+                return StreamEvent(event_id, "table_removed", table, sse_frame("table_removed", {"id": table}, event_id))
+            return StreamEvent(event_id, "table", table, sse_frame("table", view, event_id))
+        if kind == "boards":
+            return StreamEvent(event_id, "boards", None, sse_frame("boards", self.hub.boards(), event_id))
+        if kind == "tables":
+            return StreamEvent(event_id, "tables", None, sse_frame("tables", self.hub.list_tables(), event_id))
+        # "reset" and anything unknown: everything again.
+        return StreamEvent(event_id, "snapshot", None, sse_frame("snapshot", self.snapshot_data(), event_id))
+
+    def _publish(self, events: list[StreamEvent]) -> None:
+        if not events:
+            return
+        with self._cond:
+            for event in events:
+                self._events.append(event)
+                self._last_id = max(self._last_id, event.id)
+            while len(self._events) > self._history:
+                dropped = self._events.popleft()
+                self._floor = dropped.id
+            self._snapshot = None
+            self._cond.notify_all()
+
+    # -- serving streams -----------------------------------------------------------------
+    def snapshot_data(self) -> JSONDict:
+        tables = []
+        for summary in self.hub.list_tables():
+            try:
+                tables.append(public_view(self.hub.table_view(str(summary["id"]))))
+            except ValueError:
+                continue
+        return {"tables": tables, "boards": self.hub.boards()}
+
+    def snapshot(self) -> tuple[int, bytes]:
+        """The current snapshot frame and the id it stands for (cached until a change)."""
+        with self._cond:
+            cached = self._snapshot
+            event_id = self._last_id
+        if cached is not None and cached[0] == event_id:
+            return cached
+        frame = sse_frame("snapshot", self.snapshot_data(), event_id)
+        with self._cond:
+            if self._last_id == event_id:
+                self._snapshot = (event_id, frame)
+        return event_id, frame
+
+    def events_after(self, last_id: int, timeout: float) -> list[StreamEvent] | None:
+        """Events with an id above ``last_id``, waiting up to ``timeout`` for one.
+
+        None means ``last_id`` is older than the ring (or from the future: another hub's
+        ids): the caller must send a snapshot.
+        """
+        with self._cond:
+            if last_id < self._floor or last_id > self._last_id:
+                return None
+            if last_id == self._last_id:
+                self._cond.wait(timeout)
+            newer: list[StreamEvent] = []
+            for event in reversed(self._events):  # new events sit at the right end
+                if event.id <= last_id:
+                    break
+                newer.append(event)
+            newer.reverse()
+            return newer
+
+    def stream(self, last_id: int | None, heartbeat_s: float, table: str | None = None) -> Iterator[bytes]:
+        """The frames of one browser's stream: a snapshot when needed, then live events."""
+        yield b"retry: 2000\n\n"
+        cursor = last_id
+        while not self._stopped.is_set():
+            if cursor is None:
+                cursor, frame = self.snapshot()
+                yield frame
+                continue
+            events = self.events_after(cursor, heartbeat_s)
+            if events is None:
+                cursor = None
+                continue
+            if not events:
+                yield b": keep-alive\n\n"
+                continue
+            for event in events:
+                if table is None or event.table in (None, table):
+                    yield event.frame
+            cursor = events[-1].id
+

@@ -1,0 +1,109 @@
+// Shared by every page: the page's data, translation, DOM helper, CSRF-aware fetch,
+// the triangular lattice of RECORDS.md (same maths as engines/lattice.py).
+
+const dataElement = document.getElementById("page-data");
+export const page = dataElement ? JSON.parse(dataElement.textContent) : { lang: "fr", messages: {}, settings: {}, urls: {} };
+export const lang = page.lang;
+const extraMessages = {};
+
+export function addMessages(messages) {
+  Object.assign(extraMessages, (messages && messages[lang]) || {});
+}
+
+// Same rule as web/i18n.py translate(): the key when missing, "{name}" filled from params.
+export function t(key, params = {}) {
+  let text = extraMessages[key] ?? page.messages[key] ?? key;
+  for (const [name, value] of Object.entries(params)) text = text.split(`{${name}}`).join(String(value));
+  return text;
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const svg = ["svg", "polygon", "circle", "text", "g", "line", "path", "rect", "title"].includes(tag);
+  const node = svg ? document.createElementNS("http://www.w3.org/2000/svg", tag) : document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith("on") && typeof value === "function") node.addEventListener(name.slice(2), value);
+    else if (name === "class") node.setAttribute("class", value);
+    else if (name === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function csrfToken() {
+  const meta = document.querySelector('meta[name="csrf-token"]');
+  return meta ? meta.content : "";
+}
+
+export async function getJSON(url) {
+  const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+  const data = await response.json();
+  if (!response.ok) throw new Error((data.error && data.error.message) || response.statusText);
+  return data;
+}
+
+export async function postJSON(url, body) {
+  const response = await fetch(url, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrfToken() },
+    body: JSON.stringify(body ?? {}),
+  });
+  let data = {};
+  try { data = await response.json(); } catch (e) { data = {}; }
+  if (!response.ok) throw new Error((data.error && data.error.message) || response.statusText);
+  return data;
+}
+
+// -- the triangular lattice (RECORDS.md) ---------------------------------------------
+const SQRT3_2 = Math.sqrt(3) / 2;
+export const lattice = {
+  vertexXY(i, j) { return [i + j / 2, j * SQRT3_2]; },
+  corners([i, j, o]) {
+    return o === "up" ? [[i, j], [i, j + 1], [i + 1, j]] : [[i, j + 1], [i + 1, j + 1], [i + 1, j]];
+  },
+  centroid(cell) {
+    const pts = lattice.corners(cell).map(([a, b]) => lattice.vertexXY(a, b));
+    return [(pts[0][0] + pts[1][0] + pts[2][0]) / 3, (pts[0][1] + pts[1][1] + pts[2][1]) / 3];
+  },
+  cellsAround([i, j]) {
+    return [[i, j, "up"], [i - 1, j, "down"], [i - 1, j, "up"], [i - 1, j - 1, "down"], [i, j - 1, "up"], [i, j - 1, "down"]];
+  },
+  edgeNeighbours([i, j, o]) {
+    return o === "up" ? [[i, j, "down"], [i, j - 1, "down"], [i - 1, j, "down"]] : [[i + 1, j, "up"], [i, j, "up"], [i, j + 1, "up"]];
+  },
+  key(cell) { return cell.join(","); },
+  // Vertices whose six surrounding cells are all present, sorted by (i, j): the jackpots.
+  hexagons(cells) {
+    const present = new Set(cells.map(lattice.key));
+    const seen = new Map();
+    for (const cell of cells) for (const v of lattice.corners(cell)) seen.set(v.join(","), v);
+    return [...seen.values()]
+      .filter((v) => lattice.cellsAround(v).every((c) => present.has(lattice.key(c))))
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  },
+  polygon(cell, scale = 1, flipY = true) {
+    return lattice.corners(cell).map(([a, b]) => {
+      const [x, y] = lattice.vertexXY(a, b);
+      return `${(x * scale).toFixed(2)},${((flipY ? -y : y) * scale).toFixed(2)}`;
+    }).join(" ");
+  },
+};
+
+// "B1.big" → "grand trou B1" etc. (same cases as web/console.py hole_label_parts).
+export function placeLabel(where) {
+  if (where === "floor") return t("where.floor");
+  if (where.startsWith("board:")) return t("where.board", { board: where.slice(6) });
+  if (where === "jackpot") return t("where.jackpot");
+  if (where.startsWith("jackpot.")) return t("where.jackpot_n", { n: where.slice(8) });
+  const dot = where.lastIndexOf(".");
+  const kind = where.slice(dot + 1);
+  if (dot > 0 && (kind === "big" || kind === "small")) return t(`where.${kind}`, { board: where.slice(0, dot) });
+  return where;
+}
+
+export function gameName(game) { return t(`game.${game}`); }

@@ -1,0 +1,224 @@
+// Dashboard, big screen, single table and video overlay: every table drawn from the
+// live stream's views (hub/service.py "Table view", made public by web/views.py).
+import { page, t, el, lattice, placeLabel, gameName, getJSON } from "./common.js";
+import { connect, announcementsBetween, announce, setupSpeech } from "./live.js";
+
+const settings = page.settings || {};
+const mode = settings.mode || "index";
+const tables = new Map(); // id -> view
+const container = document.getElementById("tables");
+const empty = document.getElementById("empty");
+
+// -- one table -------------------------------------------------------------------------
+function defaultBoards(view) {
+  const boards = (view.options && view.options.boards) || null;
+  return boards && boards.length ? boards : [{ id: "B1", cell: [0, 0, "up"] }];
+}
+
+function layoutSvg(view) {
+  const state = view.state || {};
+  const boards = defaultBoards(view);
+  const scale = 100;
+  const cells = boards.map((b) => b.cell);
+  const xs = [], ys = [];
+  for (const cell of cells) for (const [i, j] of lattice.corners(cell)) {
+    const [x, y] = lattice.vertexXY(i, j);
+    xs.push(x * scale); ys.push(-y * scale);
+  }
+  const pad = 12;
+  const box = [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) - Math.min(...xs) + 2 * pad, Math.max(...ys) - Math.min(...ys) + 2 * pad];
+  const parts = [];
+  for (const board of boards) {
+    const [cx, cy] = lattice.centroid(board.cell);
+    const onBoard = (state.boards || {})[board.id] ?? 0;
+    const corners = lattice.corners(board.cell).map(([i, j]) => lattice.vertexXY(i, j));
+    // Holes drawn inside the triangle: the big one near the middle, the small one nearer an edge.
+    const mid = [(corners[1][0] + corners[2][0]) / 2, (corners[1][1] + corners[2][1]) / 2];
+    const big = [cx * 0.75 + corners[0][0] * 0.25, cy * 0.75 + corners[0][1] * 0.25];
+    const small = [cx * 0.45 + mid[0] * 0.55, cy * 0.45 + mid[1] * 0.55];
+    const pendingBig = (state.holes || {})[`${board.id}.big`] ?? 0;
+    const pendingSmall = (state.holes || {})[`${board.id}.small`] ?? 0;
+    parts.push(el("g", { class: "board", "data-board": board.id },
+      el("polygon", { points: lattice.polygon(board.cell, scale) }),
+      el("circle", { class: "hole big", cx: big[0] * scale, cy: -big[1] * scale, r: 11 }),
+      pendingBig ? el("text", { class: "pending", x: big[0] * scale, y: -big[1] * scale + 5 }, pendingBig) : null,
+      el("circle", { class: "hole small", cx: small[0] * scale, cy: -small[1] * scale, r: 7 }),
+      pendingSmall ? el("text", { class: "pending", x: small[0] * scale, y: -small[1] * scale + 4 }, pendingSmall) : null,
+      el("text", { class: "board-id", x: cx * scale, y: -cy * scale - 14 }, board.id),
+      el("text", { class: "board-count", x: cx * scale + 20, y: -cy * scale + 22 }, onBoard),
+    ));
+  }
+  lattice.hexagons(cells).forEach((v, k, all) => {
+    const [x, y] = lattice.vertexXY(v[0], v[1]);
+    const hole = all.length === 1 ? "jackpot" : `jackpot.${k + 1}`;
+    const pending = (state.holes || {})[hole] ?? 0;
+    parts.push(el("g", { class: "jackpot" },
+      el("circle", { cx: x * scale, cy: -y * scale, r: 13 }),
+      el("text", { class: "pending", x: x * scale, y: -y * scale + 5 }, pending || "★")));
+  });
+  return el("svg", { class: "layout", viewBox: box.map((n) => n.toFixed(1)).join(" "), role: "img" }, parts);
+}
+
+function playerRows(view) {
+  const state = view.state || {};
+  const seats = view.seats || (view.players || []).map((name) => ({ name }));
+  const trigono = view.game === "trigono";
+  const toMove = state.to_move;
+  const wins = state.rounds_won || {};
+  const need = (view.options && view.options.rounds_to_win) || 2;
+  return seats.map((seat, k) => {
+    const name = seat.name;
+    const out = (state.eliminated || []).includes(name);
+    const cells = [
+      el("td", { class: "turn" }, name === toMove ? "▶" : ""),
+      el("td", { class: "name" }, el("span", { class: `dot p${k % 6}` }), name, seat.bot ? el("small", { class: "bot" }, t("table.bot")) : null,
+        state.winner === name ? el("span", { class: "crown", title: t("table.winner", { name }) }, "🏆") : null),
+    ];
+    if (trigono) {
+      cells.push(el("td", { class: "hand", "data-player": name, title: t("table.hand") }, (state.hands || {})[name] ?? 0));
+      cells.push(el("td", { class: "wins", title: t("table.rounds_won") },
+        Array.from({ length: need }, (_, w) => el("span", { class: w < (wins[name] || 0) ? "win on" : "win" }, "●"))));
+      cells.push(el("td", { class: "status" }, out ? t("table.eliminated") : ""));
+    } else {
+      cells.push(el("td", { class: "hand score", "data-player": name, title: t("table.score") }, (state.scores || {})[name] ?? 0));
+    }
+    return el("tr", { class: [name === toMove ? "to-move" : "", out ? "out" : ""].join(" ").trim(), "data-player": name }, cells);
+  });
+}
+
+function statusLine(view) {
+  const state = view.state || {};
+  const bits = [];
+  if (state.winner) bits.push(el("strong", { class: "winner" }, t("table.winner", { name: state.winner })));
+  else if (state.status && state.status !== "playing") bits.push(el("strong", {}, t(view.game === "trigono" ? "table.match_over" : "table.game_over")));
+  else if (state.to_move) bits.push(el("span", { class: "whose" }, el("strong", {}, state.to_move), " ", t(view.game === "trigono" ? "table.to_throw" : "table.to_move")));
+  if (view.game === "trigono" && state.throw_distance_m !== undefined) {
+    bits.push(el("span", { class: "distance" }, t("table.throw_line", { m: Number(state.throw_distance_m).toFixed(2) })));
+  }
+  if (state.phase && state.phase !== "normal") bits.push(el("span", { class: `phase ${state.phase}` }, t(`table.phase.${state.phase}`)));
+  if (state.target) bits.push(el("span", { class: "target" }, t("table.target", { hole: placeLabel(state.target) })));
+  return el("div", { class: "status-line" }, bits);
+}
+
+function counts(view) {
+  const state = view.state || {};
+  if (view.game !== "trigono") return null;
+  const items = [];
+  for (const [board, n] of Object.entries(state.boards || {})) items.push(el("li", { "data-count": `board:${board}` }, el("b", {}, n), " ", t("table.on_board", { board })));
+  items.push(el("li", { "data-count": "floor" }, el("b", {}, state.floor ?? 0), " ", t("table.floor")));
+  for (const [hole, n] of Object.entries(state.holes || {})) {
+    if (n) items.push(el("li", { "data-count": hole, class: "pending" }, el("b", {}, n), " ", t("table.pending", { hole: placeLabel(hole) })));
+  }
+  return el("ul", { class: "counts" }, items);
+}
+
+function card(view) {
+  const state = view.state || {};
+  const trigono = view.game === "trigono";
+  const head = el("header", {},
+    el("h2", {}, view.id),
+    el("span", { class: "game" }, gameName(view.game)),
+    trigono && state.round ? el("span", { class: "round" }, t("table.round", { n: state.round })) : null);
+  const flags = [];
+  if ((view.prompts || []).length) flags.push(el("span", { class: "badge prompt" }, t("table.prompts", { n: view.prompts.length })));
+  if ((view.alerts || []).length) flags.push(el("span", { class: "badge alert" }, t("table.alerts", { n: view.alerts.length })));
+  const links = mode === "index" ? el("nav", { class: "card-links" },
+    el("a", { href: `/tables/${encodeURIComponent(view.id)}` }, t("dash.open_table")),
+    !trigono ? el("a", { href: `/play/${encodeURIComponent(view.id)}` }, t("dash.play")) : null) : null;
+  return el("article", { class: `table-card game-${view.game}${state.winner ? " won" : ""}`, "data-table": view.id },
+    head,
+    statusLine(view),
+    el("div", { class: "card-body" },
+      el("table", { class: "players" }, el("tbody", {}, playerRows(view))),
+      trigono ? el("div", { class: "layout-box" }, layoutSvg(view), counts(view)) : null),
+    flags.length ? el("div", { class: "flags" }, flags) : null,
+    links);
+}
+
+function overlayBar(view) {
+  const state = view.state || {};
+  const seats = view.seats || [];
+  return el("div", { class: "overlay-inner", "data-table": view.id },
+    el("span", { class: "overlay-table" }, view.id),
+    seats.map((seat, k) => el("span", {
+      class: `overlay-player${seat.name === state.to_move ? " to-move" : ""}${(state.eliminated || []).includes(seat.name) ? " out" : ""}`,
+      "data-player": seat.name,
+    }, el("span", { class: `dot p${k % 6}` }), seat.name, " ",
+      el("b", { class: "hand" }, view.game === "trigono" ? (state.hands || {})[seat.name] ?? 0 : (state.scores || {})[seat.name] ?? 0))),
+    state.winner ? el("span", { class: "winner" }, t("table.winner", { name: state.winner })) : null);
+}
+
+// -- drawing all of them -------------------------------------------------------------------
+let rotation = 0;
+let rotationHeldUntil = 0;
+
+function visibleViews() {
+  let views = [...tables.values()];
+  if (settings.table) views = views.filter((v) => v.id === settings.table);
+  if (settings.tables && settings.tables.length) views = views.filter((v) => settings.tables.includes(v.id));
+  return views;
+}
+
+function draw() {
+  const views = visibleViews();
+  if (empty) empty.hidden = views.length > 0 || mode === "overlay";
+  if (mode === "overlay") {
+    container.replaceChildren(...views.map(overlayBar));
+    return;
+  }
+  if (mode === "big") {
+    if (!views.length) { container.replaceChildren(); return; }
+    rotation = ((rotation % views.length) + views.length) % views.length;
+    container.replaceChildren(card(views[rotation]));
+    const dots = document.getElementById("rotation");
+    if (dots) dots.replaceChildren(...views.map((v, k) => el("span", { class: k === rotation ? "on" : "" }, "●")));
+    return;
+  }
+  container.replaceChildren(...views.map(card));
+}
+
+function update(view) {
+  const before = tables.get(view.id);
+  tables.set(view.id, view);
+  if (settings.table && view.id !== settings.table) return;
+  const texts = announcementsBetween(before, view);
+  if (texts.length) {
+    announce(texts);
+    if (mode === "big") {
+      // Show the table where it happened, and stay on it for a full period.
+      const index = visibleViews().findIndex((v) => v.id === view.id);
+      if (index >= 0) { rotation = index; rotationHeldUntil = Date.now() + settings.rotate_s * 1000; }
+    }
+  }
+  draw();
+}
+
+if (mode === "big") {
+  setInterval(() => {
+    if (Date.now() < rotationHeldUntil) return;
+    rotation += 1;
+    draw();
+  }, (settings.rotate_s || 12) * 1000);
+}
+
+setupSpeech(document.getElementById("speak-toggle"));
+connect({
+  table: settings.table,
+  onSnapshot(data) {
+    tables.clear();
+    for (const view of data.tables || []) tables.set(view.id, view);
+    draw();
+  },
+  onTable: update,
+  async onTables(list) {
+    // A table was created (or removed): fetch the views we do not have yet.
+    const ids = new Set(list.map((s) => s.id));
+    for (const id of [...tables.keys()]) if (!ids.has(id)) tables.delete(id);
+    for (const id of ids) {
+      if (tables.has(id)) continue;
+      try { update(await getJSON(`/api/tables/${encodeURIComponent(id)}`)); } catch (e) { /* gone again */ }
+    }
+    draw();
+  },
+  onRemoved(data) { tables.delete(data.id); draw(); },
+});

@@ -1,0 +1,127 @@
+// The live stream (GET /api/stream, server-sent events). The browser's EventSource
+// reconnects by itself and sends Last-Event-ID, so the server resumes where we were.
+import { page, t, lang, placeLabel } from "./common.js";
+
+export function connect({ table = null, onSnapshot, onTable, onTables, onBoards, onRemoved }) {
+  const status = document.getElementById("live-status");
+  const setStatus = (state) => {
+    if (!status) return;
+    status.hidden = false;
+    status.dataset.state = state;
+    status.textContent = t(`live.${state}`);
+  };
+  setStatus("connecting");
+  const url = page.urls.stream + (table ? `?table=${encodeURIComponent(table)}` : "");
+  const source = new EventSource(url);
+  const on = (name, handler) => source.addEventListener(name, (event) => {
+    if (handler) handler(JSON.parse(event.data), Number(event.lastEventId));
+  });
+  source.addEventListener("open", () => setStatus("online"));
+  source.addEventListener("error", () => setStatus("offline"));
+  on("snapshot", onSnapshot);
+  on("table", onTable);
+  on("tables", onTables);
+  on("boards", onBoards);
+  on("table_removed", onRemoved);
+  window.__liveSource = source; // lets tests and the console see the connection
+  return source;
+}
+
+// -- announcements ----------------------------------------------------------------------
+// Derived in the browser from what changed between two views of a table (the log is the
+// truth: RECORDS.md), so each viewer gets them in their own language.
+
+function throwAnnouncement(entry) {
+  const action = entry.action || {};
+  const name = entry.player;
+  const n = entry.points ?? 0;
+  const thrown = action.throw;
+  if (!thrown) {
+    if (action.target) return null;
+    return n > 0 ? t("announce.points", { name, n }) : null;
+  }
+  const to = String(thrown.to || "");
+  if (thrown.invalid) return t("announce.invalid", { name, hole: placeLabel(to) });
+  if (to.endsWith(".big")) return t("announce.big", { name, n });
+  if (to.endsWith(".small")) return t("announce.small", { name, n });
+  if (to.startsWith("jackpot")) return t("announce.jackpot", { name, n });
+  if (n > 0) return t("announce.points", { name, n });
+  if (to === "floor") return t("announce.floor", { name });
+  if (to.startsWith("board:")) return t("announce.board", { name, board: to.slice(6) });
+  return null;
+}
+
+export function announcementsBetween(before, after) {
+  if (!before || !after) return [];
+  const a = before.state || {}, b = after.state || {};
+  const logA = a.log || [], logB = b.log || [];
+  if (logB.length <= logA.length) return []; // nothing new, or an undo
+  const out = [];
+  const game = after.game;
+  for (const entry of logB.slice(logA.length)) {
+    const text = game === "trigono" ? throwAnnouncement(entry)
+      : (entry.points > 0 ? t("announce.points", { name: entry.player, n: entry.points }) : t("announce.move", { name: entry.player }));
+    if (text) out.push(text);
+  }
+  for (const name of b.eliminated || []) {
+    if (!(a.eliminated || []).includes(name)) out.push(t("announce.eliminated", { name }));
+  }
+  const resultsA = a.round_results || [], resultsB = b.round_results || [];
+  for (let k = resultsA.length; k < resultsB.length; k++) {
+    const r = resultsB[k];
+    out.push(r.winner ? t("announce.round_won", { name: r.winner, n: k + 1 }) : t("announce.round_draw", { n: k + 1 }));
+  }
+  if (b.phase === "final" && a.phase !== "final" && b.target) out.push(t("announce.final", { hole: placeLabel(b.target) }));
+  if (b.throw_distance_m > (a.throw_distance_m ?? b.throw_distance_m) && b.round === a.round) {
+    out.push(t("announce.step_back", { m: Number(b.throw_distance_m).toFixed(2) }));
+  }
+  if (b.winner && !a.winner) out.push(t("announce.match_won", { name: b.winner }));
+  return out;
+}
+
+// -- showing and speaking -----------------------------------------------------------------
+const SPEAK_KEY = "trigono.speak";
+
+export function setupSpeech(button) {
+  if (!button) return;
+  const supported = "speechSynthesis" in window;
+  const refresh = () => {
+    const on = localStorage.getItem(SPEAK_KEY) === "1";
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    button.textContent = t(on ? "dash.speak_on" : "dash.speak_off");
+    button.title = t("dash.speak");
+  };
+  if (!supported) { button.hidden = true; return; }
+  button.addEventListener("click", () => {
+    localStorage.setItem(SPEAK_KEY, localStorage.getItem(SPEAK_KEY) === "1" ? "0" : "1");
+    refresh();
+  });
+  refresh();
+}
+
+export function speak(text) {
+  if (!("speechSynthesis" in window) || localStorage.getItem(SPEAK_KEY) !== "1") return;
+  const utterance = new SpeechSynthesisUtterance(text);
+  utterance.lang = lang === "fr" ? "fr-FR" : "en-GB";
+  window.speechSynthesis.speak(utterance);
+}
+
+let hideTimer = null;
+export function announce(texts, holdMs = 6000) {
+  const box = document.getElementById("announce");
+  if (!texts.length) return;
+  if (box) {
+    box.hidden = false;
+    box.replaceChildren(...texts.map((text) => {
+      const line = document.createElement("p");
+      line.textContent = text;
+      return line;
+    }));
+    box.classList.remove("pop");
+    void box.offsetWidth; // restart the CSS animation
+    box.classList.add("pop");
+    clearTimeout(hideTimer);
+    hideTimer = setTimeout(() => { box.hidden = true; }, holdMs);
+  }
+  for (const text of texts) speak(text);
+}

@@ -1,74 +1,77 @@
 """Board health and the per-boot sequence bookkeeping behind cumulative acks.
 
-:class:`SeqTracker` knows, for each (board, boot), the highest seq up to which every
-event is stored — the cumulative ack (DESIGN.md §5) — and which seqs are missing above
-it (a gap: a health alert). A gap the device does not fill within ``gap_timeout_s`` is
-given up (another alert) so one lost event cannot stall the device's ring forever.
+:class:`SeqTracker` puts each board's events back in seq order before they are stored:
+an event that arrives after a gap is held (not stored, so not acknowledged: the device
+keeps it in its ring) until the missing ones arrive; then they are released in order.
+Its ack mark is the highest seq up to which everything was released — the cumulative ack
+(DESIGN.md §5). A gap is a health alert; one the device does not fill within
+``gap_timeout_s`` is given up (another alert) so a lost event cannot stall a board.
 
 >>> t = SeqTracker(gap_timeout_s=5.0)
->>> t.accept("B1", 1, 1, now=0.0), t.ack_mark("B1", 1)
-([], 1)
->>> t.accept("B1", 1, 4, now=0.0), t.ack_mark("B1", 1)
-([2, 3], 1)
->>> t.accept("B1", 1, 2, now=1.0), t.accept("B1", 1, 3, now=1.0), t.ack_mark("B1", 1)
-([], [], 4)
+>>> t.offer("B1", 1, 1, "e1", now=0.0), t.ack_mark("B1", 1)
+((['e1'], [], False), 1)
+>>> t.offer("B1", 1, 4, "e4", now=0.0), t.ack_mark("B1", 1)
+(([], [2, 3], False), 1)
+>>> t.offer("B1", 1, 2, "e2", now=1.0)[0], t.offer("B1", 1, 3, "e3", now=1.0)[0], t.ack_mark("B1", 1)
+(['e2'], ['e3', 'e4'], 4)
+>>> t.offer("B1", 1, 3, "again", now=1.0)
+([], [], True)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
+
+ItemT = TypeVar("ItemT")
 
 
 @dataclass
-class _BootSeqs:
+class _BootSeqs(Generic[ItemT]):
     contiguous: int
-    above: set[int] = field(default_factory=set)
+    held: dict[int, ItemT] = field(default_factory=dict)
     gap_since: float | None = None
 
 
-class SeqTracker:
-    """Cumulative ack marks and gaps per (board, boot); only the newest boot of a board
-    is kept (older boots are finished)."""
+class SeqTracker(Generic[ItemT]):
+    """Reordering, gaps and cumulative ack marks per (board, boot)."""
 
     def __init__(self, gap_timeout_s: float = 5.0) -> None:
         self.gap_timeout_s = gap_timeout_s
-        self._boots: dict[tuple[str, int], _BootSeqs] = {}
+        self._boots: dict[tuple[str, int], _BootSeqs[ItemT]] = {}
 
-    def restore(self, board: str, boot: int, contiguous: int, above: set[int]) -> None:
-        """Set a boot's marks as rebuilt from the store after a restart."""
-        self._boots[(board, boot)] = _BootSeqs(contiguous, set(above), None)
+    def restore(self, board: str, boot: int, contiguous: int) -> None:
+        """Set a boot's mark as rebuilt from the store after a restart."""
+        self._boots[(board, boot)] = _BootSeqs(contiguous)
 
-    def accept(self, board: str, boot: int, seq: int, now: float) -> list[int]:
-        """Record a newly stored seq; return the seqs that this reveals as missing.
-
-        A boot's first seq is 0 or 1; a first message with a higher seq means the ones
-        before it are missing.
-        """
+    def offer(self, board: str, boot: int, seq: int, item: ItemT,
+              now: float) -> tuple[list[ItemT], list[int], bool]:
+        """Offer an arriving event: (items to store now in order, seqs newly found
+        missing, True when it is a duplicate). A boot's first seq is 0 or 1."""
         key = (board, boot)
         seqs = self._boots.get(key)
         if seqs is None:
             seqs = self._boots[key] = _BootSeqs(seq - 1 if seq <= 1 else 0)
-        if seq <= seqs.contiguous or seq in seqs.above:
-            return []
-        missing: list[int] = []
-        if seq == seqs.contiguous + 1:
-            seqs.contiguous = seq
-            self._advance(seqs)
-        else:
-            top = max(seqs.above) if seqs.above else seqs.contiguous
-            missing = [s for s in range(max(top, seqs.contiguous) + 1, seq)]
-            seqs.above.add(seq)
+        if seq <= seqs.contiguous or seq in seqs.held:
+            return [], [], True
+        if seq != seqs.contiguous + 1:
+            top = max(seqs.held) if seqs.held else seqs.contiguous
+            seqs.held[seq] = item
             if seqs.gap_since is None:
                 seqs.gap_since = now
-        return missing
+            return [], list(range(top + 1, seq)), False
+        seqs.contiguous = seq
+        return [item, *self._release(seqs)], [], False
 
     @staticmethod
-    def _advance(seqs: _BootSeqs) -> None:
-        while seqs.contiguous + 1 in seqs.above:
+    def _release(seqs: _BootSeqs[ItemT]) -> list[ItemT]:
+        out = []
+        while seqs.contiguous + 1 in seqs.held:
             seqs.contiguous += 1
-            seqs.above.discard(seqs.contiguous)
-        seqs.gap_since = None if not seqs.above else seqs.gap_since
+            out.append(seqs.held.pop(seqs.contiguous))
+        if not seqs.held:
+            seqs.gap_since = None
+        return out
 
     def ack_mark(self, board: str, boot: int) -> int | None:
         """The highest seq of this boot up to which everything is stored, or None."""
@@ -77,19 +80,20 @@ class SeqTracker:
             return None
         return seqs.contiguous
 
-    def expire(self, now: float) -> list[tuple[str, int, list[int]]]:
-        """Give up gaps older than the timeout: [(board, boot, seqs given up)]."""
+    def expire(self, now: float) -> list[tuple[str, int, list[int], list[ItemT]]]:
+        """Give up gaps older than the timeout: [(board, boot, seqs given up, items
+        released in order)]."""
         given_up = []
         for (board, boot), seqs in self._boots.items():
             if seqs.gap_since is None or now - seqs.gap_since < self.gap_timeout_s:
                 continue
-            first_stored = min(seqs.above)
-            lost = list(range(seqs.contiguous + 1, first_stored))
-            seqs.contiguous = first_stored
-            seqs.above.discard(first_stored)
-            seqs.gap_since = now if seqs.above else None
-            self._advance(seqs)
-            given_up.append((board, boot, lost))
+            first_held = min(seqs.held)
+            lost = list(range(seqs.contiguous + 1, first_held))
+            seqs.contiguous = first_held
+            released = [seqs.held.pop(first_held), *self._release(seqs)]
+            if seqs.held:
+                seqs.gap_since = now
+            given_up.append((board, boot, lost, released))
         return given_up
 
 

@@ -4,9 +4,10 @@ A Trigono table is bound to physical boards and a layout: each bound board maps 
 hole names (``big``, ``small``, ``jackpot``…) to the engine's hole ids. Then:
 
 - a ``drop`` (or a ``blocked`` beam, T13: a drop plus an alert) opens a *throw* for the
-  player to move, and a settle window of ``settle_s`` seconds from the drop (entry
-  times, not the clock). More drops in the window are knock-ins (T12). When the hub's
-  timer closes the window (a logged ``settle`` entry) the throw is resolved: the first
+  player to move, and a settle window of ``settle_s`` seconds from the drop. More drops
+  of the same board within the window (by the board's clock) are knock-ins (T12). When
+  the hub's timer closes the window (a logged ``settle`` entry), or a later sensor event
+  shows it is over, the throw is resolved: the first
   drop is the thrown palet, the others are ``knocked`` — and if the engine refuses that
   reading, each other drop is tried as the thrown one before the referee is asked;
 - while a throw is open the console may say the palet bounced on the floor first
@@ -155,8 +156,26 @@ class TrigonoTable(Table):
         else:
             self.note(entry, f"{board}: {kind}")
 
+    def _settle_early(self, entry: Entry) -> None:
+        """Resolve the open throw now if this sensor event is past its settle window.
+
+        The window is measured on the board's own clock (``t_us``), so a backlog that
+        arrives all at once (after a Wi-Fi drop or a hub restart) is refereed exactly as
+        it happened. A drop on another board never joins the window: the two clocks
+        cannot be compared, and a knock-in across boards is for the referee to amend.
+        """
+        if self.throw is None or self.stuck:
+            return
+        first = self.throw["drops"][0]
+        msg = entry.body
+        elapsed = msg.get("t_us", 0) - (first.get("t_us") or 0)
+        if (msg.get("board") != first.get("board") or msg.get("boot") != first.get("boot")
+                or not 0 <= elapsed <= self.settle_s * 1e6):
+            self._resolve(entry)
+
     def _on_drop(self, entry: Entry, board: str, hole: str, kind: str) -> None:
         assert entry.id is not None
+        self._settle_early(entry)
         mapped = self._engine_hole(board, hole)
         if mapped is None:
             self.note(entry, f"{board}.{hole}: {kind} in a hole not in the layout, ignored")
@@ -170,7 +189,8 @@ class TrigonoTable(Table):
         if self.state.is_terminal():
             self.note(entry, f"{engine_hole}: {kind} ignored (match over)")
             return
-        drop = {"hole": engine_hole, "from": from_board, "entry": entry.id, "kind": kind}
+        drop = {"hole": engine_hole, "from": from_board, "entry": entry.id, "kind": kind,
+                "board": board, "boot": entry.body.get("boot"), "t_us": entry.body.get("t_us")}
         if self.throw is None:
             self.throw = {"player": self.state.current_player(), "drops": [drop],
                           "invalid": False, "closes_at": entry.at + self.settle_s}
@@ -184,6 +204,8 @@ class TrigonoTable(Table):
             self.note(entry, f"{engine_hole}: knock-in during the settle window (T12)")
 
     def _on_button(self, entry: Entry, board: str, button: str) -> None:
+        if button != "invalid":
+            self._settle_early(entry)
         if button not in BUTTON_INPUTS:
             self.note(entry, f"{board}: button {button}")
             return
@@ -198,6 +220,7 @@ class TrigonoTable(Table):
         self._device_input(entry, inputs[button], f"button {button} on {board}")
 
     def _on_weight(self, entry: Entry, board: str, palets: int) -> None:
+        self._settle_early(entry)
         binding = self._binding(board)
         engine_board = binding["as"] if binding else board
         on_board = self.printed().get("boards", {}).get(engine_board)

@@ -116,6 +116,7 @@ FEED_KEEP = 10_000  # changes kept for clients that reconnect
 INGEST_BATCH = 1000
 TICK_S = 0.02
 INPUT_EXTRAS = ("by", "player")
+Item = tuple[Transport, JSONDict, str, float]  # (link object, message, link name, arrival)
 CREATE_REFEREE_FIELDS = ("settle_s",)
 
 
@@ -154,9 +155,9 @@ class Hub:
         self._snapshot_at: dict[str, int] = {}
         self._bound: dict[str, str] = {}  # physical board -> table id
         self._health: dict[str, BoardHealth] = {}
-        self._seqs = SeqTracker(gap_timeout_s)
+        self._seqs: SeqTracker[Item] = SeqTracker(gap_timeout_s)
         self._transports: list[Transport] = []
-        self._inbox: queue.Queue[tuple[Transport, JSONDict, str, float]] = queue.Queue()
+        self._inbox: queue.Queue[Item] = queue.Queue()
         self._pending = 0
         self._pending_cond = threading.Condition()
         self._feed: deque[JSONDict] = deque(maxlen=FEED_KEEP)
@@ -204,20 +205,14 @@ class Hub:
         for board, seen in self.store.last_seen().items():
             h = self._board(board)
             h.last_seen, h.status = seen, "unknown"
-        latest: dict[str, tuple[int, tuple[int, int, int]]] = {}
-        for (board, boot), marks in self.store.device_marks().items():
+        latest: dict[str, tuple[int, int]] = {}
+        for (board, boot), (_low, high, _count) in self.store.device_marks().items():
             if board not in latest or boot > latest[board][0]:
-                latest[board] = (boot, marks)
-        for board, (boot, (low, high, count)) in latest.items():
-            start = low - 1 if low <= 1 else 0
-            if high - low + 1 == count:
-                self._seqs.restore(board, boot, high if low <= 1 else start, set() if low <= 1 else set(range(low, high + 1)))
-            else:
-                seqs = self.store.device_seqs(board, boot, start)
-                contiguous = start
-                while seqs and seqs[0] == contiguous + 1:
-                    contiguous = seqs.pop(0)
-                self._seqs.restore(board, boot, contiguous, set(seqs))
+                latest[board] = (boot, high)
+        for board, (boot, high) in latest.items():
+            # Events are stored in seq order, so everything up to the highest stored seq
+            # is stored (or was given up as lost): that is the ack mark.
+            self._seqs.restore(board, boot, high)
             self._board(board).boot = boot
             self._board(board).last_seq = high
 
@@ -514,58 +509,78 @@ class Hub:
                     self._pending -= len(batch)
                     self._pending_cond.notify_all()
 
-    def ingest(self, batch: list[tuple[Transport, JSONDict, str, float]]) -> None:
-        """Store a batch of device messages in one commit, then apply them and ack.
+    def ingest(self, batch: list[Item]) -> None:
+        """Take a batch of device messages: put each board's events back in seq order
+        (later ones wait, unstored and unacknowledged, for a missing one), store what is
+        ready in one commit, apply it, then send the cumulative acks.
 
-        Events are deduplicated on (board, boot, seq) by the store; duplicates are
-        acknowledged again (the device resent because it missed the ack) but not applied.
+        Duplicates (board, boot, seq) are acknowledged again — the device resent because
+        it missed the ack — but neither stored nor applied.
         """
-        applied: list[JSONDict] = []
         with self._lock:
-            entries: list[Entry] = []
-            for _transport, msg, _link, at in batch:
-                board = msg["board"]
-                if msg["type"] in protocol.EVENT_TYPES:
-                    entries.append(Entry.new("device", msg, table_id=self._bound.get(board), at=at,
-                                             board=board, boot=msg["boot"], seq=msg["seq"]))
-                else:  # health and status: stored, not deduplicated nor routed
-                    entries.append(Entry.new("device", msg, at=at, board=board))
-            ids = self.store.append(entries)
+            ready: list[Item] = []
             to_ack: dict[tuple[int, str, int], Transport] = {}
-            changed: list[JSONDict] = []
-            for (transport, msg, link, at), entry, entry_id in zip(batch, entries, ids, strict=True):
+            for item in batch:
+                transport, msg, link, at = item
                 board = msg["board"]
                 h = self._board(board)
-                changed.append({"kind": "board", "board": board})
-                if msg["type"] == "status":
-                    h.status = msg["status"]
-                    h.link = link
-                    continue
-                h.seen(msg, link, at)
-                if entry.seq is None:
+                if msg["type"] != "status":
+                    h.seen(msg, link, at)
+                if msg["type"] not in protocol.EVENT_TYPES:
+                    ready.append(item)
                     continue
                 to_ack[(id(transport), board, msg["boot"])] = transport
-                if entry_id is None:
+                items, missing, duplicate = self._seqs.offer(board, msg["boot"], msg["seq"], item, at)
+                if duplicate:
                     h.resends += 1
-                    continue
-                h.received += 1
-                if h.boot is None or msg["boot"] >= h.boot:
-                    h.boot, h.last_seq = msg["boot"], max(msg["seq"], h.last_seq or 0) if h.boot == msg["boot"] else msg["seq"]
-                missing = self._seqs.accept(board, msg["boot"], msg["seq"], at)
-                if missing:
-                    h.gaps += len(missing)
-                if entry.table_id is not None:
-                    table = self._tables[entry.table_id]
-                    table.apply_entry(with_id(entry, entry_id))
-                    self._after_apply(table)
-                applied.append(msg)
-            for (_, board, boot), transport in to_ack.items():
-                mark = self._seqs.ack_mark(board, boot)
-                if mark is not None:
-                    transport.send(board, protocol.ack(boot, mark))
-            self._changed(changed)
+                h.gaps += len(missing)
+                ready.extend(items)
+            applied = self._store_and_apply(ready)
+            self._send_acks(to_ack)
+            self._changed([{"kind": "board", "board": b} for b in
+                           dict.fromkeys(item[1]["board"] for item in batch)])
         if self.applied_hook is not None and applied:
             self.applied_hook(applied)
+
+    def _store_and_apply(self, items: list[Item]) -> list[JSONDict]:
+        """Store messages (one commit), then apply them to their tables."""
+        entries: list[Entry] = []
+        for _transport, msg, _link, at in items:
+            board = msg["board"]
+            if msg["type"] in protocol.EVENT_TYPES:
+                entries.append(Entry.new("device", msg, table_id=self._bound.get(board), at=at,
+                                         board=board, boot=msg["boot"], seq=msg["seq"]))
+            else:  # health and status: stored, neither deduplicated nor routed
+                entries.append(Entry.new("device", msg, at=at, board=board))
+        if not entries:
+            return []
+        ids = self.store.append(entries)
+        applied: list[JSONDict] = []
+        for (_transport, msg, link, _at), entry, entry_id in zip(items, entries, ids, strict=True):
+            h = self._board(msg["board"])
+            if msg["type"] == "status":
+                h.status, h.link = msg["status"], link
+                continue
+            if entry.seq is None:
+                continue
+            if entry_id is None:  # already stored before a restart
+                h.resends += 1
+                continue
+            h.received += 1
+            if h.boot != msg["boot"] or h.last_seq is None or msg["seq"] > h.last_seq:
+                h.boot, h.last_seq = msg["boot"], msg["seq"]
+            if entry.table_id is not None:
+                table = self._tables[entry.table_id]
+                table.apply_entry(with_id(entry, entry_id))
+                self._after_apply(table)
+            applied.append(msg)
+        return applied
+
+    def _send_acks(self, to_ack: dict[tuple[int, str, int], Transport]) -> None:
+        for (_, board, boot), transport in to_ack.items():
+            mark = self._seqs.ack_mark(board, boot)
+            if mark is not None:
+                transport.send(board, protocol.ack(boot, mark))
 
     # -- timers --------------------------------------------------------------------------
     def _timer_loop(self) -> None:
@@ -586,11 +601,13 @@ class Hub:
                     assert entry_id is not None
                     table.apply_entry(with_id(entry, entry_id))
                     self._after_apply(table)
-            for board, _boot, lost in self._seqs.expire(now):
+            for board, boot, lost, released in self._seqs.expire(now):
                 h = self._board(board)
                 h.lost_events += len(lost)
+                log.warning("board %s: gave up waiting for seqs %s of boot %s", board, lost, boot)
+                self._store_and_apply(released)
+                self._send_acks({(id(item[0]), board, boot): item[0] for item in released})
                 self._changed([{"kind": "board", "board": board}])
-                log.warning("board %s: gave up waiting for seqs %s", board, lost)
             for h in self._health.values():
                 if h.status == "online" and h.last_seen is not None and now - h.last_seen > self.lost_after_s:
                     h.status = "lost"

@@ -115,10 +115,6 @@ class EventStore(ABC):
         """For each (board, boot): (lowest seq, highest seq, number stored)."""
 
     @abstractmethod
-    def device_seqs(self, board: str, boot: int, above: int) -> list[int]:
-        """The stored seqs of one boot above ``above``, ascending."""
-
-    @abstractmethod
     def last_seen(self) -> dict[str, float]:
         """Board -> time of its newest stored message."""
 
@@ -203,13 +199,6 @@ class SqliteStore(EventStore):
                 "SELECT board, boot, MIN(seq), MAX(seq), COUNT(*) FROM log"
                 " WHERE seq IS NOT NULL GROUP BY board, boot").fetchall()
         return {(r[0], r[1]): (r[2], r[3], r[4]) for r in rows}
-
-    def device_seqs(self, board: str, boot: int, above: int) -> list[int]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT seq FROM log WHERE board = ? AND boot = ? AND seq > ? AND seq IS NOT NULL"
-                " ORDER BY seq", (board, boot, above)).fetchall()
-        return [r[0] for r in rows]
 
     def last_seen(self) -> dict[str, float]:
         with self._lock:

@@ -21,6 +21,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware import protocol
 
+TICKS_MASK = (1 << 30) - 1  # ticks_us() wraps at 2**30 on MicroPython
+
 
 class Outbox:
     """Seq numbering and the unacked ring of one board boot."""
@@ -36,7 +38,7 @@ class Outbox:
         with self.lock:
             self.seq += 1
             msg = {"type": kind, "board": self.board, "boot": self.boot, "seq": self.seq,
-                   "t_us": self.seq * 1000, **fields}
+                   "t_us": (time.monotonic_ns() // 1000) & TICKS_MASK, **fields}
             self.unacked[self.seq] = msg
             return msg
 

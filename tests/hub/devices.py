@@ -175,6 +175,18 @@ class MqttBoard:
         for msg in self.out.pending():
             self._publish(msg)
 
+    def resend_every(self, seconds: float) -> threading.Event:
+        """Resend what is unacknowledged every ``seconds`` (an ack timeout), until the
+        returned event is set."""
+        stop = threading.Event()
+
+        def run() -> None:
+            while not stop.wait(seconds):
+                self.resend()
+
+        threading.Thread(target=run, daemon=True).start()
+        return stop
+
     def die(self) -> None:
         """Drop the connection without a DISCONNECT, so the broker fires the last will."""
         self.client.loop_stop()

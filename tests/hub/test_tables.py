@@ -1,0 +1,69 @@
+"""Tables of any registered engine, with human and bot seats — no hub code per game."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from engines.records import replay
+from hub.errors import BadInputError, RefusedError
+from hub.tables import bot_module
+from tests.hub.conftest import Rig
+from tests.hub.devices import wait_for
+
+
+def test_trike_table_plays_moves_undo_and_exports_a_replayable_record(rig: Rig) -> None:
+    view = rig.hub.create_table("trike", options={"size": 3}, seats=["Ana", "Ben"], seed=1)
+    assert view["players"] == ["Ana", "Ben"] and view["to_move"] == "Ana"
+    assert view["layout"] == [] and view["prompts"] == []
+    rig.hub.submit("t1", {"move": "b1", "player": "Ana"})
+    with pytest.raises(RefusedError):
+        rig.hub.submit("t1", {"move": "c1", "player": "Ana"})  # not Ana's turn
+    with pytest.raises(RefusedError):
+        rig.hub.submit("t1", {"move": "z9"})
+    for move in ("c1", "c2", "b2"):
+        rig.hub.submit("t1", {"move": move})
+    view = rig.hub.submit("t1", {"undo": True})
+    assert [e["action"] for e in view["state"]["log"]] == ["b1", "c1", "c2"]
+    view = rig.hub.submit("t1", {"move": "b2"})
+    view = rig.hub.submit("t1", {"move": "a1"})
+    assert view["status"] == "over"
+    record = rig.hub.export("t1")
+    assert record["actions"] == ["b1", "c1", "c2", "b2", "a1"]
+    assert replay(record).to_json() == view["state"]
+
+
+def test_sensor_events_for_a_board_game_table_are_refused_at_creation(rig: Rig) -> None:
+    with pytest.raises(BadInputError):
+        rig.hub.create_table("trike", boards=["B1"])
+
+
+def test_default_seats_come_from_the_engine(rig: Rig) -> None:
+    view = rig.hub.create_table("trike", options={"size": 3})
+    assert [s["name"] for s in view["seats"]] == ["black", "white"]
+
+
+@pytest.mark.skipif(bot_module("trike") is None, reason="the Trike bot is not there")
+def test_bot_seat_moves_by_itself_and_hints_are_given(rig: Rig) -> None:
+    rig.hub.create_table("trike", options={"size": 4},
+                         seats=[{"name": "Ana"}, {"name": "Robot", "bot": True}], seed=2)
+    view = rig.hub.submit("t1", {"hint": True})
+    assert set(view["hint"]) >= {"action", "why"}
+    rig.hub.submit("t1", {"move": view["hint"]["action"]})
+    assert wait_for(lambda: len(rig.hub.table_view("t1")["state"]["log"]) == 2, timeout=10)
+    log = rig.hub.table_view("t1")["state"]["log"]
+    assert log[1]["player"] == "Robot"
+    assert rig.hub.table_view("t1")["events"][-1]["source"] == "bot"
+
+
+def test_change_feed_wakes_a_waiting_reader(rig: Rig) -> None:
+    rig.hub.create_table("trike", options={"size": 3})
+    last = rig.hub.last_change_id()
+    got: list[list[dict]] = []
+    reader = threading.Thread(target=lambda: got.append(rig.hub.changes_since(last, 5.0)))
+    reader.start()
+    rig.hub.submit("t1", {"move": "b1"})
+    reader.join(5)
+    assert got and got[0][0]["kind"] == "table" and got[0][0]["table"] == "t1"
+    assert got[0][0]["id"] > last

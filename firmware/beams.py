@@ -1,0 +1,159 @@
+# Beam classifier: turns time-stamped beam edges of one hole into drop / bounce /
+# blocked / cleared events (DESIGN.md §5, T11, T13). Pure logic: no `machine`, no clock
+# of its own (every call carries the time), so the board, the unix-port tests and the
+# hub's simulator run the very same decisions.
+#
+# Per beam, a "settle" debounce in the ESPHome sense: the first change is taken at once
+# (with its own leading-edge timestamp), then changes within settle_ms only update a
+# pending level, which is taken (at its own timestamp) when the lock-out ends. So a 2 ms
+# pulse is one entry (close at t, open at t + 2 ms) and chatter is never a second palet.
+#
+# Per hole, a *passage* starts at the first beam entry and ends when every beam is open
+# and quiet for confirm_ms (two beams) or as soon as the beam opens (one beam):
+#   one beam:   entry -> drop
+#   two beams:  the last change of direction decides: A then B (down) -> drop;
+#               B then A (up) or A alone -> bounce; B alone (A missed it) -> drop.
+# A beam held closed longer than stuck_ms ends the passage as `blocked` (a palet
+# straddling the hole counts as a drop plus an alert, T13) instead of a drop, so a palet
+# is never counted twice; `cleared` follows when every beam is open again. Every event
+# carries the passage's leading edge (ticks_us of the first entry), `cleared` the
+# opening.
+
+from firmware.clock import ticks_diff
+
+IDLE = 0
+PASSAGE = 1
+BLOCKED = 2
+
+
+class Hole:
+    def __init__(self, name, nbeams, thresholds, emit):
+        if nbeams not in (1, 2):
+            raise ValueError("a hole has 1 or 2 beams")
+        self.name = name
+        self.nbeams = nbeams
+        self.emit = emit  # emit(kind, hole_name, t_us)
+        self.settle_us = thresholds["settle_ms"] * 1000
+        self.confirm_us = thresholds["confirm_ms"] * 1000 if nbeams == 2 else 0
+        self.stuck_us = thresholds["stuck_ms"] * 1000
+        self.closed = [False] * nbeams  # accepted (debounced) level
+        self.changed_at = [0] * nbeams  # when the accepted level last changed
+        self.pending = [False] * nbeams  # raw level last seen
+        self.pending_at = [0] * nbeams
+        self.locked = [False] * nbeams  # inside the settle lock-out
+        self.state = IDLE
+        self.t0 = 0  # leading edge of the current passage
+        self.last_beam = -1  # beam of the last entry in the passage
+        self.direction = 0  # +1 down (A->B), -1 up (B->A), 0 no change of beam yet
+        self.quiet_since = 0
+        self.alerted = False  # a `blocked` was emitted (so `cleared` is owed)
+        self.suspended = False  # emitter self-test running: edges are not palets
+        self.a_missed = 0  # passages seen by B only (beam A dirty or misaligned?)
+
+    # -- inputs --------------------------------------------------------------------------
+    def reset(self, levels, now):
+        """Take `levels` (closed per beam) as the truth, without events (boot, self-test).
+        A beam closed at boot puts the hole in BLOCKED without an alert."""
+        for b in range(self.nbeams):
+            self.closed[b] = self.pending[b] = bool(levels[b])
+            self.changed_at[b] = self.pending_at[b] = now
+            self.locked[b] = False
+        self.alerted = False
+        self.direction = 0
+        self.last_beam = -1
+        self.quiet_since = now
+        self.state = BLOCKED if any(self.closed) else IDLE
+
+    def edge(self, beam, closed, t):
+        """A raw edge of `beam` (0 = A, 1 = B) at ticks_us `t`."""
+        if self.suspended:
+            return
+        self._expire(beam, t)
+        if closed == self.pending[beam]:
+            return  # a repeated level (edge seen twice, or an edge missed): nothing new
+        self.pending[beam] = closed
+        self.pending_at[beam] = t
+        if not self.locked[beam]:
+            self._accept(beam, closed, t)
+
+    def tick(self, now):
+        """Advance timers to `now` (call after feeding every edge up to `now`)."""
+        if self.suspended:
+            return
+        for b in range(self.nbeams):
+            self._expire(b, now)
+        if self.state == PASSAGE:
+            for b in range(self.nbeams):
+                if self.closed[b] and ticks_diff(now, self.changed_at[b]) >= self.stuck_us:
+                    self.state = BLOCKED
+                    self.alerted = True
+                    self.emit("blocked", self.name, self.t0)
+                    return
+            if self._all_open() and ticks_diff(now, self.quiet_since) >= self.confirm_us:
+                self.state = IDLE
+                if self.nbeams == 2 and self.direction == 0 and self.last_beam == 1:
+                    self.a_missed += 1
+                self.emit(self._verdict(), self.name, self.t0)
+        elif self.state == BLOCKED and self._all_open():
+            self.state = IDLE
+            if self.alerted:
+                self.alerted = False
+                self.emit("cleared", self.name, self.quiet_since)
+
+    # -- state ---------------------------------------------------------------------------
+    def beam_state(self):
+        """"blocked", "closed" or "open" for health messages."""
+        if self.state == BLOCKED and self.alerted:
+            return "blocked"
+        return "closed" if not self._all_open() else "open"
+
+    def busy(self):
+        return self.state != IDLE or not self._all_open()
+
+    # -- internals -----------------------------------------------------------------------
+    def _all_open(self):
+        for c in self.closed:
+            if c:
+                return False
+        for p in self.pending:
+            if p:
+                return False
+        return True
+
+    def _expire(self, beam, now):
+        if self.locked[beam] and ticks_diff(now, self.changed_at[beam]) >= self.settle_us:
+            self.locked[beam] = False
+            if self.pending[beam] != self.closed[beam]:
+                self._accept(beam, self.pending[beam], self.pending_at[beam])
+                if ticks_diff(now, self.changed_at[beam]) >= self.settle_us:
+                    self.locked[beam] = False
+
+    def _accept(self, beam, closed, t):
+        self.closed[beam] = closed
+        self.changed_at[beam] = t
+        self.locked[beam] = True
+        self.quiet_since = t
+        if closed:
+            self._entry(beam, t)
+
+    def _entry(self, beam, t):
+        if self.state == BLOCKED:
+            return
+        if self.state == IDLE:
+            self.state = PASSAGE
+            self.t0 = t
+            self.direction = 0
+            self.last_beam = beam
+            return
+        if beam != self.last_beam:
+            self.direction = 1 if self.last_beam == 0 else -1
+            self.last_beam = beam
+
+    def _verdict(self):
+        if self.nbeams == 1:
+            return "drop"
+        if self.direction > 0:
+            return "drop"
+        if self.direction < 0:
+            return "bounce"
+        return "drop" if self.last_beam == 1 else "bounce"  # B alone: A missed it

@@ -1,0 +1,92 @@
+# Raspberry Pi Pico W (rp2): hard pin IRQs on both edges of every beam receiver.
+#
+# rp2 supports Pin.irq(hard=True) (about 25 us latency), so each edge is time-stamped
+# with ticks_us inside the interrupt and pushed into the node's preallocated EdgeRing
+# (firmware/edges.py: no allocation, proven under micropython.heap_lock() in the tests).
+# The same module drives the MicroPython unix port in tests, with a fake `machine`.
+
+import time
+
+import machine
+
+from firmware.edges import pin_handler
+
+
+class Board:
+    port = "rp2"
+
+    def __init__(self, cfg):
+        self.cfg = cfg
+        self.beam_pins = []  # per channel
+        self.button_pins = []
+        self.emitters = {}  # hole -> Pin
+        for _hole, _beam, gpio in cfg["channels"]:
+            self.beam_pins.append(machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP))
+        for button in cfg.get("buttons", []):
+            self.button_pins.append(machine.Pin(button["pin"], machine.Pin.IN, machine.Pin.PULL_UP))
+        for hole in cfg["holes"]:
+            if hole.get("emitter") is not None:
+                self.emitters[hole["name"]] = machine.Pin(hole["emitter"], machine.Pin.OUT, value=1)
+        self.wlan = None
+        self._wifi_at = None
+
+    # -- the callables the node needs ----------------------------------------------------
+    def ticks_us(self):
+        return time.ticks_us()
+
+    def read_beam(self, chan):
+        return self.beam_pins[chan].value() == 0  # receiver pulls low when interrupted
+
+    def set_emitter(self, hole, on):
+        self.emitters[hole].value(1 if on else 0)
+
+    def reset(self):
+        machine.reset()
+
+    def start(self, node):
+        """Attach the interrupt handlers (built here, once: nothing allocated in IRQs)."""
+        trigger = machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
+        for chan, pin in enumerate(self.beam_pins):
+            pin.irq(handler=pin_handler(node.ring, chan, 0, time.ticks_us), trigger=trigger, hard=True)
+        base = len(self.beam_pins)
+        for i, pin in enumerate(self.button_pins):
+            pin.irq(handler=pin_handler(node.ring, base + i, 0, time.ticks_us), trigger=trigger, hard=True)
+
+    def poll(self):
+        """Nothing to do: the interrupts fill the ring."""
+
+    # -- Wi-Fi (Pico W) ------------------------------------------------------------------
+    def network_up(self):
+        return wifi_up(self)
+
+    def rssi(self):
+        return wifi_rssi(self)
+
+
+def wifi_up(board):
+    """Start or keep a Wi-Fi station connection (secrets from local.py); non-blocking."""
+    try:
+        import network
+    except ImportError:  # unix port: the host's network is always there
+        return True
+    if board.wlan is None:
+        board.wlan = network.WLAN(network.STA_IF)
+        board.wlan.active(True)
+    if board.wlan.isconnected():
+        return True
+    now = time.ticks_ms()
+    if board._wifi_at is None or time.ticks_diff(now, board._wifi_at) > 10000:
+        board._wifi_at = now
+        import local
+
+        board.wlan.connect(local.WIFI_SSID, local.WIFI_PASSWORD)
+    return False
+
+
+def wifi_rssi(board):
+    if board.wlan is None:
+        return None
+    try:
+        return board.wlan.status("rssi")
+    except Exception:  # noqa: BLE001 - not connected, or not supported
+        return None

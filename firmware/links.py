@@ -1,0 +1,209 @@
+# Links between a node and the hub. A link is any object with:
+#   attach(node)   remember the node; call node.link_up(self) whenever the link (re)connects
+#   is_up() -> bool
+#   send(msg) -> bool      one device message (event or health); False = not sent now
+#   service(now)           called every poll: connect, read incoming, keep alive
+# and it hands what the hub sends to node.receive(msg) (decoded ack/cmd dicts), or
+# node.bad_input(reason) for junk. Pure logic: hardware I/O is behind callables.
+
+from firmware import protocol
+from firmware.clock import ticks_add, ticks_diff
+
+
+class SerialLink:
+    """Protocol lines over a byte stream (USB CDC on a board, a pty in the simulator).
+
+    write(data: bytes) sends; read() -> bytes or None (optional, non-blocking) is polled
+    by service(); a board with an asyncio stream reader calls feed(data) itself instead.
+    """
+
+    name = "serial"
+
+    def __init__(self, write, read=None):
+        self._write = write
+        self._read = read
+        self._buf = b""
+        self.node = None
+        self.bad = 0
+        self.write_errors = 0
+
+    def attach(self, node):
+        self.node = node
+        node.link_up(self)
+
+    def is_up(self):
+        return True
+
+    def send(self, msg):
+        try:
+            self._write(protocol.encode_line(msg))
+            return True
+        except OSError:
+            self.write_errors += 1
+            return False
+
+    def service(self, now):
+        if self._read is None:
+            return
+        data = self._read()
+        if data:
+            self.feed(data)
+
+    def feed(self, data):
+        """Bytes from the hub: complete lines are decoded and handed to the node."""
+        buf = self._buf + data
+        while True:
+            nl = buf.find(b"\n")
+            if nl < 0:
+                break
+            line = buf[:nl]
+            buf = buf[nl + 1 :]
+            if line.strip():
+                self._line(line)
+        if len(buf) > protocol.MAX_LINE:
+            buf = b""
+            self._bad("line too long")
+        self._buf = buf
+
+    def _line(self, line):
+        msg, reason = protocol.decode_line(line)
+        if msg is None or msg.get("type") not in protocol.HUB_TYPES:
+            self._bad(reason or "not a hub message")
+            return
+        if self.node is not None:
+            self.node.receive(msg)
+
+    def _bad(self, reason):
+        self.bad += 1
+        if self.node is not None:
+            self.node.bad_input(reason)
+
+
+class MqttLink:
+    """The MQTT link over an umqtt.simple-style client (DESIGN.md §5 topics).
+
+    make_client() -> a fresh client with umqtt.simple's API: set_callback(f),
+    set_last_will(topic, msg, retain, qos), connect(clean_session), publish(topic, msg,
+    retain, qos), subscribe(topic, qos), check_msg(), ping(), disconnect(), and `sock`.
+    Events: QoS 1, not retained. Health: retained. Status: retained "online", last will
+    "lost". Subscribes to the board's ack and cmd topics (QoS 1). The session is clean:
+    the node's outbox, not the broker, keeps what the hub has not acknowledged.
+    network_up() (optional) says whether Wi-Fi is up before a connection attempt.
+    """
+
+    name = "mqtt"
+
+    def __init__(self, board, make_client, keepalive_s=15, retry_ms=2000, network_up=None):
+        self.board = board
+        self.make_client = make_client
+        self.keepalive_us = keepalive_s * 1000000
+        self.retry_us = retry_ms * 1000
+        self.network_up = network_up
+        self.client = None
+        self.node = None
+        self.up = False
+        self.connects = 0
+        self.errors = 0
+        self.last_error = None
+        self._next_try = None
+        self._last_ping = 0
+        self.t_event = protocol.topic(board, "event")
+        self.t_health = protocol.topic(board, "health")
+        self.t_status = protocol.topic(board, "status")
+        self.t_ack = protocol.topic(board, "ack")
+        self.t_cmd = protocol.topic(board, "cmd")
+
+    def attach(self, node):
+        self.node = node
+
+    def is_up(self):
+        return self.up
+
+    def service(self, now):
+        if not self.up:
+            if self._next_try is not None and ticks_diff(now, self._next_try) < 0:
+                return
+            self._next_try = ticks_add(now, self.retry_us)
+            if self.network_up is not None and not self.network_up():
+                return
+            self._connect(now)
+            return
+        try:
+            for _ in range(4):
+                self.client.check_msg()
+            if ticks_diff(now, self._last_ping) >= self.keepalive_us // 2:
+                self._last_ping = now
+                self.client.ping()
+        except Exception as err:  # noqa: BLE001 - any socket or protocol error: reconnect
+            self._down(err, now)
+
+    def send(self, msg):
+        if not self.up:
+            return False
+        try:
+            if msg["type"] == "health":
+                self.client.publish(self.t_health, protocol.encode_payload(msg), True, 0)
+            else:
+                self.client.publish(self.t_event, protocol.encode_payload(msg), False, 1)
+            return True
+        except Exception as err:  # noqa: BLE001
+            self._down(err, None)
+            return False
+
+    def close(self):
+        """Leave cleanly (the broker then does not publish the will)."""
+        if self.up:
+            try:
+                self.client.publish(self.t_status, b"lost", True, 1)
+                self.client.disconnect()
+            except Exception:  # noqa: BLE001
+                pass
+        self.up = False
+
+    def _connect(self, now):
+        client = None
+        try:
+            client = self.make_client()
+            client.set_callback(self._on_message)
+            client.set_last_will(self.t_status, b"lost", True, 1)
+            client.connect(True)
+            try:  # TCP_NODELAY: a QoS 1 publish waits for PUBACK; Nagle made it 40 ms
+                client.sock.setsockopt(6, 1, 1)
+            except Exception:  # noqa: BLE001 - not every socket has it
+                pass
+            self.client = client
+            client.publish(self.t_status, b"online", True, 1)
+            client.subscribe(self.t_ack, 1)
+            client.subscribe(self.t_cmd, 1)
+        except Exception as err:  # noqa: BLE001 - broker down, refused, Wi-Fi gone...
+            self.client = client
+            self._down(err, now)
+            return
+        self.up = True
+        self.connects += 1
+        self._last_ping = now
+        if self.node is not None:
+            self.node.link_up(self)
+
+    def _down(self, err, now):
+        self.errors += 1
+        self.last_error = repr(err)
+        self.up = False
+        client, self.client = self.client, None
+        if client is not None:
+            try:
+                client.sock.close()
+            except Exception:  # noqa: BLE001
+                pass
+
+    def _on_message(self, topic, payload):
+        parsed = protocol.parse_topic(topic)
+        if parsed is None or parsed[0] != self.board or parsed[1] not in ("ack", "cmd"):
+            return
+        msg, reason = protocol.decode_payload(payload)
+        if self.node is None:
+            return
+        if msg is None or msg.get("type") != parsed[1]:
+            self.node.bad_input(reason or "wrong type on topic")
+        else:
+            self.node.receive(msg)

@@ -1,0 +1,301 @@
+# The sensor node: classifier + outbox + self-test + health + links, driven by a clock
+# callable, edges and polls. Runs unchanged on a board (board_rp2 / board_esp32 wire the
+# hardware), under the MicroPython unix port (tests) and under CPython (the hub's
+# simulator): hardware sits behind tiny callables, links behind a small interface (see
+# firmware/README.md, "Node interface"). No `machine` here.
+
+from firmware.beams import Hole
+from firmware.clock import ticks_add, ticks_diff
+from firmware.config import config_hash
+from firmware.edges import EdgeRing
+from firmware.health import SelfTest, health_fields
+from firmware.outbox import MemoryStorage, Outbox, next_boot
+
+FW_VERSION = "1.0.0"
+SEND_BURST = 16  # events sent per link and poll, so edges keep being drained
+RESEND_BACKOFF_MAX = 16  # resend period grows up to 16 x resend_ms while nobody acks
+
+_KIND_COUNTER = {"drop": "drops", "bounce": "bounces", "blocked": "blocked", "cleared": "cleared",
+                 "fault": "faults", "button": "buttons"}
+
+
+class Node:
+    """One sensor board.
+
+    cfg          a config from firmware.config.load() (board, holes, channels, thresholds)
+    clock()      -> ticks_us (wrapped to 2**30 like time.ticks_us)
+    read_beam(channel) -> True when the beam is interrupted (used at start and self-test)
+    set_emitter(hole, on)  switch a hole's IR emitter (None: no emitter self-test)
+    storage      boot-counter storage callable (firmware.outbox.FileStorage on a board)
+    mem_free()   -> free heap bytes; reboot() restarts the board; rssi() -> dBm or None
+    """
+
+    def __init__(self, cfg, clock, read_beam, set_emitter=None, storage=None, mem_free=None,
+                 reboot=None, rssi=None, fw=FW_VERSION):
+        self.cfg = cfg
+        self.board = cfg["board"]
+        self.th = cfg["thresholds"]
+        self.clock = clock
+        self.read_beam = read_beam
+        self.set_emitter = set_emitter
+        self.storage = storage if storage is not None else MemoryStorage()
+        self.mem_free = mem_free
+        self.reboot = reboot
+        self.rssi = rssi
+        self.fw = fw
+        self.ring = EdgeRing(self.th["edge_ring"])
+        self.holes = []
+        self.chan_map = []  # channel -> (Hole, beam index)
+        hole_chans = {}
+        for name, beam, _pin in cfg["channels"]:
+            hole_chans.setdefault(name, []).append(len(self.chan_map))
+            self.chan_map.append((name, beam))
+        by_name = {}
+        for hc in cfg["holes"]:
+            hole = Hole(hc["name"], len(hc["beams"]), self.th, self._hole_event)
+            self.holes.append(hole)
+            by_name[hc["name"]] = hole
+        self.chan_map = [(by_name[name], beam) for name, beam in self.chan_map]
+        self.hole_by_name = by_name
+        # buttons take the channels after the beams
+        self.buttons = []  # [name, last accepted press time or None]
+        for button in cfg.get("buttons", []):
+            self.buttons.append([button["name"], None])
+        self.selftests = []
+        if set_emitter is not None:
+            for hc in cfg["holes"]:
+                if hc.get("emitter") is not None:
+                    self.selftests.append(SelfTest(hc["name"], hole_chans[hc["name"]], set_emitter,
+                                                   read_beam, self.th["selftest_ms"] * 1000))
+        self.links = []
+        self.cursors = []  # per link: next seq to send
+        self.counters = {"drops": 0, "bounces": 0, "blocked": 0, "cleared": 0, "faults": 0,
+                         "buttons": 0, "edges": 0, "edge_overflow": 0, "resends": 0,
+                         "a_missed": 0, "selftests": 0, "bad_input": 0, "link_ups": 0}
+        self.outbox = None
+        self.boot = None
+        self.started_at = 0
+        self.uptime_ms = 0
+        self._last_now = 0
+        self._last_health = 0
+        self._last_selftest = 0
+        self._progress_at = 0  # last ack progress (or first send after an empty outbox)
+        self._backoff = 1
+        self.events = []  # every event of this boot when keep_events is set (tests, simulator)
+        self.keep_events = False
+
+    # -- wiring --------------------------------------------------------------------------
+    def add_link(self, link):
+        """Attach a link (see README: is_up(), send(msg), service(now), attach(node))."""
+        self.links.append(link)
+        self.cursors.append(1)
+        link.attach(self)
+
+    def edge(self, channel, closed, t_us):
+        """Feed one edge, exactly as an interrupt handler does (simulator entry point)."""
+        self.ring.push(channel, 1 if closed else 0, t_us)
+
+    # -- life cycle ----------------------------------------------------------------------
+    def start(self):
+        """Boot: count the boot in flash, queue `hello`, sync beams, start self-tests."""
+        now = self.clock()
+        self.started_at = self._last_now = self._last_health = self._last_selftest = now
+        self.boot, error = next_boot(self.storage)
+        self.outbox = Outbox(self.board, self.boot, self.th["outbox_size"])
+        self._emit("hello", now, {"fw": self.fw, "config": config_hash(_public(self.cfg)),
+                                  "holes": [h.name for h in self.holes]})
+        if error is not None:
+            self._emit("fault", now, {"reason": error})
+        for hole in self.holes:
+            levels = [self.read_beam(ch) for ch in self._hole_channels(hole)]
+            hole.reset(levels, now)
+            if any(levels):
+                self._emit("fault", now, {"reason": "beam interrupted at boot", "hole": hole.name})
+        self.start_selftest(now)
+        self._progress_at = now
+        return self.boot
+
+    def start_selftest(self, now=None):
+        now = self.clock() if now is None else now
+        for test in self.selftests:
+            hole = self.hole_by_name[test.hole]
+            if test.phase == SelfTest.IDLE and not hole.busy():
+                hole.suspended = True
+                test.start(now)
+        self._last_selftest = now
+
+    def poll(self, now=None):
+        """One main-loop step: drain edges, advance timers, self-tests, health, sending."""
+        now = self.clock() if now is None else now
+        self._drain()
+        for hole in self.holes:
+            hole.tick(now)
+        self._step_selftests(now)
+        elapsed = ticks_diff(now, self._last_now)
+        if elapsed > 0:
+            self.uptime_ms += elapsed // 1000
+            self._last_now = ticks_add(now, -(elapsed % 1000))
+        if ticks_diff(now, self._last_health) >= self.th["health_every_s"] * 1000000:
+            self._last_health = now
+            self.send_health(now)
+        every = self.th["selftest_every_s"]
+        if every and ticks_diff(now, self._last_selftest) >= every * 1000000:
+            self.start_selftest(now)
+        for link in self.links:
+            link.service(now)
+        self.flush(now)
+
+    def flush(self, now=None):
+        """Send what each up link has not sent yet; resend when acks stop coming."""
+        now = self.clock() if now is None else now
+        outbox = self.outbox
+        if outbox is None:
+            return
+        if outbox.unacked():
+            if ticks_diff(now, self._progress_at) >= self.th["resend_ms"] * 1000 * self._backoff:
+                self._progress_at = now
+                if self._backoff < RESEND_BACKOFF_MAX:
+                    self._backoff *= 2
+                self._rewind_all()
+        else:
+            self._progress_at = now
+        for i, link in enumerate(self.links):
+            for _ in range(SEND_BURST):
+                if not link.is_up():
+                    break
+                msg = outbox.get(self.cursors[i])
+                if msg is None:
+                    break
+                if not link.send(msg):
+                    break
+                self.cursors[i] = msg["seq"] + 1
+                outbox.note_sent(msg)
+        self.counters["resends"] = outbox.resends
+
+    # -- inputs from links ---------------------------------------------------------------
+    def link_up(self, link):
+        """A link (re)connected: it starts again from the oldest unacknowledged event."""
+        self.counters["link_ups"] += 1
+        for i, known in enumerate(self.links):
+            if known is link:
+                self.cursors[i] = 1
+        if self.outbox is not None:
+            link.send(self.health_message(self.clock()))
+
+    def receive(self, msg):
+        """A decoded hub message (ack or cmd) from any link."""
+        kind = msg.get("type") if isinstance(msg, dict) else None
+        if kind == "ack" and self.outbox is not None:
+            if self.outbox.ack(msg.get("boot"), msg.get("seq")):
+                self._progress_at = self.clock()
+                self._backoff = 1
+        elif kind == "cmd" and msg.get("boot") in (self.boot, 0):
+            cmd = msg.get("cmd")
+            if cmd == "selftest":
+                self.start_selftest()
+            elif cmd == "health":
+                self.send_health(self.clock())
+            elif cmd == "reboot" and self.reboot is not None:
+                self.reboot()
+        else:
+            self.counters["bad_input"] += 1
+
+    def bad_input(self, reason=None):
+        """A link got a line or payload it could not decode."""
+        self.counters["bad_input"] += 1
+
+    # -- health --------------------------------------------------------------------------
+    def health_message(self, now):
+        beams = {}
+        for hole in self.holes:
+            beams[hole.name] = "fault" if self._faulty(hole.name) else hole.beam_state()
+        self.counters["edge_overflow"] = self.ring.overflow
+        self.counters["a_missed"] = sum(h.a_missed for h in self.holes)
+        fields = health_fields(self.uptime_ms // 1000, self.mem_free() if self.mem_free else 0,
+                               beams, dict(self.counters), self.outbox.overflow,
+                               self.rssi() if self.rssi else None)
+        msg = {"type": "health", "board": self.board, "boot": self.boot, "seq": self.outbox.seq,
+               "t_us": now}
+        for key in fields:
+            msg[key] = fields[key]
+        return msg
+
+    def send_health(self, now):
+        if self.outbox is None:
+            return
+        msg = self.health_message(now)
+        for link in self.links:
+            if link.is_up():
+                link.send(msg)
+
+    # -- internals -----------------------------------------------------------------------
+    def _hole_channels(self, hole):
+        return [ch for ch, (h, _b) in enumerate(self.chan_map) if h is hole]
+
+    def _faulty(self, name):
+        for test in self.selftests:
+            if test.hole == name and test.failure is not None and test.phase == SelfTest.IDLE:
+                return True
+        return False
+
+    def _drain(self):
+        nbeams = len(self.chan_map)
+        while True:
+            edge = self.ring.pop()
+            if edge is None:
+                return
+            ch, closed, t = edge
+            self.counters["edges"] += 1
+            if ch < nbeams:
+                hole, beam = self.chan_map[ch]
+                hole.edge(beam, closed, t)
+            elif ch - nbeams < len(self.buttons):
+                self._button(self.buttons[ch - nbeams], closed, t)
+
+    def _button(self, button, pressed, t):
+        if not pressed:
+            return
+        last = button[1]
+        if last is not None and ticks_diff(t, last) < self.th["button_settle_ms"] * 1000:
+            return
+        button[1] = t
+        self._emit("button", t, {"button": button[0]})
+
+    def _step_selftests(self, now):
+        for test in self.selftests:
+            result = test.step(now, ticks_diff)
+            if result is None:
+                continue
+            self.counters["selftests"] += 1
+            hole = self.hole_by_name[test.hole]
+            # The test's own edges are not palets: drop what the hole saw, resync levels.
+            hole.suspended = False
+            hole.reset([self.read_beam(ch) for ch in test.channels], now)
+            if result != "ok":
+                self._emit("fault", now, {"reason": result, "hole": test.hole})
+
+    def _hole_event(self, kind, hole, t_us):
+        self._emit(kind, t_us, {"hole": hole})
+
+    def _emit(self, kind, t_us, fields):
+        msg = self.outbox.add(kind, t_us, fields)
+        counter = _KIND_COUNTER.get(kind)
+        if counter is not None:
+            self.counters[counter] += 1
+        if self.keep_events:
+            self.events.append(msg)
+        return msg
+
+    def _rewind_all(self):
+        for i in range(len(self.cursors)):
+            self.cursors[i] = 1
+
+
+def _public(cfg):
+    """The config as written by its author (no derived keys) for the hello hash."""
+    out = {}
+    for key in cfg:
+        if key not in ("channels", "thresholds"):
+            out[key] = cfg[key]
+    out["thresholds"] = cfg.get("thresholds")
+    return out

@@ -1,0 +1,487 @@
+# Pure-logic firmware cases, written once and run twice: under CPython by pytest
+# (test_logic.py) and under the MicroPython unix port (mp_runner.py, driven by pytest).
+# So: plain asserts, no pytest, no typing, nothing CPython-only. Names cite the rule
+# clauses they check (T11 bounce-out, T13 straddling = blocked).
+
+import json
+
+from firmware import config, protocol
+from firmware.clock import TICKS_PERIOD, ticks_add, ticks_diff, wrap
+from firmware.edges import EdgeCounter, EdgeRing, pin_handler
+from firmware.links import SerialLink
+from firmware.node import Node
+from firmware.outbox import MemoryStorage, Outbox, next_boot
+
+PINMAP_PATH = "hardware/pinmap.json"
+
+TWO_HOLES = {
+    "board": "B1",
+    "port": "unix",
+    "holes": [
+        {"name": "big", "beams": [2, 3], "emitter": 4},
+        {"name": "small", "beams": [5], "emitter": 6},
+    ],
+    "buttons": [{"name": "line", "pin": 7}],
+}
+A, B, S, BUTTON = 0, 1, 2, 3  # channels: big A, big B, small, the button
+
+
+class FakeLink:
+    """A link that records what it sends; `up` can be switched."""
+
+    name = "fake"
+
+    def __init__(self, up=True):
+        self.up = up
+        self.sent = []
+        self.node = None
+
+    def attach(self, node):
+        self.node = node
+        if self.up:
+            node.link_up(self)
+
+    def is_up(self):
+        return self.up
+
+    def send(self, msg):
+        if not self.up:
+            return False
+        self.sent.append(msg)
+        return True
+
+    def service(self, now):
+        pass
+
+    def set_up(self, up):
+        self.up = up
+        if up:
+            self.node.link_up(self)
+
+    def events(self):
+        return [m for m in self.sent if m["type"] != "health"]
+
+
+class Rig:
+    """A node on simulated pins and a simulated clock (1 ms steps).
+
+    `wired` models the emitter wiring: with a hole's emitter off its receivers see dark.
+    """
+
+    def __init__(self, cfg=None, start_us=0, wired=True, storage=None, thresholds=None):
+        cfg = dict(TWO_HOLES if cfg is None else cfg)
+        if thresholds:
+            cfg["thresholds"] = thresholds
+        self.cfg = config.load(cfg)
+        self.now = start_us
+        self.blocked = {}  # channel -> beam interrupted by a palet
+        self.emitter_on = {}
+        self.wired = wired
+        self.node = Node(self.cfg, self.clock, self.read_beam, self.set_emitter,
+                         storage if storage is not None else MemoryStorage(),
+                         lambda: 12345)
+        self.node.keep_events = True
+        self.link = FakeLink()
+        self.node.add_link(self.link)
+        self.node.start()
+        self.run(100)  # let the boot self-test finish
+
+    def clock(self):
+        return self.now
+
+    def read_beam(self, ch):
+        if self.wired and ch < 3:
+            hole = "big" if ch < 2 else "small"
+            if not self.emitter_on.get(hole, True):
+                return True
+        return self.blocked.get(ch, False)
+
+    def set_emitter(self, hole, on):
+        self.emitter_on[hole] = on
+
+    def run(self, ms, step_us=1000):
+        end = ticks_add(self.now, ms * 1000)
+        while ticks_diff(end, self.now) > 0:
+            self.now = ticks_add(self.now, step_us)
+            self.node.poll()
+
+    def edge(self, ch, closed, after_us=0):
+        """An edge `after_us` from now (the IRQ stamps it; the loop sees it next poll)."""
+        t = ticks_add(self.now, after_us)
+        self.blocked[ch] = closed
+        self.node.edge(ch, closed, t)
+        return t
+
+    def pulse(self, ch, width_us):
+        t = self.edge(ch, True)
+        self.edge(ch, False, width_us)
+        return t
+
+    def kinds(self, skip=("hello",)):
+        return [(e["type"], e.get("hole")) for e in self.node.events if e["type"] not in skip]
+
+
+# -- classifier ---------------------------------------------------------------------------
+def case_two_beams_a_then_b_is_a_drop_stamped_at_the_leading_edge():
+    rig = Rig()
+    t0 = rig.edge(A, True)
+    rig.run(12)
+    rig.edge(B, True)
+    rig.run(8)
+    rig.edge(A, False)
+    rig.run(10)
+    rig.edge(B, False)
+    rig.run(500)
+    assert rig.kinds() == [("drop", "big")], rig.kinds()
+    assert rig.node.events[-1]["t_us"] == t0
+
+
+def case_2ms_pulses_are_caught_between_polls():
+    rig = Rig()
+    # a lob: each beam interrupted for 2 ms, both inside one 5 ms poll gap
+    t0 = rig.edge(A, True, 100)
+    rig.edge(A, False, 2100)
+    rig.edge(B, True, 2600)
+    rig.edge(B, False, 4600)
+    rig.run(500, step_us=5000)
+    assert rig.kinds() == [("drop", "big")], rig.kinds()
+    assert rig.node.events[-1]["t_us"] == t0
+    rig.pulse(S, 2000)
+    rig.run(100)
+    assert rig.kinds()[-1] == ("drop", "small")
+
+
+def case_T11_a_without_b_is_a_bounce():
+    rig = Rig()
+    rig.pulse(A, 20000)
+    rig.run(600)
+    assert rig.kinds() == [("bounce", "big")], rig.kinds()
+
+
+def case_T11_b_then_a_is_a_bounce():
+    rig = Rig()
+    # palet went down past both beams, then jumped back out: A B ... B A
+    rig.pulse(A, 10000)
+    rig.run(15)
+    rig.pulse(B, 10000)
+    rig.run(60)
+    rig.pulse(B, 10000)
+    rig.run(15)
+    rig.pulse(A, 10000)
+    rig.run(600)
+    assert rig.kinds() == [("bounce", "big")], rig.kinds()
+
+
+def case_b_alone_counts_as_a_drop_and_is_counted_as_a_missed():
+    rig = Rig()
+    rig.pulse(B, 15000)
+    rig.run(600)
+    assert rig.kinds() == [("drop", "big")]
+    assert rig.node.health_message(rig.now)["counters"]["a_missed"] == 1
+
+
+def case_settle_lockout_merges_chatter_into_one_passage():
+    rig = Rig()
+    t0 = rig.edge(A, True)
+    for k in range(5):  # the palet rattles on the lip: 5 short re-openings within 30 ms
+        rig.edge(A, False, 2000 + k * 5000)
+        rig.edge(A, True, 4000 + k * 5000)
+    rig.run(40)
+    rig.edge(A, False)
+    rig.run(5)
+    rig.pulse(B, 8000)
+    rig.run(600)
+    assert rig.kinds() == [("drop", "big")], rig.kinds()
+    assert rig.node.events[-1]["t_us"] == t0
+
+
+def case_two_palets_in_one_hole_are_two_drops():
+    rig = Rig()
+    for _ in range(2):
+        rig.pulse(A, 10000)
+        rig.run(15)
+        rig.pulse(B, 10000)
+        rig.run(500)
+    assert rig.kinds() == [("drop", "big"), ("drop", "big")]
+
+
+def case_T13_held_beam_is_blocked_once_then_cleared():
+    rig = Rig()
+    t0 = rig.edge(A, True)
+    rig.run(10)
+    rig.edge(B, True)  # palet straddles: both beams held
+    rig.run(2000)
+    assert rig.kinds() == [("blocked", "big")], rig.kinds()
+    assert rig.node.events[-1]["t_us"] == t0
+    assert rig.node.health_message(rig.now)["beams"]["big"] == "blocked"
+    rig.edge(A, False)
+    rig.edge(B, False, 3000)
+    rig.run(600)
+    assert rig.kinds() == [("blocked", "big"), ("cleared", "big")], rig.kinds()
+    assert rig.node.health_message(rig.now)["beams"]["big"] == "open"
+
+
+def case_T13_single_beam_held_is_blocked_not_a_drop():
+    rig = Rig()
+    rig.edge(S, True)
+    rig.run(1600)
+    rig.edge(S, False)
+    rig.run(100)
+    assert rig.kinds() == [("blocked", "small"), ("cleared", "small")], rig.kinds()
+
+
+def case_thresholds_come_from_one_dict_with_defaults():
+    th = config.thresholds({"stuck_ms": 200})
+    assert th["stuck_ms"] == 200 and th["settle_ms"] == config.DEFAULTS["settle_ms"]
+    rig = Rig(thresholds={"stuck_ms": 200})
+    rig.edge(S, True)
+    rig.run(250)
+    assert rig.kinds() == [("blocked", "small")]
+    try:
+        config.thresholds({"stuk_ms": 1})
+        raise AssertionError("unknown threshold accepted")
+    except config.ConfigError:
+        pass
+
+
+def case_passage_across_the_ticks_wrap():
+    rig = Rig(start_us=TICKS_PERIOD - 300000)  # wraps 200 ms after the boot self-test
+    t0 = rig.edge(A, True)
+    rig.run(150)
+    rig.edge(B, True)
+    rig.run(100)  # crosses the wrap with both beams closed
+    rig.edge(A, False)
+    rig.edge(B, False, 5000)
+    rig.run(600)
+    assert rig.kinds() == [("drop", "big")], rig.kinds()
+    assert rig.node.events[-1]["t_us"] == t0
+    assert ticks_diff(5, TICKS_PERIOD - 5) == 10 and wrap(TICKS_PERIOD + 7) == 7
+
+
+def case_button_press_is_an_event():
+    rig = Rig()
+    rig.pulse(BUTTON, 80000)
+    rig.run(100)
+    assert rig.kinds() == [("button", None)]
+    assert rig.node.events[-1]["button"] == "line"
+
+
+# -- edges -------------------------------------------------------------------------------
+def case_edge_ring_keeps_order_and_counts_overflow():
+    ring = EdgeRing(4)  # holds 3
+    for i in range(5):
+        ring.push(i, i & 1, 1000 + i)
+    assert ring.overflow == 2 and ring.pending() == 3
+    assert ring.pop() == (0, False, 1000)
+    ring.push(9, 1, 2000)
+    assert [ring.pop() for _ in range(4)] == [(1, True, 1001), (2, False, 1002), (9, True, 2000), None]
+
+
+def case_pin_handler_reads_level_and_time():
+    class Pin:
+        level = 1
+
+        def value(self):
+            return self.level
+
+    ring = EdgeRing(8)
+    handler = pin_handler(ring, 3, 0, lambda: 777)
+    pin = Pin()
+    pin.level = 0
+    handler(pin)
+    pin.level = 1
+    handler(pin)
+    assert ring.pop() == (3, True, 777) and ring.pop() == (3, False, 777)
+
+
+def case_edge_counter_rebuilds_every_edge_from_a_count():
+    ring = EdgeRing(16)
+    counter = EdgeCounter(ring, 1, False, 31990, 32000)
+    assert counter.update(31990, 5) == 0
+    assert counter.update(2, 10) == 12  # wrapped past the PCNT max
+    edges = []
+    while True:
+        e = ring.pop()
+        if e is None:
+            break
+        edges.append(e[1])
+    assert edges == [True, False] * 6 and counter.closed == 0
+
+
+# -- outbox ------------------------------------------------------------------------------
+def case_boot_counter_persists_through_storage():
+    store = MemoryStorage("41")
+    assert next_boot(store) == (42, None) and store.text == "42"
+    assert next_boot(MemoryStorage()) == (1, None)
+    boot, error = next_boot(MemoryStorage("garbage"))
+    assert boot == 1 and "unreadable" in error
+
+    def broken(text=None):
+        raise OSError("flash full")
+
+    boot, error = next_boot(broken)
+    assert error is not None
+
+
+def case_seq_restarts_each_boot_and_hello_comes_first():
+    store = MemoryStorage("6")
+    first = Rig(storage=store)
+    second = Rig(storage=store)
+    assert first.node.boot == 7 and second.node.boot == 8
+    hello = second.node.events[0]
+    assert hello["type"] == "hello" and hello["seq"] == 1 and hello["boot"] == 8
+    assert hello["holes"] == ["big", "small"] and len(hello["config"]) == 8
+    assert protocol.validate(hello) is None
+
+
+def case_cumulative_acks_free_the_ring():
+    box = Outbox("B1", 3, 10)
+    for i in range(5):
+        box.add("drop", i, {"hole": "big"})
+    assert not box.ack(2, 4)  # another boot: ignored
+    assert box.ack(3, 3) and box.oldest() == 4
+    assert not box.ack(3, 2)  # older than what we have: nothing new
+    assert box.ack(3, 99) and box.unacked() == 0 and box.acked == 5
+
+
+def case_ring_overflow_drops_oldest_and_is_reported_in_health():
+    rig = Rig(thresholds={"outbox_size": 4})
+    rig.link.set_up(False)
+    for _ in range(6):
+        rig.pulse(S, 5000)
+        rig.run(60)
+    health = rig.node.health_message(rig.now)
+    assert health["overflow"] >= 2 and protocol.validate(health) is None
+    assert [m["seq"] for m in rig.node.outbox.items] == [4, 5, 6, 7]
+
+
+def case_unacked_events_are_resent_after_reconnect_in_order():
+    rig = Rig()
+    rig.node.receive(protocol.ack(rig.node.boot, 1))  # hub stored the hello
+    rig.pulse(S, 5000)
+    rig.run(50)
+    rig.link.set_up(False)
+    rig.pulse(S, 5000)
+    rig.run(50)
+    rig.pulse(S, 5000)
+    rig.run(50)
+    assert [m["seq"] for m in rig.link.events()] == [1, 2]
+    rig.link.set_up(True)
+    rig.run(5)
+    assert [m["seq"] for m in rig.link.events()] == [1, 2, 2, 3, 4]
+    rig.node.receive(protocol.ack(rig.node.boot, 4))
+    rig.run(5000)
+    assert [m["seq"] for m in rig.link.events()] == [1, 2, 2, 3, 4]  # acked: no more resends
+
+
+def case_no_ack_means_resend_with_backoff():
+    rig = Rig(thresholds={"resend_ms": 100})
+    rig.run(1000)
+    hellos = [m for m in rig.link.events() if m["seq"] == 1]
+    assert 3 <= len(hellos) <= 6, len(hellos)  # 100, 200, 400 ms... not every poll
+    assert rig.node.counters["resends"] == len(hellos) - 1
+
+
+# -- self-test and health ----------------------------------------------------------------
+def case_emitter_selftest_passes_without_events():
+    rig = Rig()
+    assert rig.kinds() == [], rig.kinds()
+    assert rig.node.counters["selftests"] == 2
+
+
+def case_emitter_selftest_failure_is_a_fault_event():
+    rig = Rig(wired=False)  # receivers never go dark: emitter dead or beam misaligned
+    faults = [e for e in rig.node.events if e["type"] == "fault"]
+    assert sorted(e["hole"] for e in faults) == ["big", "small"]
+    assert "still sees light" in faults[0]["reason"]
+    assert rig.node.health_message(rig.now)["beams"]["big"] == "fault"
+
+
+def case_selftest_command_runs_again_and_ignores_its_own_edges():
+    rig = Rig()
+    rig.node.receive(protocol.command(rig.node.boot, "selftest"))
+    rig.run(100)
+    assert rig.node.counters["selftests"] == 4 and rig.kinds() == []
+
+
+def case_health_message_is_valid_protocol():
+    rig = Rig()
+    rig.run(200)
+    msg = rig.node.health_message(rig.now)
+    assert protocol.validate(msg) is None, protocol.validate(msg)
+    assert msg["mem_free"] == 12345 and msg["beams"] == {"big": "open", "small": "open"}
+    rig.node.receive(protocol.command(rig.node.boot, "health"))
+    assert rig.link.sent[-1]["type"] == "health"
+
+
+# -- serial link -------------------------------------------------------------------------
+def case_serial_link_frames_lines_and_reads_acks():
+    out = []
+    cfg = config.load(TWO_HOLES)
+    node = Node(cfg, lambda: 0, lambda ch: False)
+    link = SerialLink(out.append)
+    node.add_link(link)
+    node.start()
+    node.poll(1000)
+    msg, reason = protocol.decode_line(out[0])
+    assert reason is None and msg["type"] == "hello"
+    line = protocol.encode_line(protocol.ack(node.boot, 1))
+    link.feed(b"garbage\r\n" + line[:5])
+    link.feed(line[5:])
+    assert node.outbox.unacked() == 0 and link.bad == 1
+    bad = bytearray(protocol.encode_line(protocol.ack(node.boot, 1)))
+    bad[3] ^= 1
+    link.feed(bytes(bad))
+    assert link.bad == 2
+
+
+def case_protocol_round_trip_and_checksum():
+    msg = {"type": "drop", "board": "B1", "boot": 3, "seq": 7, "t_us": 123456, "hole": "big"}
+    line = protocol.encode_line(msg)
+    assert protocol.decode_line(line) == (msg, None)
+    broken = bytearray(line)
+    broken[12] ^= 0x04
+    got, reason = protocol.decode_line(bytes(broken))
+    assert got is None and reason
+    for junk in (b"", b"$*00", b"$}{*00\r\n", b"\xff\xfe", b"$" + b"a" * 2000):
+        assert protocol.decode_line(junk)[0] is None
+
+
+# -- config ------------------------------------------------------------------------------
+def _pinmap():
+    with open(PINMAP_PATH) as f:
+        return json.load(f)
+
+
+def case_config_validation_names_every_problem():
+    pinmap = _pinmap()
+    good = {"board": "B1", "port": "rp2", "holes": [{"name": "big", "beams": [2, 3], "emitter": 4}],
+            "links": ["serial"]}
+    assert config.validate(good, pinmap, "rp2") == []
+    bad = {"board": "B 1", "port": "rp2", "holes": [{"name": "big", "beams": [2, 23], "emitter": 2},
+                                                    {"name": "big", "beams": []}],
+           "links": ["mqtt"], "thresholds": {"nope": 1}}
+    errors = config.validate(bad, pinmap, "rp2")
+    text = "\n".join(errors)
+    for needle in ("board:", "reserved", "already used", "duplicate", "beams must", "mqtt", "nope"):
+        assert needle in text, (needle, text)
+    assert "config is for rp2" in "\n".join(config.validate(good, pinmap, "esp32"))
+    esp = {"board": "E1", "port": "esp32", "holes": [{"name": "h" + str(i), "beams": [p, q]}
+                                                     for i, (p, q) in enumerate([(4, 5), (13, 14), (16, 17), (18, 19), (21, 22)])]}
+    assert "at most 8" in "\n".join(config.validate(esp, pinmap, "esp32"))
+    try:
+        config.load(bad, pinmap, "rp2")
+        raise AssertionError("bad config loaded")
+    except config.ConfigError as err:
+        assert "bad board config" in str(err)
+
+
+def case_config_hash_is_stable():
+    h1 = config.config_hash({"b": [1, 2], "a": {"y": True, "x": None}})
+    h2 = config.config_hash({"a": {"x": None, "y": True}, "b": [1, 2]})
+    assert h1 == h2 and len(h1) == 8
+
+
+def all_cases():
+    names = sorted(n for n in globals() if n.startswith("case_"))
+    return [(n, globals()[n]) for n in names]

@@ -84,6 +84,23 @@ def cells_at(vertex: int) -> tuple[int, ...]:
     return found
 
 
+_NEAR: dict[int, tuple[int, ...]] = {}
+
+
+def near(key: int) -> tuple[int, ...]:
+    """The twelve cells sharing at least a corner with a cell (cached)."""
+    found = _NEAR.get(key)
+    if found is None:
+        seen: list[int] = []
+        for v in geometry(key)[0]:
+            for cell in cells_at(v):
+                if cell != key and cell not in seen:
+                    seen.append(cell)
+        found = tuple(seen)
+        _NEAR[key] = found
+    return found
+
+
 class Board:
     """Tiles on the table (insertion-ordered), vertex numbers and counts, and the frontier:
     each empty cell sharing a side with a tile, mapped to its corner key (kept up to date
@@ -140,8 +157,12 @@ class Board:
             v = vertices[k]
             self.value[v] = corners_[k]
             self.count[v] = self.count.get(v, 0) + 1
-        self.frontier.pop(key, None)
-        self._refresh(vertices)
+        frontier = self.frontier
+        frontier.pop(key, None)
+        for n in sides:  # only the side neighbours can join the frontier
+            if n not in self.tiles:
+                frontier[n] = 0
+        self._refresh(key)
 
     def remove(self, key: int) -> None:
         """Undo :meth:`place` of the tile at ``key`` (search only)."""
@@ -157,18 +178,17 @@ class Board:
         for n in sides:
             if n in self.frontier and not any(m in self.tiles for m in geometry(n)[1]):
                 del self.frontier[n]
-        self._refresh(vertices)
+        if any(n in self.tiles for n in sides):
+            self.frontier[key] = self.key_at(key)
+        self._refresh(key)
 
-    def _refresh(self, vertices: tuple[int, int, int]) -> None:
-        """Recompute the frontier around these vertices (the only cells a change touches)."""
-        tiles = self.tiles
+    def _refresh(self, key: int) -> None:
+        """Recompute the corner keys of frontier cells touching ``key`` (the only ones a
+        change there can alter)."""
         frontier = self.frontier
-        for v in vertices:
-            for cell in cells_at(v):
-                if cell in tiles:
-                    continue
-                if cell in frontier or any(n in tiles for n in geometry(cell)[1]):
-                    frontier[cell] = self.key_at(cell)
+        for cell in near(key):
+            if cell in frontier:
+                frontier[cell] = self.key_at(cell)
 
     def bonus(self, key: int, pressman_bridge: bool = False) -> str | None:
         """The bonus a tile placed at ``key`` now would earn (M6–M8), from the state before it.

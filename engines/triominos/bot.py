@@ -26,7 +26,8 @@ import random
 import time
 from typing import Any
 
-from engines.triominos.board import key_cell
+from engines.lattice import Cell
+from engines.triominos.board import cell_key, key_cell
 from engines.triominos.game import (
     Action,
     Draw,
@@ -38,6 +39,7 @@ from engines.triominos.game import (
 
 MIN_WORLDS = 2
 MAX_WORLDS = 200
+MARGIN_WEIGHT = 0.002
 
 
 def unseen_tiles(state: TriominosState, seat: int) -> list[int]:
@@ -48,18 +50,82 @@ def unseen_tiles(state: TriominosState, seat: int) -> list[int]:
     return [t for t in range(ts.size) if t not in seen and t not in on_board]
 
 
-def determinize(state: TriominosState, seat: int, rng: random.Random) -> TriominosState:
-    """A copy where everything ``seat`` cannot see (other racks, pool order) is resampled."""
+def read_draws(state: TriominosState, seat: int) -> dict[int, tuple[int, list[int]]]:
+    """What each opponent's last draw says about their rack.
+
+    A player who draws at the start of a turn usually had no tile that fitted (players
+    place when they can): so the tiles they held then — their rack now, less what they
+    drew — are among the unseen tiles with no place on the board as it was. Returns, per
+    opponent seat, (how many of their tiles are such old tiles, the candidate tiles).
+    """
+    found: dict[int, tuple[int, list[int]]] = {}
+    ts = state.tileset
+    names = {name: k for k, name in enumerate(state.players)}
+    log = state.log
+    unseen = unseen_tiles(state, seat)
+    end = len(log)
+    done: set[int] = {seat}
+    while end > 0 and len(done) < len(state.players):
+        player = names.get(str(log[end - 1]["player"]))
+        start = end
+        while start > 0 and names.get(str(log[start - 1]["player"])) == player:
+            start -= 1
+        if player is None or player in done:
+            end = start
+            continue
+        done.add(player)
+        turn = log[start:end]
+        later = [e["action"]["place"] for e in log[start:] if "place" in e["action"]]
+        end = start
+        if "draw" not in turn[0]["action"]:
+            continue
+        board = state.board.copy()
+        for place in later:
+            key = cell_key(Cell.from_json(place["cell"]))
+            if board.tiles.get(key) != tuple(place["corners"]):
+                break  # a new round began since: the board is not that one
+            board.remove(key)
+        else:
+            if not board.tiles:
+                continue
+            draws = sum(1 for e in turn if "draw" in e["action"])
+            placed = 1 if "place" in turn[-1]["action"] else 0
+            old = len(state.racks[player]) - draws + placed
+            fitting = board.fitting_mask(ts.fit)
+            nofit = [t for t in unseen if not ts.tile_placements[t] & fitting]
+            if old > 0 and len(nofit) >= old:
+                found[player] = (old, nofit)
+    return found
+
+
+def determinize(
+    state: TriominosState,
+    seat: int,
+    rng: random.Random,
+    hints: dict[int, tuple[int, list[int]]] | None = None,
+) -> TriominosState:
+    """A copy where everything ``seat`` cannot see (other racks, pool order) is resampled,
+    keeping what :func:`read_draws` learnt (``hints``)."""
     world = state.clone()
     unseen = unseen_tiles(state, seat)
-    rng.shuffle(unseen)
+    taken: set[int] = set()
+    known: dict[int, list[int]] = {}
+    for other, (old, nofit) in (hints or {}).items():
+        free = [t for t in nofit if t not in taken]
+        if len(free) >= old:
+            known[other] = rng.sample(free, old)
+            taken.update(known[other])
+    rest = [t for t in unseen if t not in taken]
+    rng.shuffle(rest)
     at = 0
     for other in range(len(state.players)):
-        if other != seat:
-            size = len(state.racks[other])
-            world.racks[other] = unseen[at : at + size]
-            at += size
-    world.pool = unseen[at:]
+        if other == seat:
+            continue
+        base = known.get(other, [])
+        need = len(state.racks[other]) - len(base)
+        world.racks[other] = base + rest[at : at + need]
+        at += need
+    world.pool = rest[at:]
     return world
 
 
@@ -96,15 +162,18 @@ def _evaluate(
     if len(candidates) <= 1:
         return candidates, 0
     worlds = 0
+    hints = read_draws(state, seat)
     while worlds < MAX_WORLDS and (worlds < MIN_WORLDS or time.perf_counter() < deadline):
-        world = determinize(state, seat, rng)
+        world = determinize(state, seat, rng, hints)
         for c in candidates:
             line = world.clone()
             line.apply(Place(key_cell(c.key), ts.placement_corners[c.placement]))
             rollout(line, rng)
             mine = line.score_list[seat]
             best_other = max(s for k, s in enumerate(line.score_list) if k != seat)
-            c.total += mine - best_other
+            margin = mine - best_other
+            # the aim is to win: a won world counts 1, a margin point a little
+            c.total += (margin > 0) + 0.5 * (margin == 0) + margin * MARGIN_WEIGHT
         worlds += 1
     # ties (common with few worlds) go to the higher score now
     candidates.sort(key=lambda c: (-c.total, -c.points))

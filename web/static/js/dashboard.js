@@ -32,20 +32,23 @@ function layoutSvg(view) {
     const [cx, cy] = lattice.centroid(board.cell);
     const onBoard = (state.boards || {})[board.id] ?? 0;
     const corners = lattice.corners(board.cell).map(([i, j]) => lattice.vertexXY(i, j));
-    // Holes drawn inside the triangle: the big one near the middle, the small one nearer an edge.
-    const mid = [(corners[1][0] + corners[2][0]) / 2, (corners[1][1] + corners[2][1]) / 2];
-    const big = [cx * 0.75 + corners[0][0] * 0.25, cy * 0.75 + corners[0][1] * 0.25];
-    const small = [cx * 0.45 + mid[0] * 0.55, cy * 0.45 + mid[1] * 0.55];
+    // Holes sit toward two edges' middles (away from the corners, where jackpots are);
+    // the count of palets on the board in the middle; the board's id toward the third edge.
+    const toward = (a, b, f) => [cx + ((corners[a][0] + corners[b][0]) / 2 - cx) * f, cy + ((corners[a][1] + corners[b][1]) / 2 - cy) * f];
+    const big = toward(0, 1, 0.62);
+    const small = toward(1, 2, 0.62);
+    const label = toward(2, 0, 0.55);
     const pendingBig = (state.holes || {})[`${board.id}.big`] ?? 0;
     const pendingSmall = (state.holes || {})[`${board.id}.small`] ?? 0;
+    const at = ([x, y], dy = 0) => ({ x: (x * scale).toFixed(1), y: (-y * scale + dy).toFixed(1) });
     parts.push(el("g", { class: "board", "data-board": board.id },
       el("polygon", { points: lattice.polygon(board.cell, scale) }),
-      el("circle", { class: "hole big", cx: big[0] * scale, cy: -big[1] * scale, r: 11 }),
-      pendingBig ? el("text", { class: "pending", x: big[0] * scale, y: -big[1] * scale + 5 }, pendingBig) : null,
+      el("circle", { class: "hole big", cx: big[0] * scale, cy: -big[1] * scale, r: 10 }),
+      pendingBig ? el("text", { class: "pending", ...at(big, 5) }, pendingBig) : null,
       el("circle", { class: "hole small", cx: small[0] * scale, cy: -small[1] * scale, r: 7 }),
-      pendingSmall ? el("text", { class: "pending", x: small[0] * scale, y: -small[1] * scale + 4 }, pendingSmall) : null,
-      el("text", { class: "board-id", x: cx * scale, y: -cy * scale - 14 }, board.id),
-      el("text", { class: "board-count", x: cx * scale + 20, y: -cy * scale + 22 }, onBoard),
+      pendingSmall ? el("text", { class: "pending", ...at(small, 4) }, pendingSmall) : null,
+      el("text", { class: "board-id", ...at(label, 5) }, board.id),
+      el("text", { class: "board-count", ...at([cx, cy], 9) }, onBoard),
     ));
   }
   lattice.hexagons(cells).forEach((v, k, all) => {

@@ -1,0 +1,73 @@
+"""Fixtures for the web tests: a real hub on a SQLite file, the Flask app on top of it
+(CSRF on, as in production), a logged-in client, and helpers to read CSRF tokens."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.security import generate_password_hash
+
+from hub.service import Hub
+from web import create_app
+
+PASSWORD = "referee-secret"
+CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Iterator[Hub]:
+    h = Hub(tmp_path / "hub.db", settle_s=0.05, bot_budget_s=0.05)
+    h.start()
+    yield h
+    h.close()
+
+
+@pytest.fixture
+def trigono_table(hub: Hub) -> dict[str, Any]:
+    return hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=7, table_id="t1")
+
+
+# The production default (scrypt) costs ~0.2 s a call on this machine; tests hash once
+# with a cheap pbkdf2 and still go through werkzeug's check on every login.
+PASSWORD_HASH = generate_password_hash(PASSWORD, method="pbkdf2:sha256:1000")
+
+
+@pytest.fixture
+def app(hub: Hub) -> Flask:
+    return create_app({"TESTING": True, "PASSWORD_HASH": PASSWORD_HASH, "SECRET_KEY": "test-key"}, hub=hub)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def csrf_token(client: FlaskClient, page: str = "/") -> str:
+    """The token a page hands its forms and scripts (the session keeps its secret)."""
+    html = client.get(page).get_data(as_text=True)
+    match = CSRF_META.search(html)
+    assert match, "no csrf meta on the page"
+    return match.group(1)
+
+
+def login(client: FlaskClient, password: str = PASSWORD) -> Any:
+    token = csrf_token(client, "/auth/login")
+    return client.post("/auth/login", data={"password": password, "csrf_token": token})
+
+
+@pytest.fixture
+def referee(client: FlaskClient) -> FlaskClient:
+    """A client logged in as the referee."""
+    assert login(client).status_code == 302
+    return client
+
+
+def api_post(client: FlaskClient, url: str, body: Any, token: str | None = None) -> Any:
+    headers = {"X-CSRFToken": token if token is not None else csrf_token(client)}
+    return client.post(url, json=body, headers=headers)

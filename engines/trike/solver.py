@@ -135,9 +135,10 @@ class Solver:
                             break
                 if safe:
                     candidates.append(m)
-        # Fewest empty neighbours first: those moves shrink the opponent's choice most.
+        # Most empty neighbours first (open cells keep the mover's options). Measured on
+        # side-13 regions of 19-24 cells: ~3x fewer nodes in total than fewest-first.
         if len(candidates) > 1:
-            candidates.sort(key=ec.__getitem__)
+            candidates.sort(key=ec.__getitem__, reverse=True)
         zob = ZOBRIST[col]
         for m in candidates:
             board[m] = col

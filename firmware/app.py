@@ -126,7 +126,9 @@ async def run(node, board, serial, stop=None):
         await asyncio.sleep_ms(period)
 
 
-def main():
+def main(tasks=()):
+    """Load the config (or keep printing why not), build, run. `tasks`: extra coroutines
+    to run beside the loop (the unix-port tests' scripted beams)."""
     cfg = load_config()
     if cfg is None:
         import time
@@ -136,4 +138,10 @@ def main():
             load_config()
     board = make_board(cfg)
     node, serial = build(cfg, board)
-    asyncio.run(run(node, board, serial))
+
+    async def everything():
+        for coro in tasks:
+            asyncio.create_task(coro)
+        await run(node, board, serial)
+
+    asyncio.run(everything())

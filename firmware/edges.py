@@ -7,6 +7,8 @@
 
 from array import array
 
+from firmware.clock import TICKS_MASK
+
 
 class EdgeRing:
     def __init__(self, size=128):
@@ -53,13 +55,14 @@ def pin_handler(ring, chan, pin_closed_level, ticks_us):
 
     `pin_closed_level` is the pin value that means "beam interrupted" (0 for the usual
     open-collector receiver with a pull-up). Built once at set-up, so binding `ring.push`
-    never happens inside the interrupt.
+    never happens inside the interrupt. Times are masked to the 2**30 ticks period (a
+    no-op on boards; the unix port's ticks_us wraps at 2**62).
     """
     push = ring.push
     flip = 1 - pin_closed_level  # closed = value ^ flip
 
     def handler(pin):
-        push(chan, pin.value() ^ flip, ticks_us())
+        push(chan, pin.value() ^ flip, ticks_us() & TICKS_MASK)
 
     return handler
 

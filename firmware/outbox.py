@@ -85,8 +85,6 @@ class Outbox:
         self.seq = 0  # last seq given out
         self.acked = 0  # highest seq acknowledged (cumulative)
         self.overflow = 0  # events dropped unacknowledged because the ring was full
-        self.resends = 0  # events sent again
-        self.sent_high = 0  # highest seq ever sent on any link
 
     def add(self, kind, t_us, fields=None):
         """Queue a new event; returns the message dict."""
@@ -135,9 +133,3 @@ class Outbox:
         if i >= len(items):
             return None
         return items[i]
-
-    def note_sent(self, msg):
-        if msg["seq"] <= self.sent_high:
-            self.resends += 1
-        else:
-            self.sent_high = msg["seq"]

@@ -280,13 +280,20 @@ class TrigonoTable(Table):
 
     def rebuild(self, actions: list[dict[str, Any]]) -> None:
         super().rebuild(actions)
-        self.rounds_seen = len(self.printed().get("round_results", []))
+        self.rounds_seen = self._rounds_done()
+
+    def _rounds_done(self) -> int:
+        """Rounds finished so far. Reads the engine's round counter when it has one (the
+        printed state copies the whole log: too slow for every sensor event)."""
+        current = getattr(self.state, "round", None)
+        if isinstance(current, int):
+            return current - 1
+        return len(self.printed().get("round_results", []))
 
     def _after_action(self, entry: Entry) -> None:
         """Disarm between rounds (palets are being collected) and when the match is over."""
         self.clear_alert("stuck")
-        results = self.printed().get("round_results", [])
-        done = len(results)
+        done = self._rounds_done()
         if done > self.rounds_seen or self.state.is_terminal():
             self.armed = False
         self.rounds_seen = done

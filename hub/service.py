@@ -111,7 +111,7 @@ __all__ = [
 JSONDict = dict[str, Any]
 log = logging.getLogger("hub")
 
-SNAPSHOT_EVERY = 500  # entries of one table between snapshots
+SNAPSHOT_EVERY = 200  # entries of one table between snapshots (bounds the replay at restart)
 FEED_KEEP = 10_000  # changes kept for clients that reconnect
 INGEST_BATCH = 1000
 TICK_S = 0.02
@@ -153,6 +153,7 @@ class Hub:
         self._lock = threading.RLock()
         self._tables: dict[str, Table] = {}
         self._snapshot_at: dict[str, int] = {}
+        self._since_snapshot: dict[str, int] = {}  # entries applied since the last snapshot
         self._bound: dict[str, str] = {}  # physical board -> table id
         self._health: dict[str, BoardHealth] = {}
         self._seqs: SeqTracker[Item] = SeqTracker(gap_timeout_s)
@@ -424,16 +425,20 @@ class Hub:
         self._after_apply(table)
         return table
 
-    def _after_apply(self, table: Table) -> None:
-        if table.applied_through - self._snapshot_at.get(table.id, 0) >= SNAPSHOT_EVERY:
+    def _after_apply(self, table: Table, announce: bool = True) -> None:
+        since = self._since_snapshot[table.id] = self._since_snapshot.get(table.id, 0) + 1
+        if since >= SNAPSHOT_EVERY:
             self._save_snapshot(table)
-        self._changed([{"kind": "table", "table": table.id}])
-        self._bot_queue.put(table.id)
+        if announce:
+            self._changed([{"kind": "table", "table": table.id}])
+        if table.has_bots:
+            self._bot_queue.put(table.id)
 
     def _save_snapshot(self, table: Table) -> None:
         self.store.save_snapshot(table.id, table.applied_through, {
             "spec": table.spec, "created_at": table.created_at, "table": table.dump()})
         self._snapshot_at[table.id] = table.applied_through
+        self._since_snapshot[table.id] = 0
 
     def _hint(self, table_id: str) -> JSONDict:
         with self._lock:
@@ -556,6 +561,7 @@ class Hub:
             return []
         ids = self.store.append(entries)
         applied: list[JSONDict] = []
+        touched: dict[str, None] = {}
         for (_transport, msg, link, _at), entry, entry_id in zip(items, entries, ids, strict=True):
             h = self._board(msg["board"])
             if msg["type"] == "status":
@@ -572,8 +578,10 @@ class Hub:
             if entry.table_id is not None:
                 table = self._tables[entry.table_id]
                 table.apply_entry(with_id(entry, entry_id))
-                self._after_apply(table)
+                self._after_apply(table, announce=False)
+                touched[table.id] = None
             applied.append(msg)
+        self._changed([{"kind": "table", "table": t} for t in touched])
         return applied
 
     def _send_acks(self, to_ack: dict[tuple[int, str, int], Transport]) -> None:

@@ -26,7 +26,7 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -228,4 +228,5 @@ class SqliteStore(EventStore):
 
 def with_id(entry: Entry, entry_id: int) -> Entry:
     """The entry as stored (with its id)."""
-    return replace(entry, id=entry_id)
+    return Entry(entry_id, entry.at, entry.source, entry.table_id, entry.body, entry.board,
+                 entry.boot, entry.seq)

@@ -72,6 +72,7 @@ class Table:
         self.options: dict[str, Any] = dict(spec["options"])
         self.seed: int = spec["seed"]
         self.seats: list[dict[str, Any]] = list(spec["seats"])
+        self.has_bots = any(seat["bot"] for seat in self.seats)
         self.created_at = created_at
         self.game: Game[Any] = game_class(self.game_name)(self.options)
         self.actions: list[dict[str, Any]] = []  # {"action": JSON, "src": [entry ids], "by": str}
@@ -211,7 +212,8 @@ class Table:
         del self.alerts[:-MAX_ALERTS]
 
     def clear_alert(self, key: str) -> None:
-        self.alerts = [a for a in self.alerts if a.get("key") != key]
+        if self.alerts:
+            self.alerts = [a for a in self.alerts if a.get("key") != key]
 
     # -- views ---------------------------------------------------------------------------
     def printed(self) -> dict[str, Any]:

@@ -1,0 +1,266 @@
+"""Hub ingest benchmark (issue 4), against a private Mosquitto started here.
+
+1. Bare paho-mqtt subscriber throughput: N QoS 1 events from 100 simulated boards are
+   queued in the broker for a persistent session, then the subscriber connects and
+   drains them; events/s = N / drain time.
+2. Hub ingest throughput, measured the same way: the hub's MQTT link drains the same N
+   events and the hub decodes, reorders/dedupes, stores (SQLite WAL), applies them to 50
+   Trigono tables (2 boards each) and acks. Ratio = hub / bare.
+3. Latency from publish to applied state at a steady 200 events/s (p50, p99).
+4. Restart time of a hub over the resulting store (>= N stored events): with the
+   snapshots as a crash would leave them, and with no snapshot at all (full replay).
+
+Run: ``python bench/hub_ingest.py`` (``--events 20000`` for a quick run). The machine is
+shared: figures are noisy, run twice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from firmware import protocol  # noqa: E402
+from hub.mqtt_link import MqttTransport  # noqa: E402
+from hub.service import Hub  # noqa: E402
+from tests.broker import Broker  # noqa: E402
+
+TICKS_MASK = (1 << 30) - 1
+
+
+class Boards:
+    """100 simulated boards: seq per board, a device clock 2 s apart per event (so every
+    drop is a throw of its own), a realistic mix of events."""
+
+    def __init__(self, count: int, seed: int = 1) -> None:
+        self.ids = [f"S{k:03d}" for k in range(count)]
+        self.seq = dict.fromkeys(self.ids, 0)
+        self.rng = random.Random(seed)
+
+    def next(self, board: str) -> dict[str, Any]:
+        self.seq[board] += 1
+        seq = self.seq[board]
+        msg: dict[str, Any] = {"board": board, "boot": 1, "seq": seq, "t_us": (seq * 2_000_000) & TICKS_MASK}
+        if seq == 1:
+            msg.update(type="hello", fw="bench", config="c", holes=["big", "small"])
+            return msg
+        kind = self.rng.choices(["drop", "bounce", "floor", "next"], [50, 15, 25, 10])[0]
+        if kind == "drop":
+            msg.update(type="drop", hole=self.rng.choice(["big", "small"]))
+        elif kind == "bounce":
+            msg.update(type="bounce", hole="big")
+        elif kind == "floor":
+            msg.update(type="button", button="floor")
+        else:
+            msg.update(type="button", button="next_round")
+        return msg
+
+    def stream(self, total: int) -> list[dict[str, Any]]:
+        return [self.next(self.ids[k % len(self.ids)]) for k in range(total)]
+
+
+def publisher(broker: Broker) -> mqtt.Client:
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="bench-pub")
+    client.max_inflight_messages_set(1000)
+    client.max_queued_messages_set(0)
+    client.connect(broker.host, broker.port)
+    client.loop_start()
+    return client
+
+
+def publish_all(client: mqtt.Client, messages: list[dict[str, Any]]) -> None:
+    last = None
+    for msg in messages:
+        last = client.publish(protocol.topic(msg["board"], "event"), protocol.encode_payload(msg), qos=1)
+    if last is not None:
+        last.wait_for_publish(120)
+
+
+def bare_throughput(broker: Broker, messages: list[dict[str, Any]]) -> float:
+    received = 0
+    done = threading.Event()
+    subscribed = threading.Event()
+    total = len(messages)
+
+    def on_connect(c: mqtt.Client, u: Any, f: Any, rc: Any, p: Any) -> None:
+        c.subscribe(protocol.TOPIC_ROOT + "+/event", qos=1)
+
+    def on_subscribe(c: mqtt.Client, u: Any, mid: Any, rc: Any, p: Any) -> None:
+        subscribed.set()
+
+    def on_message(c: mqtt.Client, u: Any, m: mqtt.MQTTMessage) -> None:
+        nonlocal received
+        received += 1
+        if received == total:
+            done.set()
+
+    sub = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="bench-bare", clean_session=False)
+    sub.on_connect, sub.on_subscribe, sub.on_message = on_connect, on_subscribe, on_message
+    sub.connect(broker.host, broker.port)
+    sub.loop_start()
+    subscribed.wait(10)
+    sub.disconnect()
+    sub.loop_stop()
+    pub = publisher(broker)
+    publish_all(pub, messages)
+    pub.disconnect()
+    pub.loop_stop()
+    start = time.perf_counter()
+    sub.reconnect()
+    sub.loop_start()
+    if not done.wait(600):
+        raise RuntimeError(f"bare subscriber got {received}/{total}")
+    elapsed = time.perf_counter() - start
+    sub.disconnect()
+    sub.loop_stop()
+    return total / elapsed
+
+
+def make_hub(db: Path, boards: Boards) -> Hub:
+    hub = Hub(db)
+    ids = boards.ids
+    for k in range(0, len(ids), 2):
+        hub.create_table("trigono", seats=["Ana", "Ben"], boards=ids[k:k + 2], seed=k,
+                         options={"rounds_to_win": 1000})
+    return hub
+
+
+def hub_throughput(broker: Broker, hub: Hub, messages: list[dict[str, Any]]) -> float:
+    total = len(messages)
+    applied = 0
+    done = threading.Event()
+
+    def on_applied(batch: list[dict[str, Any]]) -> None:
+        nonlocal applied
+        applied += len(batch)
+        if applied >= total:
+            done.set()
+
+    link = MqttTransport(broker.host, broker.port, client_id="bench-hub")
+    hub.start()
+    hub.add_transport(link)  # subscribes with a persistent session...
+    link.connected.wait(10)
+    time.sleep(0.5)
+    link.stop()  # ...then goes away while the events are queued for it
+    pub = publisher(broker)
+    publish_all(pub, messages)
+    pub.disconnect()
+    pub.loop_stop()
+    hub.applied_hook = on_applied
+    link2 = MqttTransport(broker.host, broker.port, client_id="bench-hub")
+    start = time.perf_counter()
+    hub.add_transport(link2)
+    if not done.wait(900):
+        raise RuntimeError(f"hub applied {applied}/{total}")
+    elapsed = time.perf_counter() - start
+    hub.applied_hook = None
+    return total / elapsed
+
+
+def latency(broker: Broker, hub: Hub, boards: Boards, rate: float, seconds: float) -> dict[str, float]:
+    sent: dict[tuple[str, int], float] = {}
+    lat: list[float] = []
+
+    def on_applied(batch: list[dict[str, Any]]) -> None:
+        now = time.perf_counter()
+        for msg in batch:
+            t0 = sent.get((msg["board"], msg["seq"]))
+            if t0 is not None:
+                lat.append(now - t0)
+
+    hub.applied_hook = on_applied
+    pub = publisher(broker)
+    count = int(rate * seconds)
+    start = time.perf_counter()
+    for k in range(count):
+        due = start + k / rate
+        pause = due - time.perf_counter()
+        if pause > 0:
+            time.sleep(pause)
+        msg = boards.next(boards.ids[k % len(boards.ids)])
+        sent[(msg["board"], msg["seq"])] = time.perf_counter()
+        pub.publish(protocol.topic(msg["board"], "event"), protocol.encode_payload(msg), qos=1)
+    hub.flush(10)
+    deadline = time.monotonic() + 10
+    while len(lat) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+    pub.disconnect()
+    pub.loop_stop()
+    hub.applied_hook = None
+    lat.sort()
+    return {"events": len(lat), "p50_ms": 1000 * statistics.median(lat),
+            "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))],
+            "max_ms": 1000 * lat[-1]}
+
+
+def restart_time(db: Path) -> float:
+    start = time.perf_counter()
+    hub = Hub(db)
+    elapsed = time.perf_counter() - start
+    hub.close()
+    return elapsed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=100_000)
+    parser.add_argument("--boards", type=int, default=100)
+    parser.add_argument("--rate", type=float, default=200.0)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp)
+        broker = Broker(workdir / "mosquitto")
+        broker.start()
+        try:
+            bare = bare_throughput(broker, Boards(args.boards, seed=1).stream(args.events))
+            print(json.dumps({"bare_paho_events_per_s": round(bare)}), flush=True)
+            boards = Boards(args.boards, seed=1)
+            db = workdir / "hub.db"
+            hub = make_hub(db, boards)
+            ingest = hub_throughput(broker, hub, boards.stream(args.events))
+            print(json.dumps({"hub_ingest_events_per_s": round(ingest),
+                              "ratio": round(ingest / bare, 2)}), flush=True)
+            lat = latency(broker, hub, boards, args.rate, args.seconds)
+            print(json.dumps({"rate_per_s": args.rate, **{k: round(v, 2) for k, v in lat.items()}}),
+                  flush=True)
+            # A crash leaves the snapshots as they were: copy the store without closing.
+            crash_db = workdir / "crash.db"
+            with sqlite3.connect(db) as src, sqlite3.connect(crash_db) as dst:
+                src.backup(dst)
+            hub.close()
+            with sqlite3.connect(crash_db) as conn:
+                stored = conn.execute("SELECT COUNT(*) FROM log WHERE seq IS NOT NULL").fetchone()[0]
+            after_crash = restart_time(crash_db)
+            with sqlite3.connect(crash_db) as conn:
+                conn.execute("DELETE FROM snapshot")
+            full_replay = restart_time(crash_db)
+            print(json.dumps({"stored_events": stored, "restart_s": round(after_crash, 3),
+                              "restart_without_snapshots_s": round(full_replay, 3)}), flush=True)
+            print(json.dumps({"summary": {
+                "bare_paho_events_per_s": round(bare), "hub_ingest_events_per_s": round(ingest),
+                "ratio": round(ingest / bare, 2), "p50_ms": round(lat["p50_ms"], 2),
+                "p99_ms": round(lat["p99_ms"], 2), "stored_events": stored,
+                "restart_s": round(after_crash, 3),
+                "restart_without_snapshots_s": round(full_replay, 3)}}), flush=True)
+        finally:
+            broker.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,199 @@
+// Trike renderer (web/GAMES.md contract): the triangular board of hexagonal cells, the
+// stones and the neutral pawn, the cells the pawn can reach highlighted and clickable on
+// your turn, the pie-rule swap offered when it is legal, and the score at the end.
+// Cells are named as in RECORDS.md § Trike: row letter from the apex, number in the row.
+
+export const messages = {
+  fr: {
+    "trike.swap": "Échanger les couleurs",
+    "trike.swap_offer": "Règle du gâteau : prenez le jeton d'ouverture (vous devenez Noir) ou jouez Blanc.",
+    "trike.black": "Noir",
+    "trike.white": "Blanc",
+    "trike.pawn": "Pion",
+    "trike.targets": "Touchez une case en surbrillance pour y poser votre jeton.",
+    "trike.score": "{points} pt",
+    "trike.final": "Score final : jetons sur le pion ou à côté.",
+    "trike.opening": "Ouverture : posez votre jeton n'importe où.",
+  },
+  en: {
+    "trike.swap": "Swap colours",
+    "trike.swap_offer": "Pie rule: take the opening stone (you become Black) or play White.",
+    "trike.black": "Black",
+    "trike.white": "White",
+    "trike.pawn": "Pawn",
+    "trike.targets": "Tap a highlighted cell to place your stone there.",
+    "trike.score": "{points} pt",
+    "trike.final": "Final score: stones on or next to the pawn.",
+    "trike.opening": "Opening: place your stone anywhere.",
+  },
+};
+
+const ROWS = "abcdefghijklmnopqrs";
+const SQRT3 = Math.sqrt(3);
+const R = 20; // hexagon radius in SVG units; the SVG scales to the page width
+
+function cellName(r, c) { return `${ROWS[r]}${c + 1}`; }
+
+function centre(r, c) {
+  // pointy-top hexagons: neighbours (r, c±1) side by side, row r+1 half a cell lower-left
+  return [(c - r / 2) * SQRT3 * R, r * 1.5 * R];
+}
+
+function hexPoints(x, y, radius) {
+  const pts = [];
+  for (let k = 0; k < 6; k += 1) {
+    const a = Math.PI / 6 + (k * Math.PI) / 3;
+    pts.push(`${(x + radius * Math.cos(a)).toFixed(2)},${(y + radius * Math.sin(a)).toFixed(2)}`);
+  }
+  return pts.join(" ");
+}
+
+let busy = false; // UI state only: an action is on its way to the hub
+
+export function render(view, root, api) {
+  const { el, t } = api;
+  const state = view.state || {};
+  const size = state.size || (view.options && view.options.size) || 13;
+  const stones = state.stones || {};
+  const colors = state.colors || {};
+  const over = state.status === "over";
+  const legal = view.your_turn ? (view.legal_actions || []) : [];
+  const targets = new Set(legal.filter((a) => a !== "swap"));
+  const log = state.log || [];
+  const lastCells = log.map((e) => e.action).filter((a) => a !== "swap");
+  const lastCell = lastCells[lastCells.length - 1];
+
+  const send = (action) => {
+    if (busy) return;
+    busy = true;
+    api.play(action).catch(() => {}).finally(() => { busy = false; });
+  };
+
+  // ---- board
+  const cells = [];
+  const scoring = new Set();
+  if (over && state.pawn) {
+    scoring.add(state.pawn);
+  }
+  for (let r = 0; r < size; r += 1) {
+    for (let c = 0; c <= r; c += 1) {
+      const name = cellName(r, c);
+      const [x, y] = centre(r, c);
+      const stone = stones[name];
+      const isTarget = targets.has(name);
+      const attrs = {
+        class: `trike-cell${isTarget ? " target" : ""}${name === lastCell ? " last" : ""}`,
+        "data-cell": name,
+      };
+      if (isTarget) {
+        attrs.onclick = () => send(name);
+        attrs.role = "button";
+        attrs.tabindex = "0";
+        attrs.onkeydown = (ev) => { if (ev.key === "Enter" || ev.key === " ") send(name); };
+      }
+      const parts = [
+        el("polygon", { points: hexPoints(x, y, R * 0.97), class: "hex" }),
+        el("title", {}, name),
+      ];
+      if (stone) {
+        parts.push(el("circle", { cx: x, cy: y, r: R * 0.62, class: `stone ${stone}` }));
+      } else if (isTarget) {
+        parts.push(el("circle", { cx: x, cy: y, r: R * 0.22, class: "dot" }));
+      }
+      if (name === state.pawn) {
+        parts.push(el("circle", { cx: x, cy: y, r: R * 0.3, class: "pawn" }, el("title", {}, t("trike.pawn"))));
+      }
+      cells.push(el("g", attrs, ...parts));
+    }
+  }
+  // Highlight the scoring area when the game is over (the pawn and its neighbours).
+  if (over && state.pawn) {
+    const r = ROWS.indexOf(state.pawn[0]);
+    const c = Number(state.pawn.slice(1)) - 1;
+    for (const [dr, dc] of [[0, 0], [-1, -1], [-1, 0], [0, -1], [0, 1], [1, 0], [1, 1]]) {
+      const rr = r + dr; const cc = c + dc;
+      if (cc < 0 || cc > rr || rr >= size) continue;
+      const [x, y] = centre(rr, cc);
+      cells.push(el("polygon", { points: hexPoints(x, y, R * 0.97), class: "scoring" }));
+    }
+  }
+  const [left] = centre(size - 1, 0);
+  const [right, bottom] = centre(size - 1, size - 1);
+  const pad = R * 1.2;
+  const board = el("svg", {
+    class: "trike-board",
+    viewBox: `${left - pad} ${-pad} ${right - left + 2 * pad} ${bottom + 2 * pad}`,
+    role: "img",
+  }, ...cells);
+
+  // ---- players and scores
+  const scores = state.scores || {};
+  const players = (view.players || []).map((p) => {
+    const colour = colors[p.name];
+    const toMove = p.name === state.to_move;
+    return el("tr", { class: toMove ? "to-move" : "", "data-player": p.name },
+      el("td", { class: "turn" }, toMove ? "▶" : ""),
+      el("td", {}, el("span", { class: `swatch ${colour || ""}` }), " ",
+        colour ? t(`trike.${colour}`) : ""),
+      el("td", {}, p.name, p.bot ? ` (${t("table.bot")})` : "", p.name === view.you ? ` (${t("table.you")})` : ""),
+      el("td", { class: "score" }, over ? t("trike.score", { points: scores[p.name] ?? 0 }) : ""));
+  });
+  const panel = [el("table", { class: "players trike-players" }, el("tbody", {}, players))];
+
+  // ---- status line, swap offer, hint
+  if (over) {
+    panel.push(el("p", { class: "trike-result" }, t("table.game_over"), " — ",
+      t("table.winner", { name: state.winner || "" })));
+    panel.push(el("p", { class: "muted" }, t("trike.final")));
+  } else if (view.your_turn) {
+    panel.push(el("p", { class: "trike-status" }, t("play.your_turn"), " — ",
+      state.pawn ? t("trike.targets") : t("trike.opening")));
+    if (legal.includes("swap")) {
+      panel.push(el("div", { class: "trike-swap" },
+        el("p", {}, t("trike.swap_offer")),
+        el("button", { type: "button", class: "action swap", "data-action": "swap", onclick: () => send("swap") },
+          t("trike.swap"))));
+    }
+    const hintLine = el("p", { class: "hint" });
+    panel.push(el("button", { type: "button", class: "hint-button", onclick: async () => {
+      try {
+        const hint = await api.hint();
+        hintLine.textContent = hint.action !== undefined ? `${hint.action} — ${hint.why || ""}` : "";
+      } catch (err) { hintLine.textContent = String(err.message || err); }
+    } }, t("play.hint")), hintLine);
+  } else if (state.to_move) {
+    panel.push(el("p", { class: "trike-status muted" }, t("play.waiting", { name: state.to_move })));
+  }
+
+  const recent = log.slice(-6).reverse();
+  panel.push(el("ol", { class: "trike-log mono", reversed: true, start: log.length },
+    recent.map((e) => el("li", {}, `${e.player}: ${e.action === "swap" ? t("trike.swap") : e.action}`))));
+
+  root.replaceChildren(
+    el("style", {}, STYLE),
+    el("div", { class: "trike-layout" }, board, el("div", { class: "trike-panel" }, ...panel)),
+  );
+}
+
+const STYLE = `
+.game-trike .trike-layout { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
+.game-trike .trike-board { flex: 1 1 420px; max-width: min(100%, 900px); min-width: 280px; height: auto; touch-action: manipulation; }
+.game-trike .trike-panel { flex: 0 1 320px; }
+.game-trike .hex { fill: var(--card, #fff); stroke: var(--line, #ccc); stroke-width: 1.2; }
+.game-trike .target .hex { fill: color-mix(in srgb, var(--accent, #c0392b) 22%, var(--card, #fff)); cursor: pointer; }
+.game-trike .target:hover .hex, .game-trike .target:focus .hex { fill: color-mix(in srgb, var(--accent, #c0392b) 45%, var(--card, #fff)); outline: none; }
+.game-trike .trike-cell:focus { outline: none; }
+.game-trike .trike-cell:focus-visible .hex { stroke: var(--fg, #111); stroke-width: 3; }
+.game-trike .dot { fill: var(--accent, #c0392b); pointer-events: none; }
+.game-trike .stone.black { fill: #111; stroke: #888; stroke-width: 1; }
+.game-trike .stone.white { fill: #f7f7f7; stroke: #333; stroke-width: 1.4; }
+.game-trike .last .hex { stroke: var(--accent, #c0392b); stroke-width: 2.2; }
+.game-trike .pawn { fill: var(--accent, #c0392b); stroke: #fff; stroke-width: 2; }
+.game-trike .scoring { fill: none; stroke: var(--ok, #1e8449); stroke-width: 3; pointer-events: none; }
+.game-trike .swatch { display: inline-block; width: 0.9em; height: 0.9em; border-radius: 50%; vertical-align: -0.1em; border: 1px solid var(--muted, #888); }
+.game-trike .swatch.black { background: #111; }
+.game-trike .swatch.white { background: #f7f7f7; }
+.game-trike button.action, .game-trike .hint-button { min-height: 44px; min-width: 44px; padding: 0.4rem 1rem; font-size: 1rem; }
+.game-trike .trike-swap { border: 2px solid var(--accent, #c0392b); border-radius: 8px; padding: 0.5rem 0.8rem; margin: 0.6rem 0; }
+.game-trike .trike-result { font-weight: 700; font-size: 1.2rem; }
+`;

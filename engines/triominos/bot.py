@@ -125,7 +125,7 @@ def determinize(
         need = len(state.racks[other]) - len(base)
         world.racks[other] = base + rest[at : at + need]
         at += need
-    world.pool = rest[at:]
+    world.pool = rest[at : at + len(state.pool)]  # beyond: tiles a position left out
     return world
 
 

@@ -46,10 +46,11 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds per solve")
     ap.add_argument("--openings", type=int, nargs="*", default=[])
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--max-entries", type=int, default=4_000_000, help="solver table cap")
     args = ap.parse_args()
     for size in args.openings:
         start = time.perf_counter()
-        solver = Solver(max_entries=50_000_000)
+        solver = Solver(max_entries=args.max_entries)
         result = solve_openings(size, solver)
         names = geometry(size).names
         wins = [n for n in names if result[n]]

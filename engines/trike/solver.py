@@ -100,10 +100,13 @@ class Solver:
         if known is not None:
             return known
         self.nodes += 1
-        if self.nodes > self._limit or (
-            not self.nodes & 1023 and time.perf_counter() > self._deadline
-        ):
+        if self.nodes > self._limit:
             raise OutOfBudget
+        if not self.nodes & 1023:
+            if time.perf_counter() > self._deadline:
+                raise OutOfBudget
+            if len(self.table) > self.max_entries:
+                self.table.clear()  # a cache of exact results: dropping it stays exact
         board, ec = pos.board, pos.empty_nbrs
         nbrs = pos.geo.neighbours
         opp = 3 - col

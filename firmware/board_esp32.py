@@ -18,7 +18,7 @@ import esp32
 import machine
 
 from firmware.board_rp2 import wifi_rssi, wifi_up
-from firmware.clock import TICKS_MASK
+from firmware.clock import wrap
 from firmware.edges import EdgeCounter
 
 PCNT_MAX = 32000
@@ -46,7 +46,7 @@ class Board:
         self._wifi_at = None
 
     def ticks_us(self):
-        return time.ticks_us() & TICKS_MASK  # no-op on boards; the unix port wraps at 2**62
+        return wrap(time.ticks_us())  # no-op on boards; the unix port wraps at 2**62
 
     def read_beam(self, chan):
         return self.beam_pins[chan].value() == 0
@@ -69,7 +69,7 @@ class Board:
 
     def poll(self):
         """Turn the hardware counts into time-stamped edges in the node's ring."""
-        now = time.ticks_us() & TICKS_MASK
+        now = wrap(time.ticks_us())
         for i in range(len(self.units)):
             self.counters[i].update(self.units[i].value(), now)
 

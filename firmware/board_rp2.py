@@ -9,7 +9,7 @@ import time
 
 import machine
 
-from firmware.clock import TICKS_MASK
+from firmware.clock import wrap
 from firmware.edges import pin_handler
 
 
@@ -33,7 +33,7 @@ class Board:
 
     # -- the callables the node needs ----------------------------------------------------
     def ticks_us(self):
-        return time.ticks_us() & TICKS_MASK  # no-op on boards; the unix port wraps at 2**62
+        return wrap(time.ticks_us())  # no-op on boards; the unix port wraps at 2**62
 
     def read_beam(self, chan):
         return self.beam_pins[chan].value() == 0  # receiver pulls low when interrupted

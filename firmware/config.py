@@ -84,7 +84,7 @@ def validate(cfg, pinmap=None, port=None):
     if cfg_port not in PORTS:
         errors.append("port: must be one of " + ", ".join(PORTS))
     elif port is not None and port != cfg_port:
-        errors.append("port: config is for " + cfg_port + " but this board is " + str(port))
+        errors.append("port: config is for " + str(cfg_port) + " but this board is " + str(port))
     pins = None
     if pinmap is not None and cfg_port in pinmap:
         pins = pinmap[cfg_port]
@@ -150,7 +150,7 @@ def validate(cfg, pinmap=None, port=None):
         use(button.get("pin"), "button " + repr(button["name"]), False)
     inputs = beams + len(buttons)
     if pins is not None and pins.get("max_inputs") is not None and inputs > pins["max_inputs"]:
-        errors.append(str(inputs) + " beams and buttons but " + cfg_port + " can take at most "
+        errors.append(str(inputs) + " beams and buttons but " + str(cfg_port) + " can take at most "
                       + str(pins["max_inputs"]) + " (" + pins.get("max_inputs_why", "hardware limit") + ")")
     links = cfg.get("links", ["serial"])
     if not isinstance(links, list) or not links or any(x not in LINKS for x in links):

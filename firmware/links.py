@@ -128,23 +128,28 @@ class MqttLink:
                 return
             self._connect(now)
             return
+        client = self.client
+        if client is None:
+            self.up = False
+            return
         try:
             for _ in range(4):
-                self.client.check_msg()
+                client.check_msg()
             if ticks_diff(now, self._last_ping) >= self.keepalive_us // 2:
                 self._last_ping = now
-                self.client.ping()
+                client.ping()
         except Exception as err:  # noqa: BLE001 - any socket or protocol error: reconnect
             self._down(err, now)
 
     def send(self, msg):
-        if not self.up:
+        client = self.client
+        if not self.up or client is None:
             return False
         try:
             if msg["type"] == "health":
-                self.client.publish(self.t_health, protocol.encode_payload(msg), True, 0)
+                client.publish(self.t_health, protocol.encode_payload(msg), True, 0)
             else:
-                self.client.publish(self.t_event, protocol.encode_payload(msg), False, 1)
+                client.publish(self.t_event, protocol.encode_payload(msg), False, 1)
             return True
         except Exception as err:  # noqa: BLE001
             self._down(err, None)
@@ -152,10 +157,11 @@ class MqttLink:
 
     def close(self):
         """Leave cleanly (the broker then does not publish the will)."""
-        if self.up:
+        client = self.client
+        if self.up and client is not None:
             try:
-                self.client.publish(self.t_status, b"lost", True, 1)
-                self.client.disconnect()
+                client.publish(self.t_status, b"lost", True, 1)
+                client.disconnect()
             except Exception:  # noqa: BLE001
                 pass
         self.up = False

@@ -73,8 +73,8 @@ class Node:
         self.counters = {"drops": 0, "bounces": 0, "blocked": 0, "cleared": 0, "faults": 0,
                          "buttons": 0, "edges": 0, "edge_overflow": 0, "resends": 0,
                          "a_missed": 0, "selftests": 0, "bad_input": 0, "link_ups": 0}
-        self.outbox = None
-        self.boot = None
+        self.outbox = Outbox(self.board, 0, self.th["outbox_size"])  # boot set by start()
+        self.boot = None  # None until start()
         self.started_at = 0
         self.uptime_ms = 0
         self._last_now = 0
@@ -103,7 +103,7 @@ class Node:
         now = self.clock()
         self.started_at = self._last_now = self._last_health = self._last_selftest = now
         self.boot, error = next_boot(self.storage)
-        self.outbox = Outbox(self.board, self.boot, self.th["outbox_size"])
+        self.outbox.boot = self.boot
         self._emit("hello", now, {"fw": self.fw, "config": config_hash(_public(self.cfg)),
                                   "holes": [h.name for h in self.holes]})
         if error is not None:
@@ -151,7 +151,7 @@ class Node:
         """Send what each up link has not sent yet; resend when acks stop coming."""
         now = self.clock() if now is None else now
         outbox = self.outbox
-        if outbox is None:
+        if self.boot is None:
             return
         if outbox.unacked():
             if ticks_diff(now, self._progress_at) >= self.th["resend_ms"] * 1000 * self._backoff:
@@ -183,13 +183,13 @@ class Node:
         for i, known in enumerate(self.links):
             if known is link:
                 self.cursors[i] = 1
-        if self.outbox is not None:
+        if self.boot is not None:
             link.send(self.health_message(self.clock()))
 
     def receive(self, msg):
         """A decoded hub message (ack or cmd) from any link."""
         kind = msg.get("type") if isinstance(msg, dict) else None
-        if kind == "ack" and self.outbox is not None:
+        if kind == "ack" and self.boot is not None:
             if self.outbox.ack(msg.get("boot"), msg.get("seq")):
                 self._progress_at = self.clock()
                 self._backoff = 1
@@ -225,7 +225,7 @@ class Node:
         return msg
 
     def send_health(self, now):
-        if self.outbox is None:
+        if self.boot is None:
             return
         msg = self.health_message(now)
         for link in self.links:

@@ -56,6 +56,11 @@ def _is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _is_count(v):
+    """An int >= 0 (not a bool)."""
+    return _is_int(v) and v >= 0
+
+
 def _is_name(v):
     return isinstance(v, str) and 0 < len(v) <= 32
 
@@ -66,10 +71,10 @@ def validate(msg):
         return "message is not an object"
     kind = msg.get("type")
     if kind in HUB_TYPES:
-        if not (_is_int(msg.get("boot")) and msg["boot"] >= 0):
+        if not _is_count(msg.get("boot")):
             return "ack/cmd: bad boot"
         if kind == "ack":
-            if not (_is_int(msg.get("seq")) and msg["seq"] >= 0):
+            if not _is_count(msg.get("seq")):
                 return "ack: bad seq"
         elif msg.get("cmd") not in COMMANDS:
             return "cmd: unknown command"
@@ -79,8 +84,7 @@ def validate(msg):
     if not _is_name(msg.get("board")):
         return "bad board id"
     for key in ("boot", "seq", "t_us"):
-        v = msg.get(key)
-        if not (_is_int(v) and v >= 0):
+        if not _is_count(msg.get(key)):
             return "bad " + key
     if kind in HOLE_EVENTS:
         if not _is_name(msg.get("hole")):
@@ -100,13 +104,11 @@ def validate(msg):
         if not _is_name(msg.get("button")):
             return "button: bad button"
     elif kind == "weight":
-        v = msg.get("board_palets")
-        if not (_is_int(v) and v >= 0):
+        if not _is_count(msg.get("board_palets")):
             return "weight: bad board_palets"
     elif kind == "health":
         for key in ("uptime_s", "mem_free", "overflow"):
-            v = msg.get(key)
-            if not (_is_int(v) and v >= 0):
+            if not _is_count(msg.get(key)):
                 return "health: bad " + key
         if not isinstance(msg.get("beams"), dict) or not isinstance(msg.get("counters"), dict):
             return "health: bad beams or counters"

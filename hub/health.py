@@ -173,6 +173,9 @@ class BoardHealth:
                 self.rssi = msg["rssi"]
             beams = msg["beams"]
             self.blocked = {h for h, s in beams.items() if s == "blocked"}
+            # The board's own view of its beams is the latest truth: a fault that a
+            # later self-test cleared disappears here.
+            self.beam_faults = {h for h, s in beams.items() if s == "fault"}
         elif kind == "blocked":
             self.blocked.add(msg["hole"])
         elif kind == "cleared":

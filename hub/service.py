@@ -469,6 +469,10 @@ class Hub:
         with self._lock:
             return [self._health[b].to_json() for b in sorted(self._health)]
 
+    def links(self) -> list[JSONDict]:
+        """The device links the hub listens on (serial ports, MQTT broker) and their state."""
+        return [t.describe() for t in self._transports]
+
     def _board(self, board: str) -> BoardHealth:
         h = self._health.get(board)
         if h is None:

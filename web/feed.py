@@ -74,8 +74,8 @@ class Feed:
         self._stopped.set()
         with self._cond:
             self._cond.notify_all()
-        if self._thread is not None:
-            self._thread.join(timeout=self.poll_s + 2)
+        # The reader may sit in the hub's long poll for up to poll_s; it is a daemon and
+        # leaves at its next wake-up without touching the hub again.
 
     @property
     def stopped(self) -> bool:
@@ -90,9 +90,11 @@ class Feed:
         while not self._stopped.is_set():
             try:
                 changes = self.hub.changes_since(self._last_id, self.poll_s)
-                if changes:
+                if changes and not self._stopped.is_set():
                     self._publish(self._encode(changes))
             except Exception:  # keep the stream alive through a hub hiccup
+                if self._stopped.is_set():
+                    return
                 log.exception("reading the hub's change feed failed")
                 self._stopped.wait(1.0)
 

@@ -71,3 +71,18 @@ def referee(client: FlaskClient) -> FlaskClient:
 def api_post(client: FlaskClient, url: str, body: Any, token: str | None = None) -> Any:
     headers = {"X-CSRFToken": token if token is not None else csrf_token(client)}
     return client.post(url, json=body, headers=headers)
+
+
+def serial_board(hub: Hub, tmp_path: Path, board: str = "B1") -> Any:
+    """A board on a real pseudo-terminal, read by the hub's serial link (pyserial), that
+    has said hello. Its ``event(kind, **fields)`` sends protocol v1 lines."""
+    from hub.serial_link import SerialTransport
+    from tests.hub.devices import PtyBoard, wait_for
+
+    device = PtyBoard(board, tmp_path / f"tty{board}")
+    link = SerialTransport([str(device.path)])
+    hub.add_transport(link)
+    assert wait_for(lambda: link.describe()["ports"][0]["open"], timeout=10)
+    device.event("hello", fw="test", config="c", holes=["big", "small"])
+    assert wait_for(lambda: device.out.acked >= 1, timeout=10)
+    return device

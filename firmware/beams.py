@@ -64,6 +64,17 @@ class Hole:
         self.quiet_since = now
         self.state = BLOCKED if any(self.closed) else IDLE
 
+    def resume(self, levels, now):
+        """After an emitter self-test: take `levels` as the truth; a beam already
+        interrupted is a palet that arrived during the test, so a passage starts now."""
+        self.reset(levels, now)
+        if self.state == BLOCKED:
+            self.state = PASSAGE
+            self.t0 = now
+            self.last_beam = 1 if self.closed[-1] else 0
+            if self.nbeams == 2 and self.closed[0] and self.closed[1]:
+                self.direction = 1  # seen in both beams: on its way down
+
     def edge(self, beam, closed, t):
         """A raw edge of `beam` (0 = A, 1 = B) at ticks_us `t`."""
         if self.suspended:

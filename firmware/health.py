@@ -20,9 +20,12 @@ class SelfTest:
 
     Switch the hole's IR emitter off through `set_emitter(hole, on)`; after selftest_ms
     every receiver must report its beam interrupted (no light: the same as a palet in the
-    beam). Switch it on again; after selftest_ms every beam must be clear. Otherwise the
-    result names the failure and the node sends a `fault` event. The hole's classifier is
-    suspended meanwhile, so the test's own edges are never taken for palets.
+    beam), else the result names the failure and the node sends a `fault` event. Then
+    the emitter goes on again for selftest_ms. A beam still dark then is taken as a palet
+    that arrived during the test (the node starts a passage; a dead receiver shows up as
+    `blocked` after stuck_ms). The hole's classifier is suspended meanwhile, so the
+    test's own edges are never taken for palets; a palet that passes entirely within the
+    2 x selftest_ms window is not seen, so the hub asks for self-tests between rounds.
     """
 
     IDLE = 0
@@ -59,9 +62,6 @@ class SelfTest:
             self.phase = self.LIGHT
             self.since = now
             return None
-        dark = [ch for ch in self.channels if self.read_beam(ch)]
-        if dark and self.failure is None:
-            self.failure = "emitter on but beam " + self._names(dark) + " sees no light"
         self.phase = self.IDLE
         self.runs += 1
         if self.failure is not None:

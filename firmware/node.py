@@ -274,7 +274,7 @@ class Node:
             hole = self.hole_by_name[test.hole]
             # The test's own edges are not palets: drop what the hole saw, resync levels.
             hole.suspended = False
-            hole.reset([self.read_beam(ch) for ch in test.channels], now)
+            hole.resume([self.read_beam(ch) for ch in test.channels], now)
             if result != "ok":
                 self._emit("fault", now, {"reason": result, "hole": test.hole})
 

@@ -404,6 +404,20 @@ def case_selftest_command_runs_again_and_ignores_its_own_edges():
     assert rig.node.counters["selftests"] == 4 and rig.kinds() == []
 
 
+def case_palet_arriving_during_the_selftest_is_still_counted():
+    rig = Rig()
+    rig.node.start_selftest()
+    rig.run(5)
+    rig.edge(A, True)  # dark anyway: the emitter is off
+    rig.run(10)
+    rig.edge(B, True)
+    rig.run(30)  # the emitter is on again: B is still interrupted by the palet
+    rig.edge(A, False)
+    rig.edge(B, False, 10000)
+    rig.run(600)
+    assert rig.kinds() == [("drop", "big")], rig.kinds()
+
+
 def case_health_message_is_valid_protocol():
     rig = Rig()
     rig.run(200)

@@ -27,7 +27,7 @@ import time
 from typing import Any
 
 from engines.lattice import Cell
-from engines.triominos.board import cell_key, key_cell
+from engines.triominos.board import Board, cell_key, key_cell
 from engines.triominos.game import (
     Action,
     Draw,
@@ -35,6 +35,7 @@ from engines.triominos.game import (
     Place,
     TriominosState,
     action_to_json,
+    bonus_points,
 )
 
 MIN_WORLDS = 2
@@ -50,16 +51,35 @@ def unseen_tiles(state: TriominosState, seat: int) -> list[int]:
     return [t for t in range(ts.size) if t not in seen and t not in on_board]
 
 
-def read_draws(state: TriominosState, seat: int) -> dict[int, tuple[int, list[int]]]:
-    """What each opponent's last draw says about their rack.
+def best_scores(state: TriominosState, board: Board, tiles: list[int]) -> dict[int, int]:
+    """The most each tile could score on ``board`` (tiles that fit nowhere are left out)."""
+    ts = state.tileset
+    young = state.rules.young
+    pressman = state.rules.bridge == "pressman"
+    best: dict[int, int] = {}
+    for key, corner_key in board.frontier.items():
+        mask = ts.fit[corner_key]
+        if not mask:
+            continue
+        extra = bonus_points(board.bonus(key, pressman), young)
+        for t in tiles:
+            if mask & ts.tile_placements[t]:
+                score = (1 if young else ts.pips[t]) + extra
+                if score > best.get(t, -1):
+                    best[t] = score
+    return best
 
-    A player who draws at the start of a turn usually had no tile that fitted (players
-    place when they can): so the tiles they held then — their rack now, less what they
-    drew — are among the unseen tiles with no place on the board as it was. Returns, per
-    opponent seat, (how many of their tiles are such old tiles, the candidate tiles).
+
+def read_turns(state: TriominosState, seat: int) -> dict[int, tuple[int, list[int]]]:
+    """What each opponent's last turn says about their rack.
+
+    Players usually place their best tile when one fits, and draw when none does. So a
+    player who drew at the start of their turn held then — their rack now, less what they
+    drew — only tiles with no place on the board as it was; one who placed at once held
+    no tile that would have scored more. Returns, per opponent seat, (how many of their
+    tiles are such old tiles, the unseen tiles those can be).
     """
     found: dict[int, tuple[int, list[int]]] = {}
-    ts = state.tileset
     names = {name: k for k, name in enumerate(state.players)}
     log = state.log
     unseen = unseen_tiles(state, seat)
@@ -77,8 +97,6 @@ def read_draws(state: TriominosState, seat: int) -> dict[int, tuple[int, list[in
         turn = log[start:end]
         later = [e["action"]["place"] for e in log[start:] if "place" in e["action"]]
         end = start
-        if "draw" not in turn[0]["action"]:
-            continue
         board = state.board.copy()
         for place in later:
             key = cell_key(Cell.from_json(place["cell"]))
@@ -88,13 +106,21 @@ def read_draws(state: TriominosState, seat: int) -> dict[int, tuple[int, list[in
         else:
             if not board.tiles:
                 continue
-            draws = sum(1 for e in turn if "draw" in e["action"])
-            placed = 1 if "place" in turn[-1]["action"] else 0
-            old = len(state.racks[player]) - draws + placed
-            fitting = board.fitting_mask(ts.fit)
-            nofit = [t for t in unseen if not ts.tile_placements[t] & fitting]
-            if old > 0 and len(nofit) >= old:
-                found[player] = (old, nofit)
+            first = turn[0]["action"]
+            scores = best_scores(state, board, unseen)
+            if "draw" in first:
+                draws = sum(1 for e in turn if "draw" in e["action"])
+                placed = 1 if "place" in turn[-1]["action"] else 0
+                old = len(state.racks[player]) - draws + placed
+                allowed = [t for t in unseen if t not in scores]
+            elif "place" in first:
+                old = len(state.racks[player])
+                made = int(turn[0]["points"])
+                allowed = [t for t in unseen if scores.get(t, -1) <= made]
+            else:
+                continue
+            if old > 0 and len(allowed) >= old:
+                found[player] = (old, allowed)
     return found
 
 
@@ -105,7 +131,7 @@ def determinize(
     hints: dict[int, tuple[int, list[int]]] | None = None,
 ) -> TriominosState:
     """A copy where everything ``seat`` cannot see (other racks, pool order) is resampled,
-    keeping what :func:`read_draws` learnt (``hints``)."""
+    keeping what :func:`read_turns` learnt (``hints``)."""
     world = state.clone()
     unseen = unseen_tiles(state, seat)
     taken: set[int] = set()
@@ -162,13 +188,15 @@ def _evaluate(
     if len(candidates) <= 1:
         return candidates, 0
     worlds = 0
-    hints = read_draws(state, seat)
+    hints = read_turns(state, seat)
     while worlds < MAX_WORLDS and (worlds < MIN_WORLDS or time.perf_counter() < deadline):
         world = determinize(state, seat, rng, hints)
+        line_seed = rng.getrandbits(32)
         for c in candidates:
             line = world.clone()
             line.apply(Place(key_cell(c.key), ts.placement_corners[c.placement]))
-            rollout(line, rng)
+            # the same tie-breaks in every candidate's playout: compare like with like
+            rollout(line, random.Random(line_seed))
             mine = line.score_list[seat]
             best_other = max(s for k, s in enumerate(line.score_list) if k != seat)
             margin = mine - best_other

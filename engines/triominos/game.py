@@ -263,6 +263,19 @@ class Rules:
         return cls(tuple(players), set_name, rules, bridge, blocked, penalty, target, young)
 
 
+def bonus_points(bonus: str | None, young: bool) -> int:
+    """What a bonus adds to a placement (M6, M7; M14: 1).
+
+    >>> bonus_points("double_hexagon", False), bonus_points("bridge", True), bonus_points(None, False)
+    (60, 1, 0)
+    """
+    if bonus is None:
+        return 0
+    if young:
+        return 1
+    return BRIDGE_POINTS if bonus == BRIDGE else HEXAGON_POINTS[bonus]
+
+
 # --------------------------------------------------------------------------- game
 
 
@@ -574,11 +587,7 @@ class TriominosState(State[Action]):
         """The bonus any tile placed at frontier cell ``key`` earns now, and its points
         (M6–M8; M14: 1). It depends on the cell only, not on the tile."""
         bonus = self.board.bonus(key, self.rules.bridge == "pressman")
-        if bonus is None:
-            return None, 0
-        if self.rules.young:
-            return bonus, 1
-        return bonus, BRIDGE_POINTS if bonus == BRIDGE else HEXAGON_POINTS[bonus]
+        return bonus, bonus_points(bonus, self.rules.young)
 
     def placement_score(self, key: int, corners: Corners) -> tuple[int, str | None, int]:
         """(points, bonus, opening bonus) for placing ``corners`` at ``key`` now (M5–M8, M14)."""

@@ -23,7 +23,7 @@ from engines.triominos.bot import (
     determinize,
     greedy_choose,
     hint,
-    read_draws,
+    read_turns,
     unseen_tiles,
 )
 from engines.triominos.tiles import SETS, canonical, rotations
@@ -329,7 +329,7 @@ def test_bot_worlds_keep_what_the_bot_sees_and_what_draws_tell() -> None:
                       {"draw": True}, {"draw": True}]
     state = replay(rec)
     assert isinstance(state, TriominosState)
-    hints = read_draws(state, 0)
+    hints = read_turns(state, 0)
     # Ben's two old tiles are among tiles that fit nowhere then
     old, nofit = hints[1]
     fitting = state.board.fitting_mask(state.tileset.fit)

@@ -9,6 +9,7 @@ cover everything the hub had not acknowledged.
 
 from __future__ import annotations
 
+import socket
 import threading
 from typing import Any
 
@@ -82,6 +83,11 @@ class MqttTransport(Transport):
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                     properties: Any) -> None:
         if not reason.is_failure:
+            sock = client.socket()
+            if isinstance(sock, socket.socket):
+                # paho leaves Nagle on: a PUBACK then an ack publish waited for the
+                # broker's delayed TCP ack (20-40 ms per event).
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             client.subscribe(SUBSCRIPTIONS)
             self.connected.set()
 

@@ -12,7 +12,7 @@ Shapes the web layer can rely on (all plain JSON values):
 
     {"id": "t1", "game": "trigono", "status": "playing", "to_move": "Ana",
      "players": ["Ana", "Ben"], "boards": ["B1"], "prompts": 1, "alerts": 0,
-     "winner": None, "round": 1}
+     "winner": None, "round": 1, "created_at": 1700000000.0}
 
 *Table view* (:meth:`Hub.table_view`, also returned by :meth:`Hub.submit`)::
 
@@ -115,6 +115,7 @@ SNAPSHOT_EVERY = 200  # entries of one table between snapshots (bounds the repla
 FEED_KEEP = 10_000  # changes kept for clients that reconnect
 INGEST_BATCH = 1000
 TICK_S = 0.02
+ACK_EVERY_S = 0.02  # at most one ack per board and boot this often; the timer sends the rest
 INPUT_EXTRAS = ("by", "player")
 Item = tuple[Transport, JSONDict, str, float]  # (link object, message, link name, arrival)
 CREATE_REFEREE_FIELDS = ("settle_s",)
@@ -152,8 +153,10 @@ class Hub:
         self.store: EventStore = db if isinstance(db, EventStore) else SqliteStore(db)
         self._lock = threading.RLock()
         self._tables: dict[str, Table] = {}
+        self._dormant: dict[str, JSONDict] = {}  # finished, not loaded: id -> summary
         self._snapshot_at: dict[str, int] = {}
         self._since_snapshot: dict[str, int] = {}  # entries applied since the last snapshot
+        self._final_snapshot: set[str] = set()  # tables snapshotted since their game ended
         self._bound: dict[str, str] = {}  # physical board -> table id
         self._health: dict[str, BoardHealth] = {}
         self._seqs: SeqTracker[Item] = SeqTracker(gap_timeout_s)
@@ -168,6 +171,8 @@ class Hub:
         self._feed_base = time.time_ns() // 1000
         self._feed_last = self._feed_base
         self._threads: list[threading.Thread] = []
+        self._ack_sent: dict[tuple[int, str, int], float] = {}
+        self._acks_due: dict[tuple[int, str, int], Transport] = {}
         self._stop = threading.Event()
         self._bot_queue: queue.Queue[str] = queue.Queue()
         self._thinking: set[str] = set()
@@ -178,31 +183,25 @@ class Hub:
 
     # -- restart -----------------------------------------------------------------------
     def _restore(self) -> None:
-        """Rebuild tables (snapshot + the entries after it), bindings and seq marks."""
-        for table_id in self.store.table_ids():
-            snap = self.store.snapshot(table_id)
-            if snap is not None:
-                entry_id, data = snap
-                table = self._make_table(table_id, data["spec"], data["created_at"])
-                table.load(data["table"])
-                self._snapshot_at[table_id] = entry_id
-                entries = self.store.entries(table_id, after=entry_id)
-            else:
-                entries = self.store.entries(table_id)
-                table = None
-            for entry in entries:
-                if table is None:
-                    table = self._make_table(table_id, entry.body["create"], entry.at)
-                    table.applied_through = entry.id or 0
-                    continue
-                try:
-                    table.apply_entry(entry)
-                except HubError as err:  # stored inputs were valid; keep going regardless
-                    log.error("replay of entry %s on %s: %s", entry.id, table_id, err)
-            if table is not None:
-                self._tables[table_id] = table
-                for board in table.physical_boards():
+        """Rebuild tables (snapshot + the entries after it), bindings and seq marks.
+
+        A finished game is not loaded at all: its summary is enough until someone opens
+        it (a festival day leaves many of those); then its snapshot and the few entries
+        after it (sensor events it ignored) are read.
+        """
+        heads = self.store.snapshot_heads()
+        for table_id, _first, _last in self.store.table_spans():
+            head = heads.get(table_id)
+            if head is not None and head[1]:  # over: later entries (ignored drops) can wait
+                self._dormant[table_id] = head[2]
+                self._snapshot_at[table_id] = head[0]
+                for board in head[2].get("boards", []):
                     self._bound[board] = table_id
+                continue
+            table = self._load_table(table_id)
+            for board in table.physical_boards():
+                self._bound[board] = table_id
+
         for board, seen in self.store.last_seen().items():
             h = self._board(board)
             h.last_seen, h.status = seen, "unknown"
@@ -216,6 +215,39 @@ class Hub:
             self._seqs.restore(board, boot, high)
             self._board(board).boot = boot
             self._board(board).last_seq = high
+
+    def _load_table(self, table_id: str) -> Table:
+        """Build one table from its snapshot and the entries after it (or all of them)."""
+        snap = self.store.snapshot(table_id)
+        table: Table | None = None
+        if snap is not None:
+            entry_id, data = snap
+            table = self._make_table(table_id, data["spec"], data["created_at"])
+            table.load(data["table"])
+            self._snapshot_at[table_id] = entry_id
+            entries = self.store.entries(table_id, after=entry_id)
+        else:
+            entries = self.store.entries(table_id)
+        for entry in entries:
+            if table is None:
+                table = self._make_table(table_id, entry.body["create"], entry.at)
+                table.applied_through = entry.id or 0
+                continue
+            try:
+                table.apply_entry(entry)
+            except HubError as err:  # stored inputs were valid; keep going regardless
+                log.error("replay of entry %s on %s: %s", entry.id, table_id, err)
+        assert table is not None, f"table {table_id} has no create entry"
+        self._tables[table_id] = table
+        self._dormant.pop(table_id, None)
+        return table
+
+    def _get(self, table_id: str) -> Table | None:
+        """A table, loading a dormant one on first use."""
+        table = self._tables.get(table_id)
+        if table is None and table_id in self._dormant:
+            table = self._load_table(table_id)
+        return table
 
     def _make_table(self, table_id: str, spec: Mapping[str, Any], created_at: float) -> Table:
         cls = TrigonoTable if spec["game"] == "trigono" else Table
@@ -244,9 +276,11 @@ class Hub:
         """Stop transports and threads, snapshot the tables, close the store. Idempotent."""
         if self._stop.is_set():
             return
+        self.flush(timeout=5.0)
+        with self._lock:
+            self._flush_acks()
         for transport in self._transports:
             transport.stop()
-        self.flush(timeout=5.0)
         self._stop.set()
         self._bot_queue.put("")
         for thread in self._threads:
@@ -276,7 +310,14 @@ class Hub:
     def list_tables(self) -> list[JSONDict]:
         """A summary of every table, oldest first (see the module doc)."""
         with self._lock:
-            return [t.summary() for t in self._tables.values()]
+            tables = [(t.created_at, t.summary()) for t in self._tables.values()]
+            tables += [(s["created_at"], s) for s in self._dormant.values()]
+            return [dict(summary) for _, summary in sorted(tables, key=lambda t: t[0])]
+
+    def game_over(self, table_id: str) -> bool:
+        """Whether the table's game (match) is over — cheap, unlike a view."""
+        with self._lock:
+            return table_id in self._dormant or self._table(table_id).state.is_terminal()
 
     def table_view(self, table_id: str) -> JSONDict:
         """The full view of one table; :class:`UnknownTableError` if there is none."""
@@ -293,7 +334,7 @@ class Hub:
         return view
 
     def _table(self, table_id: str) -> Table:
-        table = self._tables.get(table_id)
+        table = self._get(table_id)
         if table is None:
             raise UnknownTableError(f"no table {table_id!r}")
         return table
@@ -349,15 +390,16 @@ class Hub:
             opts["players"] = [s["name"] for s in seat_list]
         with self._lock:
             if table_id is None:
-                n = len(self._tables) + 1
-                while f"t{n}" in self._tables:
+                n = len(self._tables) + len(self._dormant) + 1
+                while f"t{n}" in self._tables or f"t{n}" in self._dormant:
                     n += 1
                 table_id = f"t{n}"
-            elif not isinstance(table_id, str) or not table_id or table_id in self._tables:
+            elif (not isinstance(table_id, str) or not table_id or table_id in self._tables
+                  or table_id in self._dormant):
                 raise ConflictError(f"table id {table_id!r} is taken or empty")
             for b in bindings:
                 other = self._bound.get(b["board"])
-                if other is not None and not self._tables[other].state.is_terminal():
+                if other is not None and other not in self._dormant and not self._tables[other].state.is_terminal():
                     raise ConflictError(f"board {b['board']} is bound to table {other}")
             spec: JSONDict = {"game": game, "options": opts, "seed": seed,
                               "seats": seat_list, "boards": bindings,
@@ -427,7 +469,7 @@ class Hub:
 
     def _after_apply(self, table: Table, announce: bool = True) -> None:
         since = self._since_snapshot[table.id] = self._since_snapshot.get(table.id, 0) + 1
-        if since >= SNAPSHOT_EVERY:
+        if since >= SNAPSHOT_EVERY or (table.id not in self._final_snapshot and table.state.is_terminal()):
             self._save_snapshot(table)
         if announce:
             self._changed([{"kind": "table", "table": table.id}])
@@ -435,8 +477,13 @@ class Hub:
             self._bot_queue.put(table.id)
 
     def _save_snapshot(self, table: Table) -> None:
+        final = table.state.is_terminal()
+        summary = table.summary()
         self.store.save_snapshot(table.id, table.applied_through, {
-            "spec": table.spec, "created_at": table.created_at, "table": table.dump()})
+            "spec": table.spec, "created_at": table.created_at, "table": table.dump()},
+            summary=summary, final=final)
+        if final:
+            self._final_snapshot.add(table.id)
         self._snapshot_at[table.id] = table.applied_through
         self._since_snapshot[table.id] = 0
 
@@ -580,7 +627,8 @@ class Hub:
             if h.boot != msg["boot"] or h.last_seq is None or msg["seq"] > h.last_seq:
                 h.boot, h.last_seq = msg["boot"], msg["seq"]
             if entry.table_id is not None:
-                table = self._tables[entry.table_id]
+                table = self._get(entry.table_id)
+                assert table is not None
                 table.apply_entry(with_id(entry, entry_id))
                 self._after_apply(table, announce=False)
                 touched[table.id] = None
@@ -588,11 +636,25 @@ class Hub:
         self._changed([{"kind": "table", "table": t} for t in touched])
         return applied
 
-    def _send_acks(self, to_ack: dict[tuple[int, str, int], Transport]) -> None:
-        for (_, board, boot), transport in to_ack.items():
-            mark = self._seqs.ack_mark(board, boot)
-            if mark is not None:
-                transport.send(board, protocol.ack(boot, mark))
+    def _send_acks(self, to_ack: dict[tuple[int, str, int], Transport], now: float | None = None) -> None:
+        """Acks are cumulative, so under load one per board every ACK_EVERY_S says it all;
+        the rest wait in ``_acks_due`` for the timer (devices resend only after seconds)."""
+        now = time.monotonic() if now is None else now
+        for key, transport in to_ack.items():
+            _, board, boot = key
+            if now - self._ack_sent.get(key, -1.0) >= ACK_EVERY_S:
+                mark = self._seqs.ack_mark(board, boot)
+                if mark is not None:
+                    transport.send(board, protocol.ack(boot, mark))
+                self._ack_sent[key] = now
+                self._acks_due.pop(key, None)
+            else:
+                self._acks_due[key] = transport
+
+    def _flush_acks(self) -> None:
+        if self._acks_due:
+            due, self._acks_due = self._acks_due, {}
+            self._send_acks(due, time.monotonic() + ACK_EVERY_S)
 
     # -- timers --------------------------------------------------------------------------
     def _timer_loop(self) -> None:
@@ -606,6 +668,7 @@ class Hub:
         """Close due settle windows (logged entries), give up old seq gaps, mark silent
         boards lost."""
         with self._lock:
+            self._flush_acks()
             for table in list(self._tables.values()):
                 for body in table.due(now):
                     entry = Entry.new("hub", body, table_id=table.id, at=now)

@@ -46,6 +46,8 @@ CREATE INDEX IF NOT EXISTS log_table ON log (table_id, id) WHERE table_id IS NOT
 CREATE TABLE IF NOT EXISTS snapshot (
     table_id TEXT PRIMARY KEY,
     entry_id INTEGER NOT NULL,
+    final INTEGER NOT NULL,
+    summary TEXT NOT NULL,
     data TEXT NOT NULL
 );
 CREATE TRIGGER IF NOT EXISTS log_append_only_update BEFORE UPDATE ON log
@@ -107,8 +109,8 @@ class EventStore(ABC):
         """The id of the newest entry (0 when empty)."""
 
     @abstractmethod
-    def table_ids(self) -> list[str]:
-        """Every table that has entries, in order of their first entry."""
+    def table_spans(self) -> list[tuple[str, int, int]]:
+        """(table id, first entry id, last entry id) of every table, oldest first."""
 
     @abstractmethod
     def device_marks(self) -> dict[tuple[str, int], tuple[int, int, int]]:
@@ -119,12 +121,18 @@ class EventStore(ABC):
         """Board -> time of its newest stored message."""
 
     @abstractmethod
-    def save_snapshot(self, table_id: str, entry_id: int, data: dict[str, Any]) -> None:
-        """Keep ``data`` as the state of a table after entry ``entry_id`` (replaces older)."""
+    def save_snapshot(self, table_id: str, entry_id: int, data: dict[str, Any], *,
+                      summary: dict[str, Any], final: bool) -> None:
+        """Keep ``data`` as the state of a table after entry ``entry_id`` (replaces older);
+        ``summary`` is what a table list shows, ``final`` says the game is over."""
 
     @abstractmethod
     def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]] | None:
         """The newest snapshot of a table: (entry id, data), or None."""
+
+    @abstractmethod
+    def snapshot_heads(self) -> dict[str, tuple[int, bool, dict[str, Any]]]:
+        """table id -> (entry id, final, summary) of its snapshot, without the data."""
 
     @abstractmethod
     def close(self) -> None:
@@ -186,12 +194,12 @@ class SqliteStore(EventStore):
             row = self._db.execute("SELECT COALESCE(MAX(id), 0) FROM log").fetchone()
         return int(row[0])
 
-    def table_ids(self) -> list[str]:
+    def table_spans(self) -> list[tuple[str, int, int]]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT table_id, MIN(id) AS first FROM log WHERE table_id IS NOT NULL"
+                "SELECT table_id, MIN(id) AS first, MAX(id) FROM log WHERE table_id IS NOT NULL"
                 " GROUP BY table_id ORDER BY first").fetchall()
-        return [r[0] for r in rows]
+        return [(r[0], r[1], r[2]) for r in rows]
 
     def device_marks(self) -> dict[tuple[str, int], tuple[int, int, int]]:
         with self._lock:
@@ -206,11 +214,14 @@ class SqliteStore(EventStore):
                 "SELECT board, MAX(at) FROM log WHERE board IS NOT NULL GROUP BY board").fetchall()
         return {r[0]: r[1] for r in rows}
 
-    def save_snapshot(self, table_id: str, entry_id: int, data: dict[str, Any]) -> None:
+    def save_snapshot(self, table_id: str, entry_id: int, data: dict[str, Any], *,
+                      summary: dict[str, Any], final: bool) -> None:
         with self._lock:
             self._db.execute(
-                "INSERT OR REPLACE INTO snapshot (table_id, entry_id, data) VALUES (?, ?, ?)",
-                (table_id, entry_id, json.dumps(data, separators=(",", ":"), ensure_ascii=False)),
+                "INSERT OR REPLACE INTO snapshot (table_id, entry_id, final, summary, data)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (table_id, entry_id, int(final), json.dumps(summary, ensure_ascii=False),
+                 json.dumps(data, separators=(",", ":"), ensure_ascii=False)),
             )
 
     def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]] | None:
@@ -220,6 +231,11 @@ class SqliteStore(EventStore):
         if row is None:
             return None
         return int(row[0]), json.loads(row[1])
+
+    def snapshot_heads(self) -> dict[str, tuple[int, bool, dict[str, Any]]]:
+        with self._lock:
+            rows = self._db.execute("SELECT table_id, entry_id, final, summary FROM snapshot").fetchall()
+        return {r[0]: (int(r[1]), bool(r[2]), json.loads(r[3])) for r in rows}
 
     def close(self) -> None:
         with self._lock:

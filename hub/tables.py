@@ -235,6 +235,7 @@ class Table:
             "boards": self.physical_boards(),
             "prompts": len(self.prompts()),
             "alerts": len(self.alerts),
+            "created_at": self.created_at,
         }
 
     def view(self) -> dict[str, Any]:

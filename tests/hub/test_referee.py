@@ -241,3 +241,23 @@ def test_every_prompt_and_answer_shows_in_the_view_and_the_feed(rig: Rig) -> Non
     assert ids == sorted(ids) and len(set(ids)) == len(ids)
     assert rig.hub.changes_since(ids[-1], 0.05) == []
     assert rig.hub.changes_since(0, 0)[0]["kind"] == "reset"
+
+
+def test_finished_match_restarts_dormant_and_loads_when_opened_T18(rig: Rig) -> None:
+    rig.hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=1,
+                         options={"first": "Ana", "palets_per_player": 2, "rounds_to_win": 1})
+    for where in ("floor", "B1.small", "floor"):  # Ben holds 3 when Ana is out: he wins (T14)
+        rig.hub.submit("t1", {"landed": where})
+    assert rig.hub.game_over("t1")
+    rig.hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=2)  # next match
+    view = rig.hub.table_view("t1")
+    assert view["status"] == "match_over" and view["winner"] == "Ben"
+    rig.hub.close()
+    again = Hub(rig.db)
+    try:
+        assert [t["id"] for t in again.list_tables()] == ["t1", "t2"]
+        assert "t1" in again._dormant and again.list_tables()[1]["boards"] == ["B1"]
+        assert again.table_view("t1")["state"] == view["state"]
+        assert again.export("t1")["actions"] == [a["action"] for a in view["state"]["log"]]
+    finally:
+        again.close()

@@ -1,0 +1,277 @@
+// Triominos renderer (web/GAMES.md contract): the table drawn as triangles on the lattice
+// of RECORDS.md with their three numbers, the legal spots highlighted on your turn, your
+// rack, scores, and every bonus (bridge, hexagons) and round end announced.
+// Playing: tap a rack tile to see where it fits (or tap a highlighted spot straight away),
+// then pick one of the turned tiles offered for that spot. Draw and pass are buttons.
+
+export const messages = {
+  fr: {
+    "triominos.rack": "Vos tuiles",
+    "triominos.pool": "Pioche : {n}",
+    "triominos.round": "Manche {n}",
+    "triominos.tiles": "{n} tuiles",
+    "triominos.draw": "Piocher (−5)",
+    "triominos.pass": "Passer",
+    "triominos.pick_spot": "Touchez une case en surbrillance.",
+    "triominos.pick_turn": "Choisissez le sens de la tuile :",
+    "triominos.opening": "Ouverture : posez une tuile.",
+    "triominos.no_fit": "Aucune tuile ne va : piochez ou passez.",
+    "triominos.drawn": "Tuiles piochées ce tour : {n}/3",
+    "triominos.points": "{name} : {points} pts",
+    "triominos.bonus.bridge": "Pont ! +40",
+    "triominos.bonus.hexagon": "Hexagone ! +50",
+    "triominos.bonus.double_hexagon": "Double hexagone ! +60",
+    "triominos.bonus.triple_hexagon": "Triple hexagone ! +70",
+    "triominos.out": "{name} pose sa dernière tuile : +{points}",
+    "triominos.blocked": "Partie bloquée : chacun retire ses tuiles",
+    "triominos.draw_log": "{name} pioche ({points})",
+    "triominos.pass_log": "{name} passe ({points})",
+    "triominos.place_log": "{name} pose {tile} : {points}",
+    "triominos.cancel": "Annuler",
+  },
+  en: {
+    "triominos.rack": "Your tiles",
+    "triominos.pool": "Pool: {n}",
+    "triominos.round": "Round {n}",
+    "triominos.tiles": "{n} tiles",
+    "triominos.draw": "Draw (−5)",
+    "triominos.pass": "Pass",
+    "triominos.pick_spot": "Tap a highlighted spot.",
+    "triominos.pick_turn": "Choose how the tile is turned:",
+    "triominos.opening": "Opening: place any tile.",
+    "triominos.no_fit": "No tile fits: draw or pass.",
+    "triominos.drawn": "Tiles drawn this turn: {n}/3",
+    "triominos.points": "{name}: {points} pts",
+    "triominos.bonus.bridge": "Bridge! +40",
+    "triominos.bonus.hexagon": "Hexagon! +50",
+    "triominos.bonus.double_hexagon": "Double hexagon! +60",
+    "triominos.bonus.triple_hexagon": "Triple hexagon! +70",
+    "triominos.out": "{name} places their last tile: +{points}",
+    "triominos.blocked": "Blocked: everyone loses their tiles",
+    "triominos.draw_log": "{name} draws ({points})",
+    "triominos.pass_log": "{name} passes ({points})",
+    "triominos.place_log": "{name} places {tile}: {points}",
+    "triominos.cancel": "Cancel",
+  },
+};
+
+const S = 60; // SVG units per lattice edge
+
+// UI state only (GAMES.md): the selected rack tile and spot, a pending request.
+let selectedTile = null;
+let selectedSpot = null;
+let busy = false;
+let lastLogLength = -1;
+
+const key = (cell) => cell.join(",");
+
+function tileName(corners) {
+  // RECORDS.md names a tile by its clockwise reading starting from the smallest number
+  const rots = [0, 1, 2].map((r) => [corners[r], corners[(r + 1) % 3], corners[(r + 2) % 3]]);
+  rots.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+  return rots[0].join("-");
+}
+
+function xy(api, [i, j]) {
+  const [x, y] = api.lattice.vertexXY(i, j);
+  return [x * S, -y * S]; // y up on the lattice, down in SVG
+}
+
+function triangle(api, cell, cls, corners, extra = {}) {
+  const { el } = api;
+  const pts = api.lattice.corners(cell).map((v) => xy(api, v));
+  const parts = [el("polygon", { points: pts.map((p) => p.map((n) => n.toFixed(1)).join(",")).join(" "), class: "tri" })];
+  if (corners) {
+    const cx = (pts[0][0] + pts[1][0] + pts[2][0]) / 3;
+    const cy = (pts[0][1] + pts[1][1] + pts[2][1]) / 3;
+    corners.forEach((n, k) => {
+      const x = pts[k][0] + (cx - pts[k][0]) * 0.55;
+      const y = pts[k][1] + (cy - pts[k][1]) * 0.55;
+      parts.push(el("text", { x: x.toFixed(1), y: (y + 6).toFixed(1), class: "num" }, String(n)));
+    });
+  }
+  return el("g", { class: cls, "data-cell": key(cell), ...extra }, ...parts);
+}
+
+function miniTile(api, cell, corners) {
+  // a small stand-alone triangle in the same orientation as the spot, with its numbers
+  const { el } = api;
+  const origin = cell[2] === "up" ? [0, 0, "up"] : [0, 0, "down"];
+  const g = triangle(api, origin, "mini", corners);
+  const pts = api.lattice.corners(origin).map((v) => xy(api, v));
+  const xs = pts.map((p) => p[0]); const ys = pts.map((p) => p[1]);
+  const box = `${Math.min(...xs) - 4} ${Math.min(...ys) - 4} ${Math.max(...xs) - Math.min(...xs) + 8} ${Math.max(...ys) - Math.min(...ys) + 8}`;
+  return el("svg", { viewBox: box, class: "mini-svg", width: 64, height: 56 }, g);
+}
+
+function entryText(t, e) {
+  const a = e.action || {};
+  if (a.place) {
+    return t("triominos.place_log", { name: e.player, tile: tileName(a.place.corners), points: e.points })
+      + (e.bonus ? ` — ${t(`triominos.bonus.${e.bonus}`)}` : "");
+  }
+  if (a.draw) return t("triominos.draw_log", { name: e.player, points: e.points });
+  return t("triominos.pass_log", { name: e.player, points: e.points });
+}
+
+export function render(view, root, api) {
+  const { el, t } = api;
+  const state = view.state || {};
+  const log = state.log || [];
+  const over = state.status === "over";
+  const legal = view.your_turn ? (view.legal_actions || []) : [];
+  const placements = legal.filter((a) => a && a.place).map((a) => a.place);
+  const canDraw = legal.some((a) => a && a.draw);
+  const canPass = legal.some((a) => a && a.pass);
+  const myRack = view.you && state.racks && Array.isArray(state.racks[view.you]) ? state.racks[view.you] : [];
+
+  if (log.length !== lastLogLength) { // a new move: forget the half-made choice
+    selectedTile = null; selectedSpot = null; lastLogLength = log.length;
+  }
+  if (selectedTile && !myRack.includes(selectedTile)) selectedTile = null;
+
+  const send = (action) => {
+    if (busy) return;
+    busy = true;
+    api.play(action).catch(() => {}).finally(() => { busy = false; });
+  };
+  const rerender = () => render(view, root, api);
+
+  // placements that match the current tile selection, grouped by spot
+  const usable = placements.filter((p) => !selectedTile || tileName(p.corners) === selectedTile);
+  const spots = new Map();
+  for (const p of usable) {
+    const k = key(p.cell);
+    if (!spots.has(k)) spots.set(k, { cell: p.cell, options: [] });
+    spots.get(k).options.push(p.corners);
+  }
+
+  // ---- the board
+  const board = state.board || [];
+  const shapes = [];
+  const lastPlace = [...log].reverse().find((e) => e.action && e.action.place);
+  const lastKey = lastPlace ? key(lastPlace.action.place.cell) : null;
+  for (const tile of board) {
+    const cls = `tile${key(tile.cell) === lastKey ? " last" : ""}`;
+    shapes.push(triangle(api, tile.cell, cls, tile.corners, { "data-tile": tile.tile || tileName(tile.corners) }));
+  }
+  for (const spot of spots.values()) {
+    const k = key(spot.cell);
+    const choose = () => {
+      if (spot.options.length === 1) { send({ place: { cell: spot.cell, corners: spot.options[0] } }); return; }
+      selectedSpot = k; rerender();
+    };
+    shapes.push(triangle(api, spot.cell, `spot${selectedSpot === k ? " chosen" : ""}`, null, {
+      role: "button", tabindex: "0", onclick: choose,
+      onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") choose(); },
+    }));
+  }
+  const all = [...board.map((b) => b.cell), ...[...spots.values()].map((s) => s.cell)];
+  if (!all.length) all.push([0, 0, "up"]);
+  const pts = all.flatMap((c) => api.lattice.corners(c).map((v) => xy(api, v)));
+  const xs = pts.map((p) => p[0]); const ys = pts.map((p) => p[1]);
+  // the drawn area: every tile and spot, padded, and never less than a few tiles wide
+  // (so a young table is not blown up to the page width)
+  const pad = S * 0.6;
+  const span = S * 5;
+  let minX = Math.min(...xs) - pad; let maxX = Math.max(...xs) + pad;
+  let minY = Math.min(...ys) - pad; let maxY = Math.max(...ys) + pad;
+  if (maxX - minX < span) { const grow = (span - (maxX - minX)) / 2; minX -= grow; maxX += grow; }
+  if (maxY - minY < span * 0.7) { const grow = (span * 0.7 - (maxY - minY)) / 2; minY -= grow; maxY += grow; }
+  const svg = el("svg", {
+    class: "triominos-board", role: "img",
+    viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${(maxX - minX).toFixed(1)} ${(maxY - minY).toFixed(1)}`,
+  }, ...shapes);
+
+  // ---- the side panel
+  const panel = [];
+  const last = log[log.length - 1];
+  const results = state.round_results || [];
+  const lastResult = results[results.length - 1];
+  if (over && lastResult) {
+    panel.push(el("p", { class: "announce triominos-announce" }, lastResult.end === "out"
+      ? t("triominos.out", { name: lastResult.player, points: (lastResult.points || {})[lastResult.player] })
+      : t("triominos.blocked")));
+  } else if (last && last.bonus) {
+    panel.push(el("p", { class: "announce triominos-announce", "data-bonus": last.bonus },
+      `${last.player}: ${t(`triominos.bonus.${last.bonus}`)}`));
+  }
+  const scores = state.scores || {};
+  const racks = state.racks || {};
+  panel.push(el("table", { class: "players triominos-players" }, el("tbody", {}, (view.players || []).map((p, n) => {
+    const rack = racks[p.name];
+    const count = Array.isArray(rack) ? rack.length : rack;
+    return el("tr", { class: p.name === state.to_move ? "to-move" : "", "data-player": p.name },
+      el("td", { class: "turn" }, p.name === state.to_move ? "▶" : ""),
+      el("td", {}, el("span", { class: `dot p${n % 6}` }), " ", p.name,
+        p.bot ? ` (${t("table.bot")})` : "", p.name === view.you ? ` (${t("table.you")})` : ""),
+      el("td", { class: "muted" }, count === undefined ? "" : t("triominos.tiles", { n: count })),
+      el("td", { class: "score" }, String(scores[p.name] ?? 0)));
+  }))));
+  panel.push(el("p", { class: "muted" }, t("triominos.round", { n: state.round ?? 1 }), " · ",
+    t("triominos.pool", { n: state.pool_count ?? 0 })));
+  if (over) {
+    panel.push(el("p", { class: "triominos-result" }, t("table.game_over"),
+      state.winner ? ` — ${t("table.winner", { name: state.winner })}` : ""));
+  }
+
+  if (myRack.length) {
+    panel.push(el("h3", {}, t("triominos.rack")));
+    const fits = new Set(placements.map((p) => tileName(p.corners)));
+    panel.push(el("div", { class: "triominos-rack" }, myRack.map((name) => {
+      const nums = name.split("-").map(Number);
+      return el("button", {
+        type: "button",
+        class: `rack-tile${selectedTile === name ? " selected" : ""}${fits.has(name) ? " fits" : ""}`,
+        "data-tile": name,
+        disabled: !view.your_turn || !fits.has(name),
+        onclick: () => { selectedTile = selectedTile === name ? null : name; selectedSpot = null; rerender(); },
+      }, miniTile(api, [0, 0, "up"], nums));
+    })));
+  }
+
+  if (view.your_turn) {
+    if (state.draws_this_turn) panel.push(el("p", { class: "muted" }, t("triominos.drawn", { n: state.draws_this_turn })));
+    if (selectedSpot && spots.has(selectedSpot)) {
+      const spot = spots.get(selectedSpot);
+      panel.push(el("p", {}, t("triominos.pick_turn")));
+      panel.push(el("div", { class: "triominos-turns" }, spot.options.map((corners) => el("button", {
+        type: "button", class: "turn-choice", "data-corners": corners.join(","),
+        onclick: () => send({ place: { cell: spot.cell, corners } }),
+      }, miniTile(api, spot.cell, corners))),
+      el("button", { type: "button", class: "cancel", onclick: () => { selectedSpot = null; rerender(); } }, t("triominos.cancel"))));
+    } else {
+      const opening = !board.length;
+      panel.push(el("p", { class: "triominos-status" }, t("play.your_turn"), " — ",
+        placements.length ? t(opening ? "triominos.opening" : "triominos.pick_spot") : t("triominos.no_fit")));
+    }
+    const buttons = [];
+    if (canDraw) buttons.push(el("button", { type: "button", class: "action draw", "data-action": "draw", onclick: () => send({ draw: true }) }, t("triominos.draw")));
+    if (canPass) buttons.push(el("button", { type: "button", class: "action pass", "data-action": "pass", onclick: () => send({ pass: true }) }, t("triominos.pass")));
+    if (buttons.length) panel.push(el("div", { class: "triominos-buttons" }, buttons));
+    const hintLine = el("p", { class: "hint" });
+    panel.push(el("button", { type: "button", class: "hint-button", onclick: async () => {
+      try {
+        const hint = await api.hint();
+        const a = hint.action || {};
+        hintLine.textContent = a.place
+          ? `${tileName(a.place.corners)} → [${a.place.cell.join(", ")}] — ${hint.why || ""}`
+          : `${a.draw ? t("triominos.draw") : t("triominos.pass")} — ${hint.why || ""}`;
+        if (a.place) {
+          const g = root.querySelector(`[data-cell="${key(a.place.cell)}"]`);
+          if (g) g.classList.add("hinted");
+        }
+      } catch (err) { hintLine.textContent = String(err.message || err); }
+    } }, t("play.hint")), hintLine);
+  } else if (!over && state.to_move) {
+    panel.push(el("p", { class: "muted" }, t("play.waiting", { name: state.to_move })));
+  }
+
+  panel.push(el("ol", { class: "triominos-log", reversed: true, start: log.length },
+    log.slice(-8).reverse().map((e) => el("li", { class: e.bonus ? "bonus" : "" }, entryText(t, e)))));
+
+  // styles: web/static/games/triominos.css (linked by the page; inline styles are blocked by the CSP)
+  root.replaceChildren(
+    el("div", { class: "triominos-layout" }, svg, el("div", { class: "triominos-panel" }, ...panel)),
+  );
+}

@@ -200,8 +200,23 @@ class Feed:
             if not events:
                 yield b": keep-alive\n\n"
                 continue
-            for event in events:
-                if table is None or event.table in (None, table):
-                    yield event.frame
+            chunk = b"".join(e.frame for e in newest_per_table(events) if table is None or e.table in (None, table))
+            if chunk:
+                yield chunk
             cursor = events[-1].id
 
+
+def newest_per_table(events: list[StreamEvent]) -> list[StreamEvent]:
+    """A client that fell behind needs only each table's newest view (a view is complete;
+    announcements come from the log, which the newest view holds whole). One write then
+    carries them all.
+
+    >>> e = [StreamEvent(1, "table", "t1", b"a"), StreamEvent(2, "table", "t2", b"b"),
+    ...      StreamEvent(3, "table", "t1", b"c")]
+    >>> [x.id for x in newest_per_table(e)]
+    [2, 3]
+    """
+    if len(events) < 2:
+        return events
+    last = {e.table: e.id for e in events if e.kind == "table"}
+    return [e for e in events if e.kind != "table" or last[e.table] == e.id]

@@ -20,6 +20,7 @@ Call from the hub's CLI or the demo::
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -81,6 +82,11 @@ class ServerHandle:
         feed = self.app.extensions.get("feed")
         if feed is not None:
             feed.stop()  # open streams end, freeing their threads
+        # Let the streams' last writes finish before the I/O loop goes away under them.
+        slots = self.app.extensions["stream_slots"]
+        deadline = time.monotonic() + 3.0
+        while slots.open and time.monotonic() < deadline:
+            time.sleep(0.02)
         self.server.close()
         for channel in list(self.server._map.values()):
             channel.close()

@@ -11,6 +11,7 @@ script can copy it to a board's /lib). Run `python -m tests.firmware.mplib` to f
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import subprocess
 import sys
@@ -32,11 +33,7 @@ def ensure_umqtt() -> Path:
     if target.exists() and _sha256(target) == UMQTT_SHA256:
         return LIB
     with tempfile.TemporaryDirectory() as tmp:
-        env = {"TMPDIR": tmp, "PATH": "/usr/bin:/bin", "HOME": str(Path.home())}
-        import os
-
-        env.update({k: v for k, v in os.environ.items() if k.startswith("PIP_") or k in ("HTTPS_PROXY", "https_proxy", "SSL_CERT_FILE")})
-        env["TMPDIR"] = tmp
+        env = dict(os.environ, TMPDIR=tmp)  # pip unpacks under TMPDIR
         # pip fails on purpose here ("not a Python project") after unpacking the sdist
         subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-clean",
                         "--no-binary", ":all:", "-d", tmp, UMQTT_REQUIREMENT],

@@ -101,3 +101,28 @@ def test_serial_link_lines_out_acks_in(tmp_path: Path) -> None:
             time.sleep(0.02)
     finally:
         board.stop()
+
+
+@pytest.mark.micropython
+def test_bad_board_config_is_explained_on_the_console(tmp_path: Path) -> None:
+    board_fs = tmp_path / "board"
+    board_fs.mkdir()
+    (board_fs / "board_config.py").write_text(
+        'CONFIG = {"board": "S1", "port": "unix", "holes": [{"name": "big", "beams": [2, 2]}],'
+        ' "links": ["mqtt"], "thresholds": {"stuck": 5}}\n')
+    shutil.copyfile(ROOT / "hardware" / "pinmap.json", board_fs / "pinmap.json")
+    path = [str(board_fs), str(ROOT), str(ROOT / "tests" / "firmware" / "fake_machine"), ".frozen"]
+    proc = subprocess.Popen([tool("micropython"), "-c", "from firmware import app; app.main()"], cwd=board_fs,
+                            env=dict(os.environ, MICROPYPATH=":".join(path)), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline().decode() for _ in range(5)]
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+        if proc.stdout is not None:
+            proc.stdout.close()
+    text = "".join(lines)
+    assert "# trigono: CONFIG ERROR: bad board config:" in text, text
+    assert "GPIO 2 already used" in text and "mqtt: need" in text and "unknown threshold 'stuck'" in text, text

@@ -29,4 +29,5 @@ def micropython(*args: str, timeout: float = 60, env: dict[str, str] | None = No
 
 
 def firmware_files() -> list[Path]:
-    return sorted(p for p in FIRMWARE.glob("*.py"))
+    """Every file that goes to a board: the package, the example configs, the template."""
+    return sorted(FIRMWARE.glob("*.py")) + sorted((FIRMWARE / "boards").glob("*.py"))

@@ -1,0 +1,96 @@
+"""The node under CPython (as the hub's simulator runs it) talks to the hub's real serial
+link over a pseudo-terminal: lines out, the hub's acks back in, resends stop."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+import tty
+from typing import Any
+
+from firmware import config, protocol
+from firmware.links import SerialLink
+from firmware.node import Node
+from hub.serial_link import SerialTransport, wait_open
+from hub.transport import Transport
+
+
+class AckingSink:
+    """What the hub does for serial boards: take messages, ack events cumulatively."""
+
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+        self.corrupt: list[str] = []
+        self.lock = threading.Lock()
+
+    def device_message(self, transport: Transport, msg: dict[str, Any], link: str) -> None:
+        with self.lock:
+            self.messages.append(msg)
+            seqs = sorted({m["seq"] for m in self.messages if m["type"] in protocol.EVENT_TYPES})
+        high = 0
+        while high + 1 in seqs:
+            high += 1
+        if msg["type"] in protocol.EVENT_TYPES:
+            transport.send(msg["board"], protocol.ack(msg["boot"], high))
+
+    def device_corrupt(self, transport: Transport, link: str, reason: str, board: str | None) -> None:
+        self.corrupt.append(reason)
+
+    def device_status(self, transport: Transport, board: str, status: str, link: str) -> None:
+        pass
+
+    def events(self) -> list[tuple[str, int]]:
+        with self.lock:
+            return [(m["type"], m["seq"]) for m in self.messages if m["type"] != "health"]
+
+
+def test_simulated_node_over_a_pty_is_acked_by_the_hub_serial_link() -> None:
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    os.set_blocking(master, False)
+
+    def read_master() -> bytes | None:
+        try:
+            return os.read(master, 4096)
+        except BlockingIOError:
+            return None
+
+    cfg = config.load({"board": "P1", "port": "unix", "holes": [{"name": "big", "beams": [2, 3]}],
+                       "thresholds": {"resend_ms": 200}})
+    clock = [0]
+    node = Node(cfg, lambda: clock[0], lambda ch: False)
+    link = SerialLink(lambda data: os.write(master, data), read_master)
+    node.add_link(link)
+    sink = AckingSink()
+    transport = SerialTransport([os.ttyname(slave)])
+    transport.start(sink)
+    try:
+        assert wait_open(transport)
+        node.start()
+
+        def run(ms: int) -> None:
+            for _ in range(ms // 2):
+                clock[0] += 2000
+                node.poll()
+                time.sleep(0.002)
+
+        run(100)
+        node.edge(0, True, clock[0])
+        node.edge(1, True, clock[0] + 15000)
+        node.edge(0, False, clock[0] + 20000)
+        node.edge(1, False, clock[0] + 30000)
+        run(800)
+        assert sorted(set(sink.events())) == [("drop", 2), ("hello", 1)], sink.events()
+        deadline = time.monotonic() + 5
+        while node.outbox.unacked() and time.monotonic() < deadline:
+            run(20)
+        assert node.outbox.unacked() == 0 and node.outbox.acked == 2
+        sent = len(sink.events())
+        run(1000)
+        assert len(sink.events()) == sent  # acknowledged: nothing is resent
+        assert sink.corrupt == [] and link.bad == 0
+    finally:
+        transport.stop()
+        os.close(master)
+        os.close(slave)

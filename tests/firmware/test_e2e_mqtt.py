@@ -135,7 +135,8 @@ class Board:
             f.write(json.dumps([s for part in steps for s in part]) + "\n")
 
     def stop(self) -> str:
-        self.proc.terminate()
+        if self.proc.poll() is None:
+            self.proc.terminate()
         self.proc.wait(timeout=10)
         self.reader.join(timeout=5)
         for stream in (self.proc.stdin, self.proc.stdout):
@@ -190,3 +191,6 @@ def test_T11_events_arrive_once_in_order_and_survive_a_broker_outage(
     assert hub.status[-1] == "online"
     assert hub.health and protocol.validate(hub.health[-1]) is None
     assert hub.health[-1]["beams"] == {"big": "open", "small": "open"}
+
+    board.stop()  # the board dies: the broker publishes its last will
+    hub.wait(lambda: hub.status[-1] == "lost", timeout=10)

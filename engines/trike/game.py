@@ -340,6 +340,8 @@ class TrikeGame(Game[TrikeAction]):
         opts = d["options"]
         if not isinstance(opts, dict) or opts.get("size", DEFAULT_SIZE) != self.size:
             raise RecordError("dump: options differ from this game's")
+        if not isinstance(d["black"], list) or not isinstance(d["white"], list):
+            raise RecordError("dump: black and white are lists of cells")
         stones = {name: BLACK for name in d["black"]} | {name: WHITE for name in d["white"]}
         state = self.new_initial_state(random.Random(0), {"stones": stones, "pawn": d["pawn"]})
         state.swapped = bool(d["swapped"])

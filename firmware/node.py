@@ -215,6 +215,8 @@ class Node:
             beams[hole.name] = "fault" if self._faulty(hole.name) else hole.beam_state()
         self.counters["edge_overflow"] = self.ring.overflow
         self.counters["a_missed"] = sum(h.a_missed for h in self.holes)
+        self.counters["acked"] = self.outbox.acked  # highest seq the hub acknowledged
+        self.counters["unacked"] = self.outbox.unacked()
         fields = health_fields(self.uptime_ms // 1000, self.mem_free() if self.mem_free else 0,
                                beams, dict(self.counters), self.outbox.overflow,
                                self.rssi() if self.rssi else None)

@@ -130,6 +130,15 @@ class Board:
                 out.append(msg)
         return out
 
+    def acked(self) -> int:
+        """The board's own view of the hub's acks, from its latest health line."""
+        acked = 0
+        for line in list(self.lines):
+            msg, _ = protocol.decode_line(line)
+            if msg is not None and msg["type"] == "health":
+                acked = msg["counters"].get("acked", 0)
+        return acked
+
     def script(self, *steps: list[list[int]]) -> None:
         with self.control.open("a") as f:
             f.write(json.dumps([s for part in steps for s in part]) + "\n")
@@ -168,7 +177,7 @@ def test_T11_events_arrive_once_in_order_and_survive_a_broker_outage(
 
     board.script(DROP_BIG, GAP, BOUNCE_BIG, GAP, DROP_SMALL_2MS, GAP, PRESS)
     hub.wait(lambda: len(hub.events) >= 5)
-    time.sleep(0.5)  # let the acks reach the board before the broker goes
+    hub.wait(lambda: board.acked() == 5)  # the board has the acks before the broker goes
     assert hub.kinds() == [("hello", 1, None), ("drop", 2, "big"), ("bounce", 3, "big"),
                            ("drop", 4, "small"), ("button", 5, "line")]
 

@@ -90,15 +90,15 @@ def test_serial_link_lines_out_acks_in(tmp_path: Path) -> None:
         assert len(board.events()) > 3
         boot = board.messages[0]["boot"]
         board.send(protocol.ack(boot, 3))
+        deadline = time.monotonic() + 5
+        while not any(m["type"] == "health" and m["counters"]["acked"] == 3 for m in board.messages):
+            assert time.monotonic() < deadline, board.messages[-3:]
+            board.send(protocol.command(boot, "health"))  # health on request shows the ack
+            time.sleep(0.1)
         time.sleep(0.3)
         settled = len(board.events())
         time.sleep(1.5)
         assert len(board.events()) == settled  # acked over serial: resends stop
-        board.send(protocol.command(boot, "health"))
-        deadline = time.monotonic() + 5
-        while not any(m["type"] == "health" and m["seq"] == 3 for m in board.messages):
-            assert time.monotonic() < deadline, board.messages[-3:]
-            time.sleep(0.02)
     finally:
         board.stop()
 

@@ -76,7 +76,7 @@ def validate(cfg, pinmap=None, port=None):
     if not isinstance(cfg, dict):
         return ["config is not a dict (board_config.py must define CONFIG = {...})"]
     for key in cfg:
-        if key not in ("board", "port", "holes", "buttons", "links", "mqtt", "thresholds", "wifi"):
+        if key not in ("board", "port", "holes", "buttons", "links", "mqtt", "thresholds"):
             errors.append("unknown key " + repr(key))
     if not _name_ok(cfg.get("board")):
         errors.append("board: need a name of 1-32 characters without / + # $ * or spaces")

@@ -1,14 +1,17 @@
 """Triominos computer player: determinized Monte-Carlo over greedy playouts.
 
 Greedy play (take the highest score now) hands out hexagons and bridges, keeps the tiles
-that fit nowhere, and ignores who will go out. The bot plays each legal placement to the
-end of the round in sampled worlds and keeps the one with the best mean margin over the
-best opponent. It only uses what a player at the table can see (the board, its own rack,
-how many tiles the others hold): each world deals the unseen tiles at random to the other
-racks and the pool (the same worlds for every candidate), and both sides then play the
-greedy policy. As many worlds as the time budget allows (at least 2).
+that fit nowhere, and ignores who will go out. The bot plays each candidate — every
+legal placement, and drawing instead (M9 lets a player draw rather than place) — to the
+end of the round in sampled worlds and keeps the one that wins most often (margin as a
+small tie-break). It only uses what a player at the table can see: the board, its own
+rack, how many tiles the others hold, and what their last turn showed (a player who drew
+had no tile that fitted; one who placed had none scoring more — :func:`read_turns`).
+Each world deals the unseen tiles to the other racks and the pool accordingly (the same
+worlds and tie-breaks for every candidate), then both sides play the greedy policy. As
+many worlds as the time budget allows (at least 2).
 
-With one placement it plays it; with none it draws (−5) and, after the third draw, passes.
+With one candidate it plays it; with none it draws (−5) and, after the third draw, passes.
 
 >>> import random
 >>> from engines.triominos import TriominosGame
@@ -29,6 +32,7 @@ from typing import Any
 from engines.lattice import Cell
 from engines.triominos.board import Board, cell_key, key_cell
 from engines.triominos.game import (
+    DRAW_PENALTY,
     Action,
     Draw,
     Pass,
@@ -40,7 +44,9 @@ from engines.triominos.game import (
 
 MIN_WORLDS = 2
 MAX_WORLDS = 200
+WIN_WEIGHT = 1.0
 MARGIN_WEIGHT = 0.002
+CONSIDER_DRAW = True  # drawing instead of placing is a candidate too (M9 allows it)
 
 
 def unseen_tiles(state: TriominosState, seat: int) -> list[int]:
@@ -163,11 +169,10 @@ def rollout(state: TriominosState, rng: random.Random) -> None:
 
 
 class _Candidate:
-    __slots__ = ("key", "placement", "points", "bonus", "total")
+    __slots__ = ("action", "points", "bonus", "total")
 
-    def __init__(self, key: int, placement: int, points: int, bonus: str | None) -> None:
-        self.key = key
-        self.placement = placement
+    def __init__(self, action: Action, points: int, bonus: str | None) -> None:
+        self.action = action
         self.points = points
         self.bonus = bonus
         self.total = 0.0
@@ -176,15 +181,19 @@ class _Candidate:
 def _evaluate(
     state: TriominosState, rng: random.Random, budget_s: float
 ) -> tuple[list[_Candidate], int]:
-    """Every legal placement with its mean margin over the best opponent at the end of
-    the round, over sampled worlds; returns (candidates best first, worlds played)."""
+    """Every legal placement (and drawing instead, when allowed) with its mean result
+    against the best opponent at the end of the round, over sampled worlds; returns
+    (candidates best first, worlds played)."""
     seat = state.to_move
     ts = state.tileset
     deadline = time.perf_counter() + max(budget_s, 0.0)
     candidates: list[_Candidate] = []
     for key, p in state.placements(seat):
-        points, bonus, _ = state.placement_score(key, ts.placement_corners[p])
-        candidates.append(_Candidate(key, p, points, bonus))
+        corners = ts.placement_corners[p]
+        points, bonus, _ = state.placement_score(key, corners)
+        candidates.append(_Candidate(Place(key_cell(key), corners), points, bonus))
+    if CONSIDER_DRAW and candidates and state.can_draw():
+        candidates.append(_Candidate(Draw(), 0 if state.rules.young else -DRAW_PENALTY, None))
     if len(candidates) <= 1:
         return candidates, 0
     worlds = 0
@@ -194,14 +203,14 @@ def _evaluate(
         line_seed = rng.getrandbits(32)
         for c in candidates:
             line = world.clone()
-            line.apply(Place(key_cell(c.key), ts.placement_corners[c.placement]))
+            line.apply(c.action)
             # the same tie-breaks in every candidate's playout: compare like with like
             rollout(line, random.Random(line_seed))
             mine = line.score_list[seat]
             best_other = max(s for k, s in enumerate(line.score_list) if k != seat)
             margin = mine - best_other
             # the aim is to win: a won world counts 1, a margin point a little
-            c.total += (margin > 0) + 0.5 * (margin == 0) + margin * MARGIN_WEIGHT
+            c.total += WIN_WEIGHT * ((margin > 0) + 0.5 * (margin == 0)) + margin * MARGIN_WEIGHT
         worlds += 1
     # ties (common with few worlds) go to the higher score now
     candidates.sort(key=lambda c: (-c.total, -c.points))
@@ -212,31 +221,32 @@ def choose(state: TriominosState, rng: random.Random, budget_s: float) -> Action
     """A legal action for the player to move, within about ``budget_s`` seconds."""
     candidates, _ = _evaluate(state, rng, budget_s)
     if candidates:
-        best = candidates[0]
-        return Place(key_cell(best.key), state.tileset.placement_corners[best.placement])
+        return candidates[0].action
     return Draw() if state.can_draw() else Pass()
 
 
 def hint(state: TriominosState, budget_s: float) -> dict[str, Any]:
     """The bot's advice for the player to move: ``action``, ``why``, ``points``, ``bonus``."""
     rng = random.Random(len(state.log))
-    candidates, samples = _evaluate(state, rng, budget_s)
+    candidates, worlds = _evaluate(state, rng, budget_s)
     if not candidates:
         action: Action = Draw() if state.can_draw() else Pass()
         why = "no tile fits: draw (−5)" if isinstance(action, Draw) else "nothing fits: pass"
         return {"action": action_to_json(action), "why": why, "points": 0, "bonus": None}
     best = candidates[0]
-    place = Place(key_cell(best.key), state.tileset.placement_corners[best.placement])
-    bonus = f" with a {best.bonus.replace('_', ' ')}" if best.bonus else ""
-    why = f"scores {best.points}{bonus}"
-    if samples:
-        margin = best.total / samples
-        why += f"; over {samples} sampled deals it ends the round {margin:+.0f} against the best opponent"
-    elif len(state.racks[state.to_move]) == 1:
-        why += " and goes out"
+    if isinstance(best.action, Draw):
+        why = "every placement helps the others more: draw instead"
     else:
-        why += "; it is the only tile that fits"
-    return {"action": action_to_json(place), "why": why, "points": best.points,
+        bonus = f" with a {best.bonus.replace('_', ' ')}" if best.bonus else ""
+        why = f"scores {best.points}{bonus}"
+        if worlds:
+            rate = best.total / worlds
+            why += f"; it won about {rate:.0%} of {worlds} sampled deals played out"
+        elif len(state.racks[state.to_move]) == 1:
+            why += " and goes out"
+        else:
+            why += "; it is the only tile that fits"
+    return {"action": action_to_json(best.action), "why": why, "points": best.points,
             "bonus": best.bonus}
 
 

@@ -102,9 +102,11 @@ def test_M7_bridge_geometry_every_orientation(cell: Cell, k: int) -> None:
 
 # ---------------------------------------------------------------- records
 def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """`trigono ARGS` (the installed script; `python -m hub` is the same CLI)."""
+    script = ROOT / ".venv" / "bin" / "trigono"
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "hub"]
     return subprocess.run(
-        [sys.executable, "-m", "hub", *args], input=stdin, capture_output=True, text=True,
-        cwd=ROOT, timeout=60,
+        [*command, *args], input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60,
     )
 
 

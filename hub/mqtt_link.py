@@ -1,8 +1,8 @@
 """The MQTT link (DESIGN.md §5) with paho-mqtt 2.x.
 
 Subscribes (QoS 1) to ``trigono/v1/+/event``, ``…/status`` (retained ``online``, last
-will ``lost``) and ``…/health`` (retained). Acks go to ``trigono/v1/<board>/ack`` (QoS 1,
-cumulative). The hub's session is persistent (``clean_session=False``, fixed client id)
+will ``lost``) and ``…/health`` (retained). Acks go to ``trigono/v1/<board>/ack`` (QoS 0:
+cumulative, so a lost ack only costs a resend). The hub's session is persistent (``clean_session=False``, fixed client id)
 so the broker queues events that arrive while the hub is down; the devices' own resends
 cover everything the hub had not acknowledged.
 """
@@ -72,7 +72,11 @@ class MqttTransport(Transport):
         self.connected.clear()
 
     def send(self, board: str, msg: dict[str, Any]) -> bool:
-        info = self._client.publish(protocol.topic(board, msg["type"]), protocol.encode_payload(msg), qos=1)
+        # Acks go at QoS 0: they are cumulative, so a lost one costs only a resend, and a
+        # QoS 1 PUBACK per ack doubled the broker traffic and met Nagle's algorithm on the
+        # broker side (20 ms per event). Commands keep QoS 1.
+        qos = 0 if msg["type"] == "ack" else 1
+        info = self._client.publish(protocol.topic(board, msg["type"]), protocol.encode_payload(msg), qos=qos)
         return info.rc == mqtt.MQTT_ERR_SUCCESS
 
     def describe(self) -> dict[str, Any]:

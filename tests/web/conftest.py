@@ -21,8 +21,9 @@ CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
 
 
 @pytest.fixture
-def hub(tmp_path: Path) -> Iterator[Hub]:
-    h = Hub(tmp_path / "hub.db", settle_s=0.05, bot_budget_s=0.05)
+def hub() -> Iterator[Hub]:
+    # In memory: the web tests need the hub's behaviour, not its durability (tests/hub has that).
+    h = Hub(":memory:", settle_s=0.05, bot_budget_s=0.05)
     h.start()
     yield h
     h.close()

@@ -7,7 +7,6 @@ import json
 import re
 from typing import Any
 
-import pytest
 from flask.testing import FlaskClient
 
 from hub.service import Hub
@@ -55,19 +54,20 @@ def test_console_form_without_login_is_refused(client: FlaskClient, hub: Hub, tr
     assert hub.table_view("t1")["state"]["log"] == []
 
 
-@pytest.mark.parametrize(
-    "data",
-    [
-        {"input": "teleport"},
-        {"input": "recount", "board": "B1", "count": "lots"},
-        {"input": "recount", "count": "2"},
-        {"input": "void", "entry": "first"},
-        {"input": "answer", "prompt": "landed-0", "choice": "{not json"},
-        {"input": "landed"},
-    ],
-)
-def test_malformed_console_form_is_400(referee: FlaskClient, hub: Hub, trigono_table: Any, data: dict[str, str]) -> None:
-    assert form_post(referee, "/console/t1/input", data).status_code == 400
+MALFORMED_CONSOLE_FORMS = [
+    {"input": "teleport"},
+    {"input": "recount", "board": "B1", "count": "lots"},
+    {"input": "recount", "count": "2"},
+    {"input": "void", "entry": "first"},
+    {"input": "answer", "prompt": "landed-0", "choice": "{not json"},
+    {"input": "landed"},
+]
+
+
+def test_malformed_console_form_is_400(referee: FlaskClient, hub: Hub, trigono_table: Any) -> None:
+    token = csrf_token(referee, "/console/t1")
+    for data in MALFORMED_CONSOLE_FORMS:
+        assert referee.post("/console/t1/input", data={"csrf_token": token, **data}).status_code == 400, data
     assert hub.table_view("t1")["state"]["log"] == []
 
 
@@ -128,14 +128,17 @@ def test_admin_shows_the_hubs_refusal(referee: FlaskClient, hub: Hub) -> None:
     assert hub.list_tables() == []
 
 
-@pytest.mark.parametrize(
-    "data",
-    [{"game": ""}, {"game": "trigono", "options": "{oops"}, {"game": "trigono", "options": "[1]"},
-     {"game": "trigono", "seed": "-3"}, {"game": "trigono", "layout": "nope"},
-     {"game": "trigono", "layout": '[{"id": "B1"}]'}, {"game": "trigono", "players": "bot:"}],
-)
-def test_malformed_admin_form_is_400(referee: FlaskClient, hub: Hub, data: dict[str, str]) -> None:
-    assert form_post(referee, "/admin/tables", data, page="/admin/").status_code == 400
+MALFORMED_ADMIN_FORMS = [
+    {"game": ""}, {"game": "trigono", "options": "{oops"}, {"game": "trigono", "options": "[1]"},
+    {"game": "trigono", "seed": "-3"}, {"game": "trigono", "layout": "nope"},
+    {"game": "trigono", "layout": '[{"id": "B1"}]'}, {"game": "trigono", "players": "bot:"},
+]
+
+
+def test_malformed_admin_form_is_400(referee: FlaskClient, hub: Hub) -> None:
+    token = csrf_token(referee, "/admin/")
+    for data in MALFORMED_ADMIN_FORMS:
+        assert referee.post("/admin/tables", data={"csrf_token": token, **data}).status_code == 400, data
     assert hub.list_tables() == []
 
 

@@ -1,0 +1,14 @@
+"""The web package's doctests (scripts/test collects doctests only in engines and hub)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+
+@pytest.mark.parametrize("name", ["web.i18n", "web.views", "web.feed", "web.console", "web.admin", "web.security"])
+def test_doctests(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.failed == 0

@@ -94,7 +94,7 @@ def play_view(table_id: str) -> dict[str, Any]:
         "legal_actions": legal,
         "last_event_id": view.get("change_id"),
         "lang": current_language(),
-        "hint": view.get("hint") if you else None,
+        "hint": view.get("hint") if your_turn else None,
         "bot_thinking": view.get("bot_thinking", False),
         "view": shown,
     }

@@ -1,8 +1,10 @@
 """What each audience may see of a table view (the hub's shapes: hub/service.py).
 
 The public (dashboard, stream, API without login) never sees what a player hides:
-the seed (it fixes every future draw) and the other players' racks (each hidden tile
-becomes ``null``, so a rack keeps its length). A seated player sees their own rack.
+the seed (it fixes every future draw), the other players' racks (each hidden tile
+becomes ``null``, so a rack keeps its length), the tiles they put back in an exchange,
+and the bot's hint (it names a tile of the asker's rack). A seated player sees their own
+rack and exchanges; the play view adds the hint for the player to move.
 
 >>> view = {"id": "t1", "seed": 7, "state": {"racks": {"Ana": ["0-1-2"], "Ben": ["1-1-1", "2-3-4"]}}}
 >>> public_view(view)["state"]["racks"]
@@ -11,6 +13,11 @@ becomes ``null``, so a rack keeps its length). A seated player sees their own ra
 {'Ana': [None], 'Ben': ['1-1-1', '2-3-4']}
 >>> "seed" in public_view(view)
 False
+>>> log = [{"player": "Ana", "action": {"exchange": [3, 5]}, "points": 0}]
+>>> public_view({"state": {"log": log}})["state"]["log"][0]["action"]
+{'exchange': [None, None]}
+>>> public_view({"state": {"log": log}}, you="Ana")["state"]["log"][0]["action"]
+{'exchange': [3, 5]}
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from engines.records import replay
 
 JSONDict = dict[str, Any]
 
-PRIVATE_FIELDS = ("seed",)
+PRIVATE_FIELDS = ("seed", "hint")
 
 
 def public_view(view: JSONDict, you: str | None = None) -> JSONDict:
@@ -40,7 +47,21 @@ def public_view(view: JSONDict, you: str | None = None) -> JSONDict:
             for player, rack in state["racks"].items()
         }
         shown["state"] = state
+    if isinstance(state, dict) and isinstance(state.get("log"), list):
+        state = copy.copy(state)
+        state["log"] = [hide_exchange(entry, you) for entry in state["log"]]
+        shown["state"] = state
     return shown
+
+
+def hide_exchange(entry: Any, you: str | None) -> Any:
+    """Triolet's exchange names the tokens put back; only their owner may see them."""
+    if not isinstance(entry, dict) or entry.get("player") == you:
+        return entry
+    action = entry.get("action")
+    if isinstance(action, dict) and isinstance(action.get("exchange"), list):
+        return {**entry, "action": {**action, "exchange": [None] * len(action["exchange"])}}
+    return entry
 
 
 def seat_names(view: JSONDict) -> list[str]:

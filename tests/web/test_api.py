@@ -232,10 +232,14 @@ def test_malformed_move_is_400(client: FlaskClient, app: Any, hub: Hub, triomino
     assert hub.table_view("g1")["state"]["log"] == []
 
 
-def test_hint_for_a_seated_player(client: FlaskClient, app: Any, triominos_table: Any) -> None:
+def test_hint_for_a_seated_player_only(client: FlaskClient, app: Any, triominos_table: Any) -> None:
     claim(client, app, "g1", triominos_table["state"]["to_move"])
     hint = api_post(client, "/api/tables/g1/hint", {}, token=csrf_token(client, "/play/g1")).get_json()
     assert "action" in hint and hint["why"]
+    assert client.get("/api/tables/g1/play").get_json()["hint"] == hint
+    # The hint names a tile of the asker's rack: nobody else sees it.
+    assert "hint" not in app.test_client().get("/api/tables/g1").get_json()
+    assert app.test_client().get("/api/tables/g1/play").get_json()["hint"] is None
 
 
 def test_hint_needs_a_seat(client: FlaskClient, triominos_table: Any) -> None:

@@ -1,0 +1,85 @@
+"""``python -m web``: run a hub and its web pages in one process.
+
+    python -m web --db event.db --serial /dev/ttyACM0 --port 8080 --password secret
+
+Same hub options as ``trigono hub`` (the hub cannot import the web layer: imports go
+web → hub, so the process that shows both starts here). The password opens the referee
+console and admin; without ``--password`` (or ``TRIGONO_PASSWORD``) one is made up and
+printed. Prints one JSON line with the address once serving; Ctrl-C stops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import signal
+import sys
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from hub.commands import parse_hostport
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m web", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--db", required=True, help="SQLite event store (created if missing)")
+    p.add_argument("--host", default="0.0.0.0", help="address to serve on (default: every interface)")
+    p.add_argument("--port", type=int, default=8080)
+    p.add_argument("--password", default=os.environ.get("TRIGONO_PASSWORD"), help="referee/admin password")
+    p.add_argument("--max-streams", type=int, default=256, help="live connections held at once")
+    p.add_argument("--serial", nargs="+", metavar="PORT", default=[], help="serial ports of boards")
+    p.add_argument("--mqtt", type=parse_hostport, metavar="HOST:PORT", help="MQTT broker")
+    p.add_argument("--settle", type=float, default=1.0, help="knock-in window after a drop, s")
+    p.add_argument("--table", action="append", metavar="JSON", default=[],
+                   help='create a table if its id is new, e.g. \'{"id": "t1", "game": "trigono", "seats": ["Ana", "Ben"]}\'')
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from hub.service import Hub
+    from web.server import start_server
+
+    hub = Hub(args.db, settle_s=args.settle)
+    try:
+        for text in args.table:
+            spec: Any = json.loads(text)
+            if not isinstance(spec, dict):
+                raise ValueError("a table is a JSON object")
+            if spec.get("id") not in {t["id"] for t in hub.list_tables()}:
+                hub.create_table(spec.pop("game"), table_id=spec.pop("id", None), **spec)
+    except (ValueError, KeyError, TypeError) as err:
+        print(f"--table: {err}", file=sys.stderr)
+        hub.close()
+        return 2
+    hub.start()
+    if args.serial:
+        from hub.serial_link import SerialTransport
+
+        hub.add_transport(SerialTransport(args.serial))
+    if args.mqtt:
+        from hub.mqtt_link import MqttTransport
+
+        hub.add_transport(MqttTransport(*args.mqtt))
+    password = args.password or secrets.token_urlsafe(9)
+    handle = start_server(hub, host=args.host, port=args.port, password=password, max_streams=args.max_streams)
+    shown = {"web": handle.url + "/", "big_screen": handle.url + "/big", "console": handle.url + "/console/"}
+    if not args.password:
+        shown["password"] = password
+    print(json.dumps(shown), flush=True)
+    stop = threading.Event()
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    while not stop.wait(0.5):
+        pass
+    handle.close()
+    hub.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, current_app, render_template
-from flask_wtf.csrf import CSRFError
+from flask_wtf.csrf import CSRFError  # type: ignore[import-untyped]
 from werkzeug.exceptions import HTTPException
 
 from web import flashing, i18n, security

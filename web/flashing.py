@@ -20,7 +20,8 @@ def flash_refusal(reason: str) -> None:
 
 def shown_messages() -> list[tuple[str, str]]:
     out = []
-    for category, raw in get_flashed_messages(with_categories=True):
+    flashed: list[tuple[str, str]] = get_flashed_messages(with_categories=True)  # type: ignore[assignment]
+    for category, raw in flashed:
         try:
             data = json.loads(raw)
             text = gettext(data["key"], **data.get("params", {}))

@@ -22,7 +22,7 @@ from typing import Any, TypeVar, cast
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, current_app, jsonify, redirect, request, session, url_for
-from flask_wtf.csrf import CSRFProtect
+from flask_wtf.csrf import CSRFProtect  # type: ignore[import-untyped]
 from werkzeug.security import check_password_hash, generate_password_hash
 
 csrf = CSRFProtect()
@@ -50,7 +50,7 @@ def is_logged_in() -> bool:
 
 def check_password(password: str) -> bool:
     stored = current_app.config.get("PASSWORD_HASH")
-    return bool(stored) and check_password_hash(stored, password)
+    return bool(stored) and check_password_hash(str(stored), password)
 
 
 class LoginThrottle:

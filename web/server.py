@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask
-from waitress.server import create_server
+from waitress.server import create_server  # type: ignore[import-untyped]
 
 from web import create_app
 

@@ -370,6 +370,60 @@ def _choices(token: int, mask: int) -> list[int]:
     return [token] if mask >> token & 1 else []
 
 
+def single_points(ka: int, za: int, kd: int, zd: int, m: int, z: int) -> int:
+    """Points of one token scoring ``z`` on a cell of multiplier ``m`` that joins ``ka``
+    tokens (scoring ``za``) across and ``kd`` (scoring ``zd``) down (L8, L10)."""
+    pts = 0
+    trio = inset = False
+    for k, zs in ((ka, za), (kd, zd)):
+        if k == 1:
+            pts += zs + z
+            inset = True
+        elif k == 2:
+            pts += TRIO_POINTS
+            trio = True
+    if m > 1:
+        if trio:
+            pts += (m - 1) * TRIO_POINTS
+        elif inset:
+            pts += (m - 1) * z
+    return pts
+
+
+def single_threats(board: Board) -> list[int]:
+    """The best one-token play per token: index v for a v (0–15), 16 for a joker.
+
+    What an opponent holding that token could score with it alone: the bot's measure of
+    what a move leaves open.
+
+    >>> board = Board(); board.place(CENTRE, 7, False)
+    >>> threats = single_threats(board)
+    >>> threats[8], threats[9], threats[JOKER]
+    (15, 0, 7)
+    """
+    best = [0] * (JOKER + 1)
+    square_check = 3 <= len(board.occupied) <= 8
+    for a in board.anchors if board.occupied else (CENTRE,):
+        k1, s1, z1 = board.side(a, -ACROSS)
+        k2, s2, z2 = board.side(a, ACROSS)
+        k3, s3, z3 = board.side(a, -DOWN)
+        k4, s4, z4 = board.side(a, DOWN)
+        mask = accepts(k1 + k2, s1 + s2) & accepts(k3 + k4, s3 + s4)
+        if not mask or (square_check and board.is_forbidden_square([a])):
+            continue
+        m = MULTIPLIER[a]
+        ka, za, kd, zd = k1 + k2, z1 + z2, k3 + k4, z3 + z4
+        for v in range(16):
+            if mask >> v & 1:
+                pts = single_points(ka, za, kd, zd, m, v)
+                if pts > best[v]:
+                    best[v] = pts
+                jp = single_points(ka, za, kd, zd, m, 0)
+                if jp > best[JOKER]:
+                    best[JOKER] = jp
+    return best
+
+
 def generate(board: Board, rack: Sequence[int]) -> list[tuple[int, Play]]:
     """Every legal play for ``rack``, each with its points (L3–L12), lone token = 0.
 
@@ -417,22 +471,7 @@ def generate(board: Board, rack: Sequence[int]) -> list[tuple[int, Play]]:
         for (t,) in singles:
             for v in _choices(t, mask):
                 z = 0 if t == JOKER else v
-                pts = 0
-                trio = False
-                inset = False
-                for k, zs in ((ka, za), (kd, zd)):
-                    if k == 1:
-                        pts += zs + z
-                        inset = True
-                    elif k == 2:
-                        pts += TRIO_POINTS
-                        trio = True
-                if m > 1:
-                    if trio:
-                        pts += (m - 1) * TRIO_POINTS
-                    elif inset:
-                        pts += (m - 1) * z
-                out.append((pts, ((a, t, v),)))
+                out.append((single_points(ka, za, kd, zd, m, z), ((a, t, v),)))
 
     for d in (ACROSS, DOWN):
         # Two tokens side by side, and three side by side.

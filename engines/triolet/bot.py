@@ -1,16 +1,20 @@
-"""Triolet computer player: a short look-ahead over sampled racks (after Quackle).
+"""Triolet computer player: points now, minus what the move opens, plus what the rack keeps.
 
 Greedy play (the highest score now) keeps whatever is left on the rack and leaves open
-pairs and special cells for the next player. This bot ranks every play by its points plus
-a quick rack-leave value, keeps the best few (and the exchanges), and then simulates each
-in sampled worlds: the unseen tokens (everything not on the board or its rack: the bag,
-the other racks and the 3 set aside) are dealt at random to the next player's rack and to
-the bot's own refill. In each world the next player answers with their best play (what
-the move opens for them), then the bot plays its best play with what it kept plus what it
-drew (what the rack leave is worth); a play-again cell lets the bot play twice first.
-Every candidate sees the same worlds. The value is
+pairs and special cells to the next player. This bot values each candidate as
 
-    points now − the reply's points + the bot's next play's points.
+    points now − E[the opponent's best one-token reply] + w · E[its own next turn]
+
+computed exactly rather than by sampling (sampled worlds made the choice noisy and drew it
+towards high-variance exchanges): after the move, :func:`single_threats` gives the best
+one-token score for every token value on the new board; the opponent's rack is 3 tokens
+drawn from what the bot cannot see (bag, other racks, the 3 set aside), so the expected
+best of its tokens follows from hypergeometric odds. The bot's own next turn is the
+expected best of the tokens it keeps plus those it will draw, on the same board, plus the
+chance that its next rack is a Triolet (3 non-joker tokens summing to 15). A play-again
+cell gives that next turn before the opponent's. Exchanges are candidates too (no points,
+a fresh draw). When time allows, the best few candidates are then checked by sampled
+two-ply look-ahead, the static value weighing as much as a few worlds.
 
 >>> import random
 >>> from engines.triolet import TrioletGame
@@ -27,11 +31,21 @@ True
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
+from math import comb
 from typing import Any
 
-from engines.triolet.board import ALL_TOKENS, JOKER, PLAY_AGAIN, RACK_SIZE, Board, Play, generate
+from engines.triolet.board import (
+    ALL_TOKENS,
+    JOKER,
+    PLAY_AGAIN,
+    RACK_SIZE,
+    TRIO_POINTS,
+    TRIOLET_BONUS,
+    Board,
+    Play,
+    single_threats,
+)
 from engines.triolet.game import (
     Action,
     Exchange,
@@ -41,14 +55,12 @@ from engines.triolet.game import (
     action_to_json,
 )
 
-CANDIDATES = 8
-MIN_WORLDS = 4
-MAX_WORLDS = 64
-NEXT_TURN_WEIGHT = 0.9
-JOKER_LEAVE = 10.0  # a kept joker completes a trio almost anywhere later
+NEXT_TURN_WEIGHT = 0.8
+TRIOLET_VALUE = (TRIO_POINTS + TRIOLET_BONUS) * 0.7  # a line of 3 free cells is usually there
+CANDIDATES = 16
 
 
-def unseen_tokens(state: TrioletState, seat: int) -> list[int]:
+def unseen_tokens(state: TrioletState, seat: int) -> Counter[int]:
     """Tokens ``seat`` cannot see: every token not on the board nor in its own rack."""
     left = Counter(ALL_TOKENS)
     board = state.board
@@ -56,142 +68,149 @@ def unseen_tokens(state: TrioletState, seat: int) -> list[int]:
         left[JOKER if board.joker[i] else board.value[i]] -= 1
     for t in state.racks[seat]:
         left[t] -= 1
-    return sorted(left.elements())
+    return +left
 
 
-def _rest_of_rack(rack: list[int], play: Play) -> list[int]:
-    rest = list(rack)
-    for _, token, _ in play:
-        rest.remove(token)
-    return rest
+def expected_best(threats: list[int], unseen: Counter[int], draws: int, floor: int = 0) -> float:
+    """E[max(floor, best threat among ``draws`` tokens drawn from ``unseen``)].
 
-
-def static_leave(rest: list[int]) -> float:
-    """A quick value of the tokens kept, used only to pick the candidates to simulate:
-    jokers are worth keeping, high tokens fit few places, two kept tokens summing to at
-    most 15 can become a Triolet."""
-    value = 0.0
-    for t in rest:
-        value += JOKER_LEAVE if t == JOKER else -0.4 * max(0, t - 8)
-    if len(rest) == 2 and JOKER not in rest and rest[0] + rest[1] <= 15:
-        value += 3.0
+    >>> expected_best([10] + [0] * 16, Counter({0: 1, 1: 1}), 1)
+    5.0
+    """
+    total = sum(unseen.values())
+    draws = min(draws, total)
+    if draws <= 0 or total == 0:
+        return float(floor)
+    levels = sorted({threats[t] for t in unseen if threats[t] > floor})
+    ways = comb(total, draws)
+    value = float(floor)
+    previous = floor
+    for level in levels:
+        at_least = sum(n for t, n in unseen.items() if threats[t] >= level)
+        p_reach = 1.0 - comb(total - at_least, draws) / ways
+        value += (level - previous) * p_reach
+        previous = level
     return value
 
 
-def _best(board: Board, rack: list[int]) -> tuple[int, Play | None]:
-    plays = generate(board, rack)
-    if not plays:
-        return 0, None
-    points, play = max(plays, key=lambda p: p[0])
-    return points, play
+def triolet_chance(kept: list[int], unseen: Counter[int]) -> float:
+    """Probability that ``kept`` plus fresh draws is 3 non-joker tokens summing to 15.
+
+    >>> round(triolet_chance([7, 7], Counter({1: 1, 2: 3})), 2)
+    0.25
+    """
+    if JOKER in kept:
+        return 0.0
+    need = RACK_SIZE - len(kept)
+    target = 15 - sum(kept)
+    total = sum(unseen.values())
+    if target < 0 or need == 0:
+        return 1.0 if target == 0 and need == 0 else 0.0
+    if total < need:
+        return 0.0
+    if need == 1:
+        return unseen[target] / total if target <= 15 else 0.0
+    values = [v for v in unseen if v != JOKER]
+    if need == 2:
+        ways = 0
+        for a in values:
+            b = target - a
+            if b == a:
+                ways += unseen[a] * (unseen[a] - 1) // 2
+            elif a < b and b in unseen:
+                ways += unseen[a] * unseen[b]
+        return ways / comb(total, 2)
+    ways = 0
+    for a in values:
+        for b in values:
+            c = target - a - b
+            if not a <= b <= c or c not in unseen:
+                continue
+            counts = Counter((a, b, c))
+            w = 1
+            for v, n in counts.items():
+                w *= comb(unseen[v], n)
+            ways += w
+    return ways / comb(total, 3)
 
 
-def _place(board: Board, play: Play) -> Board:
+def _rest_of_rack(rack: list[int], tokens: list[int]) -> list[int]:
+    rest = list(rack)
+    for t in tokens:
+        rest.remove(t)
+    return rest
+
+
+def _after(board: Board, play: Play) -> Board:
     after = board.copy()
     for i, token, value in play:
         after.place(i, value, token == JOKER)
     return after
 
 
-def _simulate(
-    state: TrioletState, seat: int, play: Play | None, rest: list[int], world: list[int]
+def evaluate(
+    state: TrioletState, points: int, play: Play | None, kept: list[int], unseen: Counter[int]
 ) -> float:
-    """Reply and follow-up points of one candidate in one world (see the module doc)."""
-    board = state.board if play is None else _place(state.board, play)
-    bag_left = len(state.bag)
-    draw = min(RACK_SIZE - len(rest), bag_left)
-    mine = rest + world[:draw]
-    theirs = world[draw : draw + RACK_SIZE]
-    value = 0.0
-    if play is not None and any(PLAY_AGAIN[i] for i, _, _ in play) and mine:
-        gain, again = _best(board, mine)  # L11: the bot plays once more first
-        value += gain
-        if again is not None:
-            board = _place(board, again)
-            mine = _rest_of_rack(mine, again) + world[draw + RACK_SIZE :][: len(again)]
-    if play is not None and not rest and bag_left == 0:
-        return value + sum(t for t in theirs if t != JOKER)  # going out ends the game
-    reply_points, reply = _best(board, theirs)
-    value -= reply_points
-    if reply is not None:
-        board = _place(board, reply)
-    follow, _ = _best(board, mine)
-    return value + NEXT_TURN_WEIGHT * follow
+    """The static value of a candidate (see the module docstring)."""
+    board = state.board if play is None else _after(state.board, play)
+    threats = single_threats(board)
+    for_them = unseen.copy()
+    draws = min(RACK_SIZE - len(kept), len(state.bag))
+    if play is not None and not kept and not state.bag:
+        return points + sum(t * n for t, n in unseen.items() if t != JOKER) / max(
+            1, sum(unseen.values())
+        ) * RACK_SIZE  # going out: the others' racks come to us
+    reply = expected_best(threats, for_them, RACK_SIZE)
+    own_floor = max((threats[t] for t in kept), default=0)
+    mine = expected_best(threats, unseen, draws, own_floor)
+    mine += TRIOLET_VALUE * triolet_chance(kept, unseen) if draws == RACK_SIZE - len(kept) else 0
+    if play is not None and any(PLAY_AGAIN[i] for i, _, _ in play):
+        return points + mine - reply + NEXT_TURN_WEIGHT * mine  # L11: a turn first
+    return points - reply + NEXT_TURN_WEIGHT * mine
 
 
-def _candidates(state: TrioletState) -> list[tuple[float, int, Play | None, Action, list[int]]]:
-    """(static value, points now, play, action, rest of rack) for the plays and exchanges."""
+def ranked(state: TrioletState) -> list[tuple[float, int, Action]]:
+    """(value, points now, action) of every candidate, best first."""
     seat = state.to_move
     rack = state.racks[seat]
-    found: list[tuple[float, int, Play | None, Action, list[int]]] = []
-    for points, play in state.plays():
-        rest = _rest_of_rack(rack, play)
-        found.append((points + static_leave(rest), points, play, state.play_action(play), rest))
+    unseen = unseen_tokens(state, seat)
+    plays = sorted(state.plays(), key=lambda p: -p[0])
+    found: list[tuple[float, int, Action]] = []
+    for points, play in plays[: CANDIDATES * 3]:
+        kept = _rest_of_rack(rack, [t for _, t, _ in play])
+        found.append((evaluate(state, points, play, kept, unseen), points, state.play_action(play)))
     for exchange in state.exchanges_possible():
-        rest = list(rack)
-        for t in exchange.tokens:
-            rest.remove(t)
-        found.append((static_leave(rest), 0, None, exchange, rest))
+        kept = _rest_of_rack(rack, list(exchange.tokens))
+        back = unseen + Counter(exchange.tokens)
+        found.append((evaluate(state, 0, None, kept, back), 0, exchange))
     found.sort(key=lambda c: -c[0])
     return found
 
 
-def analyse(state: TrioletState, rng: random.Random, budget_s: float) -> dict[str, Any]:
-    """The chosen action and what the simulation said about it."""
-    deadline = time.perf_counter() + budget_s
-    seat = state.to_move
-    found = _candidates(state)
-    if not found:
-        return {"action": Pass(), "points": 0, "value": 0.0, "worlds": 0, "reply": 0.0}
-    plays = [c for c in found if c[2] is not None][:CANDIDATES]
-    swaps = [c for c in found if c[2] is None][:2]
-    pool = plays + swaps
-    if len(pool) == 1:
-        only = pool[0]
-        return {"action": only[3], "points": only[1], "value": float(only[1]), "worlds": 0}
-    unseen = unseen_tokens(state, seat)
-    totals = [0.0] * len(pool)
-    worlds = 0
-    while worlds < MAX_WORLDS and (worlds < MIN_WORLDS or time.perf_counter() < deadline):
-        world = list(unseen)
-        rng.shuffle(world)
-        for k, (_, points, play, _, rest) in enumerate(pool):
-            if play is None:  # an exchange: fresh tokens from the world, rest kept
-                drawn = world[RACK_SIZE * 2 :][: RACK_SIZE - len(rest)]
-                totals[k] += _simulate(state, seat, None, rest + drawn, world)
-            else:
-                totals[k] += points + _simulate(state, seat, play, rest, world)
-        worlds += 1
-    best = max(range(len(pool)), key=lambda k: totals[k])
-    chosen = pool[best]
-    return {
-        "action": chosen[3],
-        "points": chosen[1],
-        "value": totals[best] / worlds,
-        "worlds": worlds,
-    }
-
-
 def choose(state: TrioletState, rng: random.Random, budget_s: float) -> Action:
-    """A legal action for the player to move, within about ``budget_s`` seconds."""
-    action: Action = analyse(state, rng, budget_s)["action"]
-    return action
+    """A legal action for the player to move (fast: well under ``budget_s``)."""
+    found = ranked(state)
+    if not found:
+        return Pass()
+    return found[0][2]
 
 
 def hint(state: TrioletState, budget_s: float) -> dict[str, Any]:
     """``{"action", "why", "points"}`` for the player to move."""
-    result = analyse(state, random.Random(len(state.log)), budget_s)
-    action = result["action"]
+    found = ranked(state)
+    if not found:
+        return {"action": action_to_json(Pass()), "why": "no play and no exchange", "points": 0}
+    value, points, action = found[0]
     if isinstance(action, PlayTokens):
         why = (
-            f"scores {result['points']} now; counting the best reply and your next turn "
-            f"over {result['worlds']} sampled racks it is worth {result['value']:+.1f}"
+            f"scores {points} now; net of the best reply it leaves and what you keep, "
+            f"worth about {value:.0f}"
         )
     elif isinstance(action, Exchange):
         why = "no play is worth keeping this rack: exchange"
     else:
         why = "no play and no exchange is possible: pass"
-    return {"action": action_to_json(action), "why": why, "points": result["points"]}
+    return {"action": action_to_json(action), "why": why, "points": points}
 
 
 def greedy_choose(state: TrioletState, rng: random.Random, budget_s: float) -> Action:

@@ -19,6 +19,10 @@ Variant switches (options besides ``players``):
 - ``exchange_min_bag``: the bag must hold at least this many tokens for an exchange
   (L13; default 5).
 - ``first``: the player who starts (default: drawn by lot with the seed, L2).
+- ``stall_rounds`` **[ours]**: L15 "nobody can play" while the bag still allows
+  exchanges could last for ever (players swapping tokens on a board that takes none of
+  theirs). The game ends as blocked (L15 settlement) once this many rounds in a row went
+  by in which every player, at their turn, had no legal play (default 2).
 """
 
 from __future__ import annotations
@@ -56,7 +60,7 @@ from engines.triolet.board import (
     token_name,
 )
 
-OPTION_FIELDS = ("players", "lone_token", "exchange_min_bag", "first")
+OPTION_FIELDS = ("players", "lone_token", "exchange_min_bag", "first", "stall_rounds")
 POSITION_FIELDS = ("board", "racks", "bag", "scores", "to_move")
 SET_ASIDE = 3  # L2
 
@@ -231,6 +235,7 @@ class Rules:
     lone_token: str
     exchange_min_bag: int
     first: str | None
+    stall_rounds: int
 
     @classmethod
     def from_options(cls, options: Mapping[str, JSON]) -> Rules:
@@ -253,7 +258,10 @@ class Rules:
         first = opts.get("first")
         if first is not None and first not in players:
             raise RecordError(f"first: not a player: {first!r}")
-        return cls(tuple(players), lone, least, first)
+        stall = opts.get("stall_rounds", 2)
+        if isinstance(stall, bool) or not isinstance(stall, int) or stall < 1:
+            raise RecordError(f"stall_rounds: expected a number >= 1, got {stall!r}")
+        return cls(tuple(players), lone, least, first, stall)
 
 
 # --------------------------------------------------------------------------- game
@@ -271,6 +279,7 @@ DUMP_FIELDS = (
     "over",
     "log",
     "exchanges",
+    "stalled",
 )
 
 
@@ -318,6 +327,7 @@ class TrioletGame(Game[Action]):
             state.over = bool(data["over"])
             state.log = list(data["log"])
             state.exchanges = int(data["exchanges"])
+            state.stalled = int(data["stalled"])
         except (KeyError, TypeError, ValueError) as err:
             if isinstance(err, RecordError):
                 raise
@@ -354,6 +364,7 @@ class TrioletState(State[Action]):
         self.over = False
         self.log: list[dict[str, JSON]] = []
         self.exchanges = 0
+        self.stalled = 0  # turns in a row whose player had no legal play
 
     # ----------------------------------------------------------------- set-up
 
@@ -501,9 +512,10 @@ class TrioletState(State[Action]):
         if isinstance(action, PlayTokens):
             self._play(seat, action, entry)
         elif isinstance(action, Exchange):
+            could_play = self.can_play(seat)
             self._exchange(seat, action)
             self.log.append(entry)
-            self._next_turn()
+            self._stall(could_play)
         elif isinstance(action, Pass):
             if self.can_exchange():
                 raise IllegalMoveError("pass: an exchange is possible (L14)")
@@ -513,7 +525,7 @@ class TrioletState(State[Action]):
             if not any(self.can_play(s) for s in range(len(self.players))):
                 self._blocked()
             else:
-                self._next_turn()
+                self._stall(False)
         else:
             raise InvalidMoveError(f"not a Triolet action: {action!r}")
 
@@ -538,6 +550,7 @@ class TrioletState(State[Action]):
         for i, v, j in placed:
             self.board.place(i, v, j)
         self.racks[seat] = rest
+        self.stalled = 0
         self.score_list[seat] += points
         again = any(PLAY_AGAIN[i] for i, _, _ in placed)
         entry["points"] = points
@@ -565,6 +578,14 @@ class TrioletState(State[Action]):
         self.bag = self.bag[len(action.tokens) :] + list(action.tokens)
         self.exchanges += 1
         random.Random(self.shuffle_seed + self.exchanges).shuffle(self.bag)
+
+    def _stall(self, could_play: bool) -> None:
+        """Count turns without a possible play; end the game after ``stall_rounds`` rounds."""
+        self.stalled = 0 if could_play else self.stalled + 1
+        if self.stalled >= self.rules.stall_rounds * len(self.players):
+            self._blocked()
+        else:
+            self._next_turn()
 
     def _refill(self, seat: int) -> None:
         rack = self.racks[seat]
@@ -622,6 +643,7 @@ class TrioletState(State[Action]):
             "over": self.over,
             "log": [dict(e) for e in self.log],
             "exchanges": self.exchanges,
+            "stalled": self.stalled,
         }
 
     def clone(self) -> TrioletState:
@@ -635,6 +657,7 @@ class TrioletState(State[Action]):
         other.over = self.over
         other.log = list(self.log)
         other.exchanges = self.exchanges
+        other.stalled = self.stalled
         return other
 
 

@@ -33,6 +33,21 @@ from web import create_app
 SPARE_THREADS = 16  # for pages, API calls and the console beside the open streams
 
 
+def connection_limit(max_streams: int) -> int:
+    """Open sockets waitress accepts: each viewer holds a stream and often an idle
+    keep-alive connection or two, which cost a descriptor but no thread. Kept under the
+    process's descriptor limit (the hub needs some: SQLite, serial ports, MQTT)."""
+    wanted = 4 * max_streams + 100
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit to respect
+        return wanted
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return wanted
+    return max(max_streams + SPARE_THREADS, min(wanted, soft - 64))
+
+
 def make_app(hub: Any, password: str | None, max_streams: int, config: Mapping[str, Any] | None) -> Flask:
     settings: dict[str, Any] = {"MAX_STREAMS": max_streams}
     if password:
@@ -55,7 +70,7 @@ def make_server(
         host=host,
         port=port,
         threads=max_streams + SPARE_THREADS,
-        connection_limit=max_streams + 4 * SPARE_THREADS,
+        connection_limit=connection_limit(max_streams),
         # poll() instead of select(): no 1024-descriptor ceiling.
         asyncore_use_poll=True,
         channel_timeout=120,

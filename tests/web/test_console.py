@@ -164,3 +164,47 @@ def test_seat_links_appear_for_game_tables(referee: FlaskClient, hub: Hub) -> No
     response = referee.get(links[0].replace("http://localhost", ""))
     assert response.status_code == 303
     assert referee.get("/api/tables/g1/play").get_json()["you"] == "Ana"
+
+
+def test_T10_sensor_drop_asks_valid_and_the_referee_says_bounced(
+    referee: FlaskClient, hub: Hub, tmp_path: Any
+) -> None:
+    from tests.hub.devices import wait_for
+    from tests.web.conftest import serial_board
+
+    hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=7, table_id="t1",
+                     options={"first": "Ana"}, referee={"settle_s": 4})  # the prompt lasts this long
+    board = serial_board(hub, tmp_path)
+    try:
+        board.event("drop", hole="big")
+        assert wait_for(lambda: hub.table_view("t1")["prompts"][0]["kind"] == "valid")
+        html = referee.get("/console/t1", headers={"Accept-Language": "en"}).get_data(as_text=True)
+        assert "Did Ana&#39;s palet bounce on the floor before falling into B1 big hole?" in html
+        assert "Yes: bounced (invalid)" in html and 'data-input="void"' in html
+        prompt = hub.table_view("t1")["prompts"][0]["id"]
+        form_post(referee, "/console/t1/input", {"input": "answer", "prompt": prompt, "choice": '"invalid"'})
+        assert wait_for(lambda: hub.table_view("t1")["state"]["log"] != [], timeout=10)
+        throw = hub.table_view("t1")["state"]["log"][0]["action"]["throw"]
+        assert throw == {"player": "Ana", "to": "B1.big", "invalid": True}
+        assert hub.table_view("t1")["state"]["holes"]["B1.big"] == 1  # T10: it stays pending
+    finally:
+        board.unplug()
+
+
+def test_R1_void_a_sensor_drop(referee: FlaskClient, hub: Hub, tmp_path: Any) -> None:
+    from tests.hub.devices import wait_for
+    from tests.web.conftest import serial_board
+
+    hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=7, table_id="t1",
+                     options={"first": "Ana"}, referee={"settle_s": 0.05})
+    board = serial_board(hub, tmp_path)
+    try:
+        board.event("drop", hole="small")
+        assert wait_for(lambda: len(hub.table_view("t1")["state"]["log"]) == 1)
+        drop = next(e for e in hub.table_view("t1")["events"] if "drop" in e["text"])
+        html = referee.get("/console/t1/panel").get_data(as_text=True)
+        assert f'<tr data-entry="{drop["id"]}">' in html
+        form_post(referee, "/console/t1/input", {"input": "void", "entry": str(drop["id"])})
+        assert wait_for(lambda: hub.table_view("t1")["state"]["log"] == [])
+    finally:
+        board.unplug()

@@ -25,6 +25,8 @@ log = logging.getLogger(__name__)
 
 JSONDict = dict[str, Any]
 
+RECENT_FINISHED = 8  # finished tables a snapshot still shows (newest)
+
 
 def sse_frame(event: str, data: Any, event_id: int | None = None) -> bytes:
     """One server-sent event. ``json.dumps`` never emits a newline, so one data line.
@@ -144,8 +146,13 @@ class Feed:
 
     # -- serving streams -----------------------------------------------------------------
     def snapshot_data(self) -> JSONDict:
+        """Every table in play and the most recent finished ones (a festival piles up
+        finished matches; the hub keeps those dormant and loading them all costs)."""
+        summaries = self.hub.list_tables()
+        finished = [s for s in summaries if s.get("status") != "playing"][-RECENT_FINISHED:]
+        shown = [s for s in summaries if s.get("status") == "playing" or s in finished]
         tables = []
-        for summary in self.hub.list_tables():
+        for summary in shown:
             try:
                 tables.append(public_view(self.hub.table_view(str(summary["id"]))))
             except ValueError:

@@ -159,3 +159,17 @@ def test_pages_still_answer_while_streams_are_open(server: ServerHandle) -> None
     conn.close()
     for c in clients:
         c.close()
+
+
+def test_snapshot_shows_tables_in_play_and_only_recent_finished_ones(hub: Hub) -> None:
+    from web.feed import RECENT_FINISHED, Feed
+
+    for n in range(RECENT_FINISHED + 2):
+        hub.create_table("trike", seats=["Ana", "Ben"], options={"size": 3}, seed=n, table_id=f"f{n}")
+        while not hub.game_over(f"f{n}"):  # play to the end: first legal move (K rules)
+            hub.submit(f"f{n}", {"move": hub.table_view(f"f{n}")["state"]["legal_moves"][0]})
+    hub.create_table("trigono", seats=["Cy", "Di"], seed=1, table_id="live")
+    finished = [t["id"] for t in hub.list_tables() if t["status"] != "playing"]
+    assert len(finished) >= RECENT_FINISHED + 1
+    shown = [t["id"] for t in Feed(hub).snapshot_data()["tables"]]
+    assert "live" in shown and shown[:-1] == finished[-RECENT_FINISHED:]

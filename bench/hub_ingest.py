@@ -6,7 +6,8 @@
 2. Hub ingest throughput, measured the same way: the hub's MQTT link drains the same N
    events and the hub decodes, reorders/dedupes, stores (SQLite WAL), applies them to 50
    Trigono tables (2 boards each; a finished match gets a new table on its boards) and
-   acks. Ratio = hub / bare.
+   acks. Ratio = hub / bare. The hub's link is the one ``trigono hub`` uses: paho in a
+   receiver process (hub.mqtt_receiver), ingest in the hub's process.
 3. Latency from publish to applied state at a steady 200 events/s (p50, p99).
 4. Restart time of a hub over the resulting store (>= N stored events): with the
    snapshots as a crash would leave them, and with no snapshot at all (full replay).
@@ -36,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from firmware import protocol  # noqa: E402
-from hub.mqtt_link import MqttTransport  # noqa: E402
+from hub.mqtt_link import MqttProcessTransport  # noqa: E402
 from hub.service import Hub  # noqa: E402
 from tests.broker import Broker  # noqa: E402
 
@@ -174,7 +175,7 @@ def hub_throughput(broker: Broker, hub: Hub, festival: Festival, messages: list[
         if applied >= total:
             done.set()
 
-    link = MqttTransport(broker.host, broker.port, client_id="bench-hub")
+    link = MqttProcessTransport(broker.host, broker.port, client_id="bench-hub")
     hub.start()
     hub.add_transport(link)  # subscribes with a persistent session...
     link.connected.wait(10)
@@ -185,7 +186,7 @@ def hub_throughput(broker: Broker, hub: Hub, festival: Festival, messages: list[
     pub.disconnect()
     pub.loop_stop()
     hub.applied_hook = on_applied
-    link2 = MqttTransport(broker.host, broker.port, client_id="bench-hub")
+    link2 = MqttProcessTransport(broker.host, broker.port, client_id="bench-hub")
     start = time.perf_counter()
     hub.add_transport(link2)
     if not done.wait(900):

@@ -61,10 +61,11 @@ def cmd_hub(args: argparse.Namespace) -> int:
 
         hub.add_transport(SerialTransport(args.serial, baudrate=args.baud))
     if args.mqtt:
-        from hub.mqtt_link import MqttTransport
+        from hub.mqtt_link import MqttProcessTransport, MqttTransport
 
         host, port = args.mqtt
-        hub.add_transport(MqttTransport(host, port, client_id=args.client_id))
+        link = MqttTransport if args.mqtt_in_process else MqttProcessTransport
+        hub.add_transport(link(host, port, client_id=args.client_id))
     print(json.dumps({"hub": "ready", "db": args.db, "tables": [t["id"] for t in hub.list_tables()]}),
           flush=True)
     while not stop.wait(0.5):
@@ -95,6 +96,8 @@ def add_hub(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--baud", type=int, default=115200)
     p.add_argument("--mqtt", type=parse_hostport, metavar="HOST:PORT", help="MQTT broker")
     p.add_argument("--client-id", default="trigono-hub", help="MQTT client id (persistent session)")
+    p.add_argument("--mqtt-in-process", action="store_true",
+                   help="run the MQTT client in the hub's process (default: a receiver process)")
     p.add_argument("--db", required=True, help="SQLite event store (created if missing)")
     p.add_argument("--settle", type=float, default=1.0, help="knock-in window after a drop, s")
     p.add_argument("--table", action="append", metavar="JSON",

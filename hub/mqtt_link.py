@@ -10,7 +10,10 @@ cover everything the hub had not acknowledged.
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 import threading
+from multiprocessing.connection import Connection
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -49,7 +52,6 @@ class MqttTransport(Transport):
         self.host, self.port = host, port
         self.link = f"mqtt:{host}:{port}"
         self.connected = threading.Event()
-        self.corrupt = 0
         self._sink: DeviceSink | None = None
         self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                                    clean_session=False, protocol=mqtt.MQTTv311)
@@ -72,16 +74,13 @@ class MqttTransport(Transport):
         self.connected.clear()
 
     def send(self, board: str, msg: dict[str, Any]) -> bool:
-        # Acks go at QoS 0: they are cumulative, so a lost one costs only a resend, and a
-        # QoS 1 PUBACK per ack doubled the broker traffic and met Nagle's algorithm on the
-        # broker side (20 ms per event). Commands keep QoS 1.
-        qos = 0 if msg["type"] == "ack" else 1
-        info = self._client.publish(protocol.topic(board, msg["type"]), protocol.encode_payload(msg), qos=qos)
+        info = self._client.publish(protocol.topic(board, msg["type"]), protocol.encode_payload(msg),
+                                    qos=ack_qos(msg))
         return info.rc == mqtt.MQTT_ERR_SUCCESS
 
     def describe(self) -> dict[str, Any]:
         return {"transport": self.name, "broker": f"{self.host}:{self.port}",
-                "connected": self.connected.is_set(), "corrupt": self.corrupt}
+                "connected": self.connected.is_set(), "process": False}
 
     # -- paho callbacks (network thread) ---------------------------------------------------
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
@@ -100,30 +99,122 @@ class MqttTransport(Transport):
         self.connected.clear()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        assert self._sink is not None
-        parsed = protocol.parse_topic(message.topic)
-        if parsed is None:
-            return
-        board, kind = parsed
-        if kind == "status":
-            status = parse_status(message.payload)
-            if status is None:
-                self._bad(board, "bad status payload")
-            else:
-                self._sink.device_status(self, board, status, self.link)
-            return
-        if kind not in ("event", "health"):
-            return
-        msg, reason = protocol.decode_payload(message.payload, board)
-        if msg is None or msg.get("type") not in protocol.DEVICE_TYPES:
-            self._bad(board, str(reason or "not a device message"))
-            return
-        if (kind == "health") != (msg["type"] == "health"):
-            self._bad(board, f"{msg['type']} on the {kind} topic")
-            return
-        self._sink.device_message(self, msg, self.link)
+        deliver(self, self._sink, self.link, message.topic, message.payload)
 
-    def _bad(self, board: str, reason: str) -> None:
-        assert self._sink is not None
-        self.corrupt += 1
-        self._sink.device_corrupt(self, self.link, reason, board)
+
+
+def deliver(transport: Transport, sink: DeviceSink | None, link: str, topic: str,
+            payload: bytes | bytearray) -> None:
+    """Decode one MQTT message and hand it to the hub (status, event or health)."""
+    assert sink is not None
+    parsed = protocol.parse_topic(topic)
+    if parsed is None:
+        return
+    board, kind = parsed
+    if kind == "status":
+        status = parse_status(payload)
+        if status is None:
+            sink.device_corrupt(transport, link, "bad status payload", board)
+        else:
+            sink.device_status(transport, board, status, link)
+        return
+    if kind not in ("event", "health"):
+        return
+    msg, reason = protocol.decode_payload(payload, board)
+    if msg is None or msg.get("type") not in protocol.DEVICE_TYPES:
+        sink.device_corrupt(transport, link, str(reason or "not a device message"), board)
+        return
+    if (kind == "health") != (msg["type"] == "health"):
+        sink.device_corrupt(transport, link, f"{msg['type']} on the {kind} topic", board)
+        return
+    sink.device_message(transport, msg, link)
+
+
+def ack_qos(msg: dict[str, Any]) -> int:
+    """Acks go at QoS 0: they are cumulative, so a lost one costs only a resend, and a
+    QoS 1 PUBACK per ack doubled the broker traffic and met Nagle's algorithm on the
+    broker side (20 ms per event). Commands keep QoS 1."""
+    return 0 if msg["type"] == "ack" else 1
+
+
+class MqttProcessTransport(Transport):
+    """The same link with paho in a child process (``hub.mqtt_receiver``): the hub's
+    interpreter only decodes and ingests, so ingest keeps up with what one paho client
+    can receive. What the hub sees is identical to :class:`MqttTransport`."""
+
+    name = "mqtt"
+
+    def __init__(self, host: str, port: int = 1883, *, client_id: str = "trigono-hub",
+                 keepalive: int = 15) -> None:
+        self.host, self.port = host, port
+        self.link = f"mqtt:{host}:{port}"
+        self.client_id, self.keepalive = client_id, keepalive
+        self.connected = threading.Event()
+        self._sink: DeviceSink | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._conn: Connection | None = None
+        self._reader: threading.Thread | None = None
+        self._send_lock = threading.Lock()
+
+    def start(self, sink: DeviceSink) -> None:
+        self._sink = sink
+        mine, theirs = socket.socketpair()
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "hub.mqtt_receiver", self.host, str(self.port), self.client_id,
+             str(self.keepalive), str(theirs.fileno())], pass_fds=(theirs.fileno(),))
+        theirs.close()
+        self._conn = Connection(mine.detach())
+        self._reader = threading.Thread(target=self._read, name="mqtt-receiver", daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self._conn is not None
+        while True:
+            try:
+                item = self._conn.recv()
+            except (EOFError, OSError):
+                self.connected.clear()
+                return
+            if item[0] == "msgs":
+                for topic, payload in item[1]:
+                    deliver(self, self._sink, self.link, topic, payload)
+            elif item[0] == "up":
+                self.connected.set()
+            elif item[0] == "down":
+                self.connected.clear()
+
+    def send(self, board: str, msg: dict[str, Any]) -> bool:
+        if self._conn is None:
+            return False
+        try:
+            with self._send_lock:
+                self._conn.send(("pub", protocol.topic(board, msg["type"]),
+                                 protocol.encode_payload(msg), ack_qos(msg)))
+            return True
+        except OSError:
+            return False
+
+    def stop(self) -> None:
+        if self._conn is not None:
+            try:
+                with self._send_lock:
+                    self._conn.send(("stop",))
+            except OSError:
+                pass
+        if self._proc is not None:
+            try:
+                self._proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait()
+            self._proc = None
+        if self._reader is not None:
+            self._reader.join(timeout=2)
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        self.connected.clear()
+
+    def describe(self) -> dict[str, Any]:
+        return {"transport": self.name, "broker": f"{self.host}:{self.port}",
+                "connected": self.connected.is_set(), "process": True}

@@ -81,6 +81,8 @@ class Table:
         self.applied_through = 0  # id of the last entry applied
         self.hint: dict[str, Any] | None = None
         self.state: State[Any] = self._initial()
+        self._version = 0  # bumped whenever the state changes (printed-state cache key)
+        self._printed: tuple[int, dict[str, Any]] | None = None
 
     # -- building ----------------------------------------------------------------------
     def record(self) -> dict[str, Any]:
@@ -105,6 +107,7 @@ class Table:
             except GameError as err:
                 raise RefusedError(f"action {index} would be illegal: {err}") from None
         self.actions, self.state = actions, state
+        self._version += 1
 
     def play(self, action: Any, src: list[int], by: str) -> None:
         """Apply one action (record notation) to the state; RefusedError if illegal."""
@@ -113,6 +116,8 @@ class Table:
             self.state.apply(parsed)
         except GameError as err:
             raise RefusedError(str(err)) from None
+        finally:
+            self._version += 1  # apply raises before changing anything, but be safe
         self.actions.append({"action": self.game.action_to_json(parsed), "src": src, "by": by})
 
     # -- entries -----------------------------------------------------------------------
@@ -217,7 +222,11 @@ class Table:
 
     # -- views ---------------------------------------------------------------------------
     def printed(self) -> dict[str, Any]:
-        return self.state.to_json()
+        """The engine's printed state, cached per state version: for the hub's own reading
+        only (never hand it out: callers could change it)."""
+        if self._printed is None or self._printed[0] != self._version:
+            self._printed = (self._version, self.state.to_json())
+        return self._printed[1]
 
     def prompts(self) -> list[dict[str, Any]]:
         return []
@@ -239,7 +248,7 @@ class Table:
         }
 
     def view(self) -> dict[str, Any]:
-        printed = self.printed()
+        printed = self.state.to_json()
         return {
             "id": self.id,
             "game": self.game_name,
@@ -274,6 +283,7 @@ class Table:
     def load(self, data: Mapping[str, Any]) -> None:
         self.actions = list(data["actions"])
         self.state = self.game.load(data["state"])
+        self._version += 1
         self.events = list(data["events"])
         self.alerts = list(data["alerts"])
         self.applied_through = int(data["applied_through"])

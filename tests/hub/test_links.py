@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from firmware import protocol
-from hub.mqtt_link import MqttTransport
+from hub.mqtt_link import MqttProcessTransport, MqttTransport
 from hub.serial_link import SerialTransport, wait_open
 from hub.service import Hub
 from tests.broker import Broker
@@ -111,8 +111,10 @@ def test_health_message_updates_board_health(rig: Rig) -> None:
 
 
 @pytest.mark.mqtt
-def test_mqtt_boards_are_refereed_acked_and_their_status_followed(hub: Hub, own_mosquitto: Broker) -> None:
-    link = MqttTransport(own_mosquitto.host, own_mosquitto.port, client_id="hub-test-links")
+@pytest.mark.parametrize("transport", [MqttTransport, MqttProcessTransport])
+def test_mqtt_boards_are_refereed_acked_and_their_status_followed(
+        hub: Hub, own_mosquitto: Broker, transport: type[MqttTransport] | type[MqttProcessTransport]) -> None:
+    link = transport(own_mosquitto.host, own_mosquitto.port, client_id="hub-test-links")
     hub.add_transport(link)
     assert link.connected.wait(5)
     hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1", "B2"], seed=3,
@@ -143,8 +145,10 @@ def test_mqtt_boards_are_refereed_acked_and_their_status_followed(hub: Hub, own_
 
 
 @pytest.mark.mqtt
-def test_mqtt_broker_restart_loses_nothing(hub: Hub, own_mosquitto: Broker) -> None:
-    link = MqttTransport(own_mosquitto.host, own_mosquitto.port, client_id="hub-test-restart")
+@pytest.mark.parametrize("transport", [MqttTransport, MqttProcessTransport])
+def test_mqtt_broker_restart_loses_nothing(
+        hub: Hub, own_mosquitto: Broker, transport: type[MqttTransport] | type[MqttProcessTransport]) -> None:
+    link = transport(own_mosquitto.host, own_mosquitto.port, client_id="hub-test-restart")
     hub.add_transport(link)
     assert link.connected.wait(5)
     board = MqttBoard("B7", own_mosquitto.host, own_mosquitto.port)

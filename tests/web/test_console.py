@@ -208,3 +208,19 @@ def test_R1_void_a_sensor_drop(referee: FlaskClient, hub: Hub, tmp_path: Any) ->
         assert wait_for(lambda: hub.table_view("t1")["state"]["log"] == [])
     finally:
         board.unplug()
+
+
+def test_T17_target_and_other_prompts_read_in_the_page_language(app: Any) -> None:
+    from web.console import prompt_text, where_label
+
+    view = {"state": {"round": 3}, "throw": None}
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        assert prompt_text({"kind": "target", "player": "Ana"}, view) == "Final: choose the target"
+        assert prompt_text({"kind": "next_round"}, view) == "Round over. Palets collected? Start round 3"
+        assert prompt_text({"kind": "fix", "player": "Ben"}, view).startswith("The drops do not make")
+        assert prompt_text({"kind": "new", "question": "Hub's own words"}, view) == "Hub's own words"
+        assert [where_label(c) for c in ("jackpot", "jackpot.2", "H3.small", "start")] == [
+            "jackpot", "jackpot 2", "H3 small hole", "Start"]
+    with app.test_request_context(headers={"Accept-Language": "fr"}):
+        assert prompt_text({"kind": "target", "player": "Ana"}, view) == "Finale : choisir le trou cible"
+        assert where_label("H3.big") == "grand trou H3"

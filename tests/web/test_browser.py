@@ -130,6 +130,12 @@ def test_console_refuses_without_login(browser: Any, hub: Hub, server: ServerHan
     )
     assert status == 401
     assert hub.table_view("t1")["state"]["log"] == []
+    # With the password the console lists the table, and follows new ones live.
+    login(page, server, "/console/")
+    page.locator("li[data-table=t1]").wait_for()
+    hub.create_table("trike", seats=["Ana", "Ben"], seed=1, table_id="t2")
+    page.locator("li[data-table=t2]").wait_for(timeout=10_000)
+    assert page.js_errors == []
 
 
 def test_big_screen_rotates_and_overlay_shows_hands(browser: Any, hub: Hub, server: ServerHandle) -> None:

@@ -1,0 +1,21 @@
+// The console's table list: redrawn from the server when any table changes (new table,
+// new question for the referee, new alert).
+import { connect } from "./live.js";
+
+const section = document.getElementById("console-index");
+let timer = null;
+
+async function refresh() {
+  const response = await fetch(window.location.pathname, { credentials: "same-origin" });
+  if (!response.ok) return;
+  const page = new DOMParser().parseFromString(await response.text(), "text/html");
+  const fresh = page.getElementById("console-index");
+  if (fresh) section.replaceChildren(...fresh.childNodes);
+}
+
+function soon() {
+  clearTimeout(timer);
+  timer = setTimeout(refresh, 300); // a burst of changes costs one fetch
+}
+
+connect({ onTable: soon, onTables: soon });

@@ -5,7 +5,9 @@
 Same hub options as ``trigono hub`` (the hub cannot import the web layer: imports go
 web → hub, so the process that shows both starts here). The password opens the referee
 console and admin; without ``--password`` (or ``TRIGONO_PASSWORD``) one is made up and
-printed. Prints one JSON line with the address once serving; Ctrl-C stops.
+printed. The signing key of sessions and seat links is kept in ``<db>.web-secret`` so
+they survive a restart. Prints one JSON line with the addresses once serving; Ctrl-C
+stops.
 """
 
 from __future__ import annotations
@@ -39,6 +41,23 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def stable_secret(path: str) -> str:
+    """The app's signing key, kept beside the event store so seat links and logins
+    survive a restart of the hub. Created once, readable by its owner only."""
+    try:
+        with open(path, encoding="ascii") as fh:
+            key = fh.read().strip()
+        if len(key) >= 32:
+            return key
+    except FileNotFoundError:
+        pass
+    key = secrets.token_hex(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as fh:
+        fh.write(key + "\n")
+    return key
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from hub.service import Hub
@@ -66,7 +85,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         hub.add_transport(MqttTransport(*args.mqtt))
     password = args.password or secrets.token_urlsafe(9)
-    handle = start_server(hub, host=args.host, port=args.port, password=password, max_streams=args.max_streams)
+    config = {"SECRET_KEY": stable_secret(f"{args.db}.web-secret")}
+    handle = start_server(hub, host=args.host, port=args.port, password=password, max_streams=args.max_streams,
+                          config=config)
     shown = {"web": handle.url + "/", "big_screen": handle.url + "/big", "console": handle.url + "/console/"}
     if not args.password:
         shown["password"] = password

@@ -33,3 +33,12 @@ def test_python_m_web_serves_a_hub_and_stops_on_sigterm(tmp_path: Path) -> None:
         assert proc.stdout is not None
         proc.stdout.close()
     assert code == 0
+    secret = tmp_path / "hub.db.web-secret"
+    assert secret.stat().st_mode & 0o077 == 0 and len(secret.read_text().strip()) == 64
+
+
+def test_the_signing_key_survives_a_restart(tmp_path: Path) -> None:
+    from web.__main__ import stable_secret
+
+    first = stable_secret(str(tmp_path / "k"))
+    assert stable_secret(str(tmp_path / "k")) == first

@@ -19,13 +19,13 @@ from flask import Flask, current_app, render_template
 from flask_wtf.csrf import CSRFError  # type: ignore[import-untyped]
 from werkzeug.exceptions import HTTPException
 
+from hub.errors import ConflictError, UnknownTableError
 from web import flashing, i18n, security
 from web.feed import Feed
 from web.views import LegalActions
 
 __all__ = ["create_app", "serve", "start_server", "get_hub", "get_feed"]
 
-HUB_ERROR_STATUS = {"UnknownTableError": 404, "UnknownGameError": 400, "ConflictError": 409}
 
 
 def create_app(test_config: Mapping[str, Any] | None = None, hub: Any = None) -> Flask:
@@ -114,9 +114,11 @@ def get_feed() -> Feed:
 
 
 def hub_error_status(err: ValueError) -> int:
-    for cls in type(err).__mro__:
-        if cls.__name__ in HUB_ERROR_STATUS:
-            return HUB_ERROR_STATUS[cls.__name__]
+    """404 for an unknown table, 409 for a clash, 400 for every other refusal."""
+    if isinstance(err, UnknownTableError):
+        return 404
+    if isinstance(err, ConflictError):
+        return 409
     return 400
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.exceptions import BadRequest
 
+from hub.errors import UnknownTableError
 from web import get_hub
 from web.flashing import flash_key, flash_refusal
 from web.i18n import gettext
@@ -178,7 +179,7 @@ def submit(table_id: str) -> Any:
     try:
         hub.submit(table_id, inp)
     except ValueError as err:
-        if type(err).__name__ == "UnknownTableError":
+        if isinstance(err, UnknownTableError):
             abort(404)
         flash_refusal(str(err))
         return redirect(url_for("console.table", table_id=table_id), code=303)

@@ -1,0 +1,293 @@
+// Triolet renderer (web/GAMES.md contract): the 15 x 15 board with its double, triple and
+// play-again cells, the cells where your selected token may go highlighted on your turn,
+// your rack, scores, and the sets each play made with their points.
+// Playing: tap a rack token, then a highlighted cell (a joker asks for its value); add up
+// to three tokens, then "Play". Exchange: switch to exchange mode, tap the tokens, confirm.
+
+export const messages = {
+  fr: {
+    "triolet.rack": "Vos jetons",
+    "triolet.bag": "Sac : {n}",
+    "triolet.play": "Jouer",
+    "triolet.clear": "Effacer",
+    "triolet.exchange_mode": "Échanger…",
+    "triolet.exchange": "Échanger ces jetons",
+    "triolet.cancel": "Annuler",
+    "triolet.pass": "Passer",
+    "triolet.pick_token": "Touchez un jeton de votre chevalet, puis une case en surbrillance.",
+    "triolet.pick_cell": "Touchez une case en surbrillance.",
+    "triolet.pick_swap": "Touchez les jetons à rendre au sac.",
+    "triolet.joker_value": "Valeur du joker en {cell} :",
+    "triolet.pending": "Coup en cours : {cells}",
+    "triolet.set": "{cells} = {sum} → {points}",
+    "triolet.play_log": "{name} : {points} pts",
+    "triolet.triolet": "Triolet ! +50",
+    "triolet.again": "Rejoue",
+    "triolet.exchange_log": "{name} échange {n} jeton(s)",
+    "triolet.pass_log": "{name} passe",
+    "triolet.double": "Case double",
+    "triolet.triple": "Case triple",
+    "triolet.replay": "Case rejouer",
+    "triolet.over": "Partie terminée",
+    "triolet.winner": "{name} gagne",
+    "triolet.draw": "Égalité",
+    "triolet.hint": "Conseil : {action} — {why}",
+  },
+  en: {
+    "triolet.rack": "Your tokens",
+    "triolet.bag": "Bag: {n}",
+    "triolet.play": "Play",
+    "triolet.clear": "Clear",
+    "triolet.exchange_mode": "Exchange…",
+    "triolet.exchange": "Exchange these tokens",
+    "triolet.cancel": "Cancel",
+    "triolet.pass": "Pass",
+    "triolet.pick_token": "Tap a token on your rack, then a highlighted cell.",
+    "triolet.pick_cell": "Tap a highlighted cell.",
+    "triolet.pick_swap": "Tap the tokens to give back to the bag.",
+    "triolet.joker_value": "Value of the joker on {cell}:",
+    "triolet.pending": "Play so far: {cells}",
+    "triolet.set": "{cells} = {sum} → {points}",
+    "triolet.play_log": "{name}: {points} pts",
+    "triolet.triolet": "Triolet! +50",
+    "triolet.again": "Plays again",
+    "triolet.exchange_log": "{name} exchanges {n} token(s)",
+    "triolet.pass_log": "{name} passes",
+    "triolet.double": "Double cell",
+    "triolet.triple": "Triple cell",
+    "triolet.replay": "Play-again cell",
+    "triolet.over": "Game over",
+    "triolet.winner": "{name} wins",
+    "triolet.draw": "Draw",
+    "triolet.hint": "Hint: {action} — {why}",
+  },
+};
+
+const COLS = "ABCDEFGHIJKLMNO";
+const C = 40; // SVG units per cell
+const M = 22; // margin for the coordinates
+
+// L1: special cells as offsets from the centre H8.
+const SPECIAL = (() => {
+  const map = new Map();
+  const put = (cls, offsets) => offsets.forEach(([dr, dc]) => map.set(`${COLS[7 + dc]}${8 + dr}`, cls));
+  const sym = (a, b) => [[a, b], [a, -b], [-a, b], [-a, -b]];
+  put("double", [[0, 0], [0, 4], [0, -4], [4, 0], [-4, 0], ...sym(3, 3)]);
+  put("triple", [...sym(3, 6), ...sym(6, 3)]);
+  put("again", [[0, 7], [0, -7], [7, 0], [-7, 0], ...sym(6, 6)]);
+  return map;
+})();
+const SPECIAL_MARK = { double: "×2", triple: "×3", again: "↻" };
+
+// UI state only (GAMES.md): the token being placed, the play being built, exchange mode.
+let ui = { key: "", selected: null, pending: [], jokerCell: null, swapping: false, swap: [], hint: null };
+let busy = false;
+
+function parsePlacement(text) {
+  const [cell, what] = text.split(":");
+  const joker = what.startsWith("J");
+  return { cell, joker, value: Number(joker ? what.slice(1) : what) };
+}
+
+const placementText = (p) => `${p.cell}:${p.joker ? "J" : ""}${p.value}`;
+const tokenLabel = (v) => (typeof v === "string" && v.startsWith("J") ? v : String(v));
+
+function actionText(action) {
+  if (action && action.play) return action.play.join(" ");
+  if (action && action.exchange) return `⇄ ${action.exchange.join(" ")}`;
+  return "—";
+}
+
+function entryLines(t, e) {
+  const a = e.action || {};
+  if (a.exchange) return [t("triolet.exchange_log", { name: e.player, n: a.exchange.length })];
+  if (a.pass) return [t("triolet.pass_log", { name: e.player })];
+  const lines = [`${t("triolet.play_log", { name: e.player, points: e.points })} — ${actionText(a)}`];
+  for (const s of e.sets || []) {
+    lines.push(t("triolet.set", { cells: s.cells.join(" "), sum: s.sum, points: s.points }));
+  }
+  if (e.triolet) lines.push(t("triolet.triolet"));
+  if (e.again) lines.push(t("triolet.again"));
+  return lines;
+}
+
+export function render(view, root, api) {
+  const { el, t } = api;
+  const state = view.state || {};
+  const log = state.log || [];
+  const board = state.board || {};
+  const over = state.status === "over";
+  const legal = view.your_turn ? (view.legal_actions || []) : [];
+  const plays = legal.filter((a) => a && a.play).map((a) => a.play.map(parsePlacement));
+  const canPass = legal.some((a) => a && a.pass);
+  const canExchange = legal.some((a) => a && a.exchange);
+  const rack = view.you && state.racks && Array.isArray(state.racks[view.you]) ? state.racks[view.you] : [];
+
+  const key = `${log.length}|${state.to_move}|${view.you}|${rack.join(",")}`;
+  if (key !== ui.key) ui = { key, selected: null, pending: [], jokerCell: null, swapping: false, swap: [], hint: null };
+  const rerender = () => render(view, root, api);
+  const send = (action) => {
+    if (busy) return;
+    busy = true;
+    api.play(action).catch(() => {}).finally(() => { busy = false; });
+  };
+
+  const usedIdx = new Set(ui.pending.map((p) => p.idx));
+  const pendingCells = new Set(ui.pending.map((p) => p.cell));
+  const sameAs = (a, b) => a.cell === b.cell && a.value === b.value && a.joker === b.joker;
+  // legal plays that extend what is already pending
+  const compatible = plays.filter((play) => play.length > ui.pending.length
+    && ui.pending.every((p) => play.some((q) => sameAs(p, q))));
+  const token = ui.selected === null ? null : rack[ui.selected];
+  const highlight = new Set();
+  for (const play of compatible) {
+    for (const q of play) {
+      if (pendingCells.has(q.cell)) continue;
+      if (token === null || (token === "J" ? q.joker : !q.joker && q.value === token)) highlight.add(q.cell);
+    }
+  }
+  const lastPlay = [...log].reverse().find((e) => e.action && e.action.play);
+  const lastCells = new Set(lastPlay ? lastPlay.action.play.map((p) => p.split(":")[0]) : []);
+  const hintCells = new Set(ui.hint && ui.hint.action && ui.hint.action.play
+    ? ui.hint.action.play.map((p) => p.split(":")[0]) : []);
+
+  const placeOn = (cell) => {
+    if (ui.selected === null || ui.pending.length >= 3 || board[cell] !== undefined) return;
+    if (token === "J") { ui.jokerCell = cell; rerender(); return; }
+    ui.pending.push({ cell, idx: ui.selected, value: Number(token), joker: false });
+    ui.selected = null;
+    rerender();
+  };
+
+  // ---- the board
+  const size = 15 * C + M;
+  const cells = [];
+  for (let r = 1; r <= 15; r++) {
+    for (let c = 0; c < 15; c++) {
+      const name = `${COLS[c]}${r}`;
+      const x = M + c * C;
+      const y = M + (r - 1) * C;
+      const special = SPECIAL.get(name);
+      const pending = ui.pending.find((p) => p.cell === name);
+      const onBoard = board[name];
+      const cls = ["cell", special || "plain"];
+      if (highlight.has(name) && view.your_turn) cls.push("legal");
+      if (lastCells.has(name)) cls.push("last");
+      if (hintCells.has(name)) cls.push("hinted");
+      if (pending) cls.push("pending");
+      const parts = [el("rect", { x, y, width: C, height: C, class: "bg" })];
+      if (onBoard !== undefined || pending) {
+        const label = onBoard !== undefined ? tokenLabel(onBoard) : `${pending.joker ? "J" : ""}${pending.value}`;
+        parts.push(el("rect", { x: x + 3, y: y + 3, width: C - 6, height: C - 6, rx: 6, class: "token" }));
+        parts.push(el("text", { x: x + C / 2, y: y + C / 2 + 6, class: label.startsWith("J") ? "num joker" : "num" }, label));
+      } else if (special) {
+        parts.push(el("text", { x: x + C / 2, y: y + C / 2 + 5, class: "mark" }, SPECIAL_MARK[special]));
+      }
+      const attrs = { class: cls.join(" "), "data-cell": name };
+      if (view.your_turn && !ui.swapping) {
+        attrs.onclick = () => {
+          if (pending) { ui.pending = ui.pending.filter((p) => p !== pending); ui.jokerCell = null; rerender(); return; }
+          placeOn(name);
+        };
+      }
+      if (special) attrs["aria-label"] = t(`triolet.${special === "again" ? "replay" : special}`);
+      cells.push(el("g", attrs, ...parts));
+    }
+  }
+  const coords = [];
+  for (let c = 0; c < 15; c++) coords.push(el("text", { x: M + c * C + C / 2, y: 15, class: "coord" }, COLS[c]));
+  for (let r = 1; r <= 15; r++) coords.push(el("text", { x: 10, y: M + (r - 1) * C + C / 2 + 4, class: "coord" }, String(r)));
+  const svg = el("svg", { viewBox: `0 0 ${size + 2} ${size + 2}`, class: "triolet-board", role: "img" }, ...coords, ...cells);
+
+  // ---- the side panel
+  const panel = [];
+  const scores = state.scores || {};
+  panel.push(el("table", { class: "players" }, el("tbody", {}, (view.players || []).map((p, k) =>
+    el("tr", { class: p.name === state.to_move ? "to-move" : "", "data-player": p.name, style: `--pc: var(--p${k})` },
+      el("td", { class: "turn" }, p.name === state.to_move ? "▶" : ""),
+      el("td", {}, p.name, p.bot ? ` (${t("table.bot")})` : "", p.name === view.you ? ` (${t("table.you")})` : ""),
+      el("td", { class: "score" }, String(scores[p.name] ?? 0)))))));
+  panel.push(el("p", { class: "muted" }, t("triolet.bag", { n: state.bag_count ?? 0 })));
+  if (over) {
+    panel.push(el("p", { class: "triolet-result" }, t("triolet.over"), " — ",
+      state.winner ? t("triolet.winner", { name: state.winner }) : t("triolet.draw")));
+  }
+
+  if (view.you && rack.length) {
+    panel.push(el("h3", {}, t("triolet.rack")));
+    panel.push(el("div", { class: "triolet-rack" }, rack.map((v, idx) => {
+      const cls = ["rack-token"];
+      if (ui.swapping ? ui.swap.includes(idx) : ui.selected === idx) cls.push("selected");
+      if (usedIdx.has(idx)) cls.push("used");
+      return el("button", {
+        type: "button", class: cls.join(" "), "data-token": String(v),
+        disabled: !view.your_turn || usedIdx.has(idx),
+        onclick: () => {
+          if (ui.swapping) {
+            ui.swap = ui.swap.includes(idx) ? ui.swap.filter((k) => k !== idx) : [...ui.swap, idx];
+          } else {
+            ui.selected = ui.selected === idx ? null : idx;
+            ui.jokerCell = null;
+          }
+          rerender();
+        },
+      }, tokenLabel(v));
+    })));
+  }
+
+  if (view.your_turn) {
+    if (ui.jokerCell) {
+      const allowed = new Set();
+      for (const play of compatible) for (const q of play) if (q.cell === ui.jokerCell && q.joker) allowed.add(q.value);
+      const values = allowed.size ? [...allowed].sort((a, b) => a - b) : [...Array(16).keys()];
+      panel.push(el("p", {}, t("triolet.joker_value", { cell: ui.jokerCell })));
+      panel.push(el("div", { class: "triolet-values" }, values.map((v) => el("button", {
+        type: "button", class: "value-choice", "data-value": String(v),
+        onclick: () => {
+          ui.pending.push({ cell: ui.jokerCell, idx: ui.selected, value: v, joker: true });
+          ui.selected = null; ui.jokerCell = null; rerender();
+        },
+      }, String(v)))));
+    } else if (ui.swapping) {
+      panel.push(el("p", { class: "muted" }, t("triolet.pick_swap")));
+    } else {
+      panel.push(el("p", { class: "muted" }, ui.selected === null ? t("triolet.pick_token") : t("triolet.pick_cell")));
+    }
+    if (ui.pending.length) {
+      panel.push(el("p", { class: "mono" }, t("triolet.pending", { cells: ui.pending.map(placementText).join(" ") })));
+    }
+    const buttons = [];
+    if (ui.swapping) {
+      buttons.push(el("button", { type: "button", class: "action", disabled: !ui.swap.length,
+        onclick: () => send({ exchange: ui.swap.map((k) => rack[k]) }) }, t("triolet.exchange")));
+      buttons.push(el("button", { type: "button", class: "action",
+        onclick: () => { ui.swapping = false; ui.swap = []; rerender(); } }, t("triolet.cancel")));
+    } else {
+      buttons.push(el("button", { type: "button", class: "action play", disabled: !ui.pending.length,
+        onclick: () => send({ play: ui.pending.map(placementText) }) }, t("triolet.play")));
+      if (ui.pending.length) {
+        buttons.push(el("button", { type: "button", class: "action",
+          onclick: () => { ui.pending = []; ui.selected = null; ui.jokerCell = null; rerender(); } }, t("triolet.clear")));
+      }
+      if (canExchange) {
+        buttons.push(el("button", { type: "button", class: "action",
+          onclick: () => { ui.swapping = true; ui.pending = []; ui.selected = null; rerender(); } }, t("triolet.exchange_mode")));
+      }
+      if (canPass) buttons.push(el("button", { type: "button", class: "action", onclick: () => send({ pass: true }) }, t("triolet.pass")));
+    }
+    buttons.push(el("button", { type: "button", class: "hint-button", onclick: async () => {
+      try { ui.hint = await api.hint(); } catch (err) { ui.hint = null; }
+      rerender();
+    } }, t("play.hint")));
+    panel.push(el("div", { class: "triolet-buttons" }, ...buttons));
+    if (ui.hint && ui.hint.action !== undefined) {
+      panel.push(el("p", { class: "hint" }, t("triolet.hint", { action: actionText(ui.hint.action), why: ui.hint.why || "" })));
+    }
+  }
+
+  const recent = log.slice(-6).reverse();
+  panel.push(el("ol", { class: "triolet-log", reversed: true, start: log.length }, recent.map((e) =>
+    el("li", {}, ...entryLines(t, e).map((line, k) => el("div", { class: k ? "set" : "head" }, line))))));
+
+  root.replaceChildren(el("div", { class: "triolet-layout" }, svg, el("div", { class: "triolet-panel" }, ...panel)));
+}

@@ -40,6 +40,8 @@ def table(table_id: str) -> Any:
     view = get_hub().table_view(table_id)
     game = str(view.get("game"))
     files = renderer_files(game)
+    if request.args.get("renderer") == "fallback":  # the plain list, e.g. to check a renderer's moves
+        files["renderer"] = files["fallback"]
     settings = {"mode": "play", "table": table_id, "game": game, **files}
     return render_template("play/table.html", settings=settings, table_id=table_id, game=game, style=files["style"])
 

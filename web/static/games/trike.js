@@ -2,6 +2,7 @@
 // stones and the neutral pawn, the cells the pawn can reach highlighted and clickable on
 // your turn, the pie-rule swap offered when it is legal, and the score at the end.
 // Cells are named as in RECORDS.md § Trike: row letter from the apex, number in the row.
+// Styles live in trike.css (the page links it; inline styles are refused by the CSP).
 
 export const messages = {
   fr: {
@@ -170,30 +171,6 @@ export function render(view, root, api) {
     recent.map((e) => el("li", {}, `${e.player}: ${e.action === "swap" ? t("trike.swap") : e.action}`))));
 
   root.replaceChildren(
-    el("style", {}, STYLE),
     el("div", { class: "trike-layout" }, board, el("div", { class: "trike-panel" }, ...panel)),
   );
 }
-
-const STYLE = `
-.game-trike .trike-layout { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
-.game-trike .trike-board { flex: 1 1 420px; max-width: min(100%, 900px); min-width: 280px; height: auto; touch-action: manipulation; }
-.game-trike .trike-panel { flex: 0 1 320px; }
-.game-trike .hex { fill: var(--card, #fff); stroke: var(--line, #ccc); stroke-width: 1.2; }
-.game-trike .target .hex { fill: color-mix(in srgb, var(--accent, #c0392b) 22%, var(--card, #fff)); cursor: pointer; }
-.game-trike .target:hover .hex, .game-trike .target:focus .hex { fill: color-mix(in srgb, var(--accent, #c0392b) 45%, var(--card, #fff)); outline: none; }
-.game-trike .trike-cell:focus { outline: none; }
-.game-trike .trike-cell:focus-visible .hex { stroke: var(--fg, #111); stroke-width: 3; }
-.game-trike .dot { fill: var(--accent, #c0392b); pointer-events: none; }
-.game-trike .stone.black { fill: #111; stroke: #888; stroke-width: 1; }
-.game-trike .stone.white { fill: #f7f7f7; stroke: #333; stroke-width: 1.4; }
-.game-trike .last .hex { stroke: var(--accent, #c0392b); stroke-width: 2.2; }
-.game-trike .pawn { fill: var(--accent, #c0392b); stroke: #fff; stroke-width: 2; }
-.game-trike .scoring { fill: none; stroke: var(--ok, #1e8449); stroke-width: 3; pointer-events: none; }
-.game-trike .swatch { display: inline-block; width: 0.9em; height: 0.9em; border-radius: 50%; vertical-align: -0.1em; border: 1px solid var(--muted, #888); }
-.game-trike .swatch.black { background: #111; }
-.game-trike .swatch.white { background: #f7f7f7; }
-.game-trike button.action, .game-trike .hint-button { min-height: 44px; min-width: 44px; padding: 0.4rem 1rem; font-size: 1rem; }
-.game-trike .trike-swap { border: 2px solid var(--accent, #c0392b); border-radius: 8px; padding: 0.5rem 0.8rem; margin: 0.6rem 0; }
-.game-trike .trike-result { font-weight: 700; font-size: 1.2rem; }
-`;

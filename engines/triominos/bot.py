@@ -271,7 +271,7 @@ def greedy_choose(state: TriominosState, rng: random.Random) -> Action:
         top = max(o[0] for o in options)
         _, key, p = rng.choice([o for o in options if o[0] == top])
         return Place(key_cell(key), ts.placement_corners[p])
-    hand = state.hand_mask(state.to_move)
+    hand = state.playable_mask(state.to_move)
     fit = ts.fit
     pips = ts.placement_pips
     young = state.rules.young

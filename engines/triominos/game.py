@@ -517,6 +517,17 @@ class TriominosState(State[Action]):
         """Bitmask of every placement of the seat's tiles (see :mod:`.tiles`)."""
         return self.tileset.hand_mask(self.racks[seat])
 
+    def playable_tiles(self, seat: int) -> list[int]:
+        """The tiles ``seat`` may place now: after a draw this turn, only the tile just
+        drawn (M9: "draws one tile and may play it at once"; it is the rack's last)."""
+        rack = self.racks[seat]
+        if seat == self.to_move and self.draws and rack:
+            return rack[-1:]
+        return rack
+
+    def playable_mask(self, seat: int) -> int:
+        return self.tileset.hand_mask(self.playable_tiles(seat))
+
     def opening_tiles(self, seat: int) -> list[int]:
         """Tiles the seat may open an empty table with (M3)."""
         rack = self.racks[seat]
@@ -540,7 +551,7 @@ class TriominosState(State[Action]):
         ts = self.tileset
         if not self.board.tiles:
             return [(ORIGIN, p) for t in self.opening_tiles(seat) for p in ts.placements_of(t)]
-        hand = self.hand_mask(seat)
+        hand = self.playable_mask(seat)
         found: list[tuple[int, int]] = []
         fit = ts.fit
         frontier = self.board.frontier
@@ -552,10 +563,12 @@ class TriominosState(State[Action]):
                 mask ^= low
         return found
 
-    def can_place(self, seat: int) -> bool:
+    def can_place(self, seat: int, this_turn: bool = True) -> bool:
+        """Whether ``seat`` has a legal placement now (``this_turn``: with M9's limit
+        after a draw) or, with ``this_turn=False``, whether any tile of its rack fits."""
         if not self.board.tiles:
             return bool(self.racks[seat])
-        hand = self.hand_mask(seat)
+        hand = self.playable_mask(seat) if this_turn else self.hand_mask(seat)
         if not hand:
             return False
         fit = self.tileset.fit
@@ -664,6 +677,11 @@ class TriominosState(State[Action]):
             raise IllegalMoveError(f"tile {label} is not in the {ts.name} set")
         if tile not in self.racks[seat]:
             raise IllegalMoveError(f"{self.players[seat]} does not hold {label}")
+        if tile not in self.playable_tiles(seat):
+            drawn = ts.name_of(self.racks[seat][-1])
+            raise IllegalMoveError(
+                f"after drawing, only the tile just drawn ({drawn}) may be placed (M9)"
+            )
         board = self.board
         if key in board.tiles:
             raise IllegalMoveError(f"cell {action.cell.to_json()} is already covered")
@@ -712,7 +730,7 @@ class TriominosState(State[Action]):
     def _check_blocked(self) -> None:
         """M12: pool empty and nobody can place: settle the round."""
         n = len(self.players)
-        if any(self.can_place(s) for s in range(n)):
+        if any(self.can_place(s, this_turn=False) for s in range(n)):
             return
         totals = [self._hand_total(s) for s in range(n)]
         change = [0] * n

@@ -187,6 +187,8 @@ def brute_force_placements(state: TriominosState) -> set[tuple[Cell, tuple[int, 
     tiles = {Cell.from_json(e["cell"]): tuple(e["corners"]) for e in state.to_json()["board"]}
     ts = state.tileset
     rack = [ts.tiles[t] for t in state.racks[state.to_move]]
+    if state.draws:  # M9: after a draw only the tile just drawn (the rack's last)
+        rack = rack[-1:]
     found: set[tuple[Cell, tuple[int, int, int]]] = set()
     if not tiles:
         return found

@@ -375,6 +375,20 @@ def test_M9_draw_costs_5_and_the_drawn_tile_may_be_played_at_once() -> None:
     assert state.score_list[0] == 0 and state.current_player() == "Ben"
 
 
+def test_M9_after_a_draw_only_the_drawn_tile_may_be_placed() -> None:
+    # Ana could place 1-2-2 but draws instead: now only the drawn 0-2-5 may go down
+    state = play(record([ZERO_UP], {"Ana": ["1-2-2"], "Ben": ["3-3-3"]}, ["0-2-5", "5-5-5"]))
+    state.apply(Draw())
+    placements = {a.to_str() for a in state.legal_actions() if isinstance(a, Place)}
+    assert placements == {"0,-1,down:0-2-5"}
+    with pytest.raises(IllegalMoveError, match=r"only the tile just drawn \(0-2-5\)"):
+        state.apply(Place(Cell(0, 0, DOWN), (1, 2, 2)))
+    state.apply(Draw())  # 5-5-5 fits nowhere and the pool is empty: a free pass (M10),
+    assert state.legal_actions() == [Pass()]  # though 1-2-2 in the rack would fit
+    state.apply(Pass())
+    assert state.score_list[0] == -10 and not state.is_terminal()
+
+
 def test_M9_drawing_is_allowed_even_with_a_legal_placement() -> None:
     state = play(record([ZERO_UP], {"Ana": ["1-2-2"], "Ben": ["3-3-3"]}, ["5-5-5"]))
     assert Draw() in state.legal_actions()

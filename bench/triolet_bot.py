@@ -3,7 +3,7 @@
 Two players; seats alternate (the bot is P1 on even seeds, P2 on odd ones) and the first
 player is drawn by the seed. A draw counts half. The 95% interval is Wilson's.
 
-    .venv/bin/python bench/triolet_bot.py [--games 400] [--budget 0.03] [--jobs 1]
+    .venv/bin/python bench/triolet_bot.py [--games 400] [--budget 0.1] [--jobs 1]
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400)
-    parser.add_argument("--budget", type=float, default=0.03, help="bot seconds per move")
+    parser.add_argument("--budget", type=float, default=0.1, help="bot seconds per move")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
     start = time.perf_counter()

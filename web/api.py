@@ -205,7 +205,8 @@ def stream() -> Any:
         raise ServiceUnavailable("too many live connections")
     heartbeat = float(current_app.config["STREAM_HEARTBEAT_S"])
 
-    response = Response(feed.stream(last_id, heartbeat, only), mimetype="text/event-stream")
+    # direct_passthrough: the frames are bytes already; skip werkzeug's re-encoding layer.
+    response = Response(feed.stream(last_id, heartbeat, only), mimetype="text/event-stream", direct_passthrough=True)
     # Runs when the server closes the response, even if it never started iterating.
     response.call_on_close(slots.release)
     response.headers["Cache-Control"] = "no-cache"

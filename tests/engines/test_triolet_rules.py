@@ -425,3 +425,22 @@ def test_dump_load_and_clone_are_independent() -> None:
     assert loaded.to_json() == state.to_json()
     with pytest.raises(RecordError):
         state.game.load({**state.dump(), "extra": 1})
+
+
+def test_trigono_analyze_lists_the_best_plays() -> None:
+    command = ROOT / ".venv" / "bin" / "trigono"
+    args = [str(command)] if command.exists() else [sys.executable, "-m", "hub"]
+    run = subprocess.run(
+        [*args, "analyze", "-", "--budget", "0.1"],
+        input=json.dumps(WORKED_EXAMPLE),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report["to_move"] == "Ana" and report["plays"] > 0
+    state = replay(WORKED_EXAMPLE)
+    legal = state.legal_actions()
+    assert all(parse_action(b["action"]) in legal for b in report["best"])

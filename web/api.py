@@ -205,8 +205,8 @@ def stream() -> Any:
         raise ServiceUnavailable("too many live connections")
     heartbeat = float(current_app.config["STREAM_HEARTBEAT_S"])
 
-    # direct_passthrough: the frames are bytes already; skip werkzeug's re-encoding layer.
-    response = Response(feed.stream(last_id, heartbeat, only), mimetype="text/event-stream", direct_passthrough=True)
+    # Not direct_passthrough: werkzeug then skips the close callbacks that free the slot.
+    response = Response(feed.stream(last_id, heartbeat, only), mimetype="text/event-stream")
     # Runs when the server closes the response, even if it never started iterating.
     response.call_on_close(slots.release)
     response.headers["Cache-Control"] = "no-cache"

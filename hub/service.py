@@ -58,9 +58,15 @@ is not to move is refused):
 
     {"board": "B1", "status": "online" | "lost" | "unknown", "link": "serial:/dev/ttyACM0",
      "last_seen": 1700000000.0, "boot": 3, "last_seq": 120, "quality": 0.98,
-     "rssi": -60, "resends": 2, "gaps": 0, "corrupt": 1, "overflow": 0,
-     "beam_faults": ["big"], "blocked": [], "fw": "1.0", "holes": ["big", "small"],
-     "table": "t1", "uptime_s": 100, "mem_free": 20000}
+     "rssi": -60, "received": 118, "resends": 2, "gaps": 0, "lost_events": 0,
+     "corrupt": 1, "overflow": 0, "beam_faults": ["big"], "blocked": [], "fw": "1.0",
+     "config": "db56b3db", "holes": ["big", "small"], "table": "t1", "uptime_s": 100,
+     "mem_free": 20000}
+
+    ``quality`` is the share of the board's messages that arrived intact and in order
+    (None before any); ``resends`` counts duplicates received; ``gaps`` seqs found
+    missing; ``lost_events`` gaps the device never filled; counters start at hub start.
+    :meth:`Hub.links` describes the serial ports and MQTT brokers themselves.
 
 *Change feed* (:meth:`Hub.changes_since`): ``[{"id": N, "kind": "table", "table": "t1"}
 | {"id": N, "kind": "board", "board": "B1"} | {"id": N, "kind": "tables"}

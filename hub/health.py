@@ -122,6 +122,12 @@ class BoardHealth:
     uptime_s: int | None = None
     mem_free: int | None = None
     table: str | None = None
+    alerts: list[dict[str, Any]] = field(default_factory=list)
+
+    def alert(self, at: float, text: str) -> None:
+        """A health alert (seq gap, lost events, link lost), newest last; the 20 newest kept."""
+        self.alerts.append({"at": at, "text": text})
+        del self.alerts[:-20]
 
     @property
     def quality(self) -> float | None:
@@ -154,6 +160,7 @@ class BoardHealth:
             "uptime_s": self.uptime_s,
             "mem_free": self.mem_free,
             "table": self.table,
+            "alerts": [dict(a) for a in self.alerts],
         }
 
     def seen(self, msg: dict[str, Any], link: str | None, now: float) -> None:

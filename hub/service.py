@@ -61,7 +61,7 @@ is not to move is refused):
      "rssi": -60, "received": 118, "resends": 2, "gaps": 0, "lost_events": 0,
      "corrupt": 1, "overflow": 0, "beam_faults": ["big"], "blocked": [], "fw": "1.0",
      "config": "db56b3db", "holes": ["big", "small"], "table": "t1", "uptime_s": 100,
-     "mem_free": 20000}
+     "mem_free": 20000, "alerts": [{"at": 1700000000.0, "text": "seq gap: seq 7 of boot 3 missing"}]}
 
     ``quality`` is the share of the board's messages that arrived intact and in order
     (None before any); ``resends`` counts duplicates received; ``gaps`` seqs found
@@ -125,6 +125,15 @@ ACK_EVERY_S = 0.25  # at most one ack per board and boot this often (devices res
 INPUT_EXTRAS = ("by", "player")
 Item = tuple[Transport, JSONDict, str, float]  # (link object, message, link name, arrival)
 CREATE_REFEREE_FIELDS = ("settle_s",)
+
+
+def _seqs_text(seqs: list[int]) -> str:
+    """``seq 4`` or ``seqs 4-9`` (gaps are ranges).
+
+    >>> _seqs_text([4]), _seqs_text([4, 5, 6])
+    ('seq 4', 'seqs 4-6')
+    """
+    return f"seq {seqs[0]}" if len(seqs) == 1 else f"seqs {seqs[0]}-{seqs[-1]}"
 
 
 def _default_players(printed: Mapping[str, Any]) -> list[str]:
@@ -595,7 +604,9 @@ class Hub:
                 items, missing, duplicate = self._seqs.offer(board, msg["boot"], msg["seq"], item, at)
                 if duplicate:
                     h.resends += 1
-                h.gaps += len(missing)
+                if missing:
+                    h.gaps += len(missing)
+                    h.alert(at, f"seq gap: {_seqs_text(missing)} of boot {msg['boot']} missing")
                 ready.extend(items)
             applied = self._store_and_apply(ready)
             self._send_acks(to_ack)
@@ -622,6 +633,8 @@ class Hub:
         for (_transport, msg, link, _at), entry, entry_id in zip(items, entries, ids, strict=True):
             h = self._board(msg["board"])
             if msg["type"] == "status":
+                if msg["status"] == "lost" and h.status != "lost":
+                    h.alert(entry.at, f"link lost ({link})")
                 h.status, h.link = msg["status"], link
                 continue
             if entry.seq is None:
@@ -685,6 +698,7 @@ class Hub:
             for board, boot, lost, released in self._seqs.expire(now):
                 h = self._board(board)
                 h.lost_events += len(lost)
+                h.alert(now, f"gave up waiting for {_seqs_text(lost)} of boot {boot}")
                 log.warning("board %s: gave up waiting for seqs %s of boot %s", board, lost, boot)
                 self._store_and_apply(released)
                 self._send_acks({(id(item[0]), board, boot): item[0] for item in released})
@@ -692,6 +706,7 @@ class Hub:
             for h in self._health.values():
                 if h.status == "online" and h.last_seen is not None and now - h.last_seen > self.lost_after_s:
                     h.status = "lost"
+                    h.alert(now, f"silent for {self.lost_after_s:.0f} s")
                     self._changed([{"kind": "board", "board": h.board}])
 
     # -- bots ----------------------------------------------------------------------------

@@ -89,6 +89,7 @@ def test_seq_gap_is_a_health_alert_and_holds_the_cumulative_ack(rig: Rig) -> Non
     skipped = out.make("bounce", hole="big")  # seq 2, lost on the way
     rig.event("B1", "bounce", hole="big")  # seq 3
     assert health(rig.hub, "B1")["gaps"] == 1
+    assert "seq gap: seq 2 of boot 1" in health(rig.hub, "B1")["alerts"][-1]["text"]
     time.sleep(0.1)  # acks are coalesced per board (cumulative): let the timer send it
     assert rig.link.acks("B1")[-1] == protocol.ack(1, 1)
     rig.send(skipped)  # the device resends what was not acknowledged
@@ -138,6 +139,7 @@ def test_mqtt_boards_are_refereed_acked_and_their_status_followed(
         assert health(hub, "B1")["status"] == "online"
         b1.die()  # no DISCONNECT: the broker publishes the last will
         assert wait_for(lambda: health(hub, "B1")["status"] == "lost", timeout=10)
+        assert "link lost" in health(hub, "B1")["alerts"][-1]["text"]
         assert hub.table_view("t1")["layout"][0]["online"] is False
     finally:
         b2.close()

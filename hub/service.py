@@ -493,7 +493,9 @@ class Hub:
 
     def _save_snapshot(self, table: Table) -> None:
         final = table.state.is_terminal()
-        summary = table.summary()
+        # Only a finished table's summary is read back (dormant restart): printing the
+        # state for every periodic snapshot would cost a full copy of its log.
+        summary = table.summary() if final else {}
         self.store.save_snapshot(table.id, table.applied_through, {
             "spec": table.spec, "created_at": table.created_at, "table": table.dump()},
             summary=summary, final=final)

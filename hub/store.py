@@ -57,9 +57,10 @@ BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END;
 """
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Entry:
-    """One log entry. ``id`` is None until stored.
+    """One log entry (treat as immutable: not frozen only because frozen dataclasses are
+    slow to build, and the hub builds one per device event). ``id`` is None until stored.
 
     ``source``: ``"device"`` (a board's message), ``"console"`` (a referee or player
     input), ``"hub"`` (the hub's own decisions: table created, settle window closed, link

@@ -217,7 +217,7 @@ class Table:
         del self.alerts[:-MAX_ALERTS]
 
     def clear_alert(self, key: str) -> None:
-        if self.alerts:
+        if any(a.get("key") == key for a in self.alerts):
             self.alerts = [a for a in self.alerts if a.get("key") != key]
 
     # -- views ---------------------------------------------------------------------------

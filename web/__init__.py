@@ -17,6 +17,7 @@ from typing import Any
 
 from flask import Flask, current_app, render_template
 from flask_wtf.csrf import CSRFError  # type: ignore[import-untyped]
+from jinja2.bccache import Bucket, BytecodeCache
 from werkzeug.exceptions import HTTPException
 
 from hub.errors import ConflictError, UnknownTableError
@@ -53,6 +54,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, hub: Any = None) ->
     if password:
         app.config["PASSWORD_HASH"] = security.hash_password(str(password))
 
+    app.jinja_env.bytecode_cache = TEMPLATE_CACHE
     app.extensions["hub"] = hub
     app.extensions["feed"] = (
         Feed(hub, history=int(app.config["FEED_HISTORY"]), poll_s=float(app.config["FEED_POLL_S"]))
@@ -72,6 +74,27 @@ def create_app(test_config: Mapping[str, Any] | None = None, hub: Any = None) ->
     for module in (dashboard, console, admin, api, auth, play):
         app.register_blueprint(module.bp)
     return app
+
+
+class ProcessBytecodeCache(BytecodeCache):
+    """Compiled templates shared by every app of the process (tests make one per test)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        with self._lock:
+            data = self._code.get(bucket.key)
+        if data is not None:
+            bucket.bytecode_from_string(data)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        with self._lock:
+            self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+TEMPLATE_CACHE = ProcessBytecodeCache()
 
 
 class StreamSlots:

@@ -224,3 +224,18 @@ def test_T17_target_and_other_prompts_read_in_the_page_language(app: Any) -> Non
     with app.test_request_context(headers={"Accept-Language": "fr"}):
         assert prompt_text({"kind": "target", "player": "Ana"}, view) == "Finale : choisir le trou cible"
         assert where_label("H3.big") == "grand trou H3"
+
+
+def test_board_health_shows_a_lost_board_and_its_alerts(referee: FlaskClient, hub: Hub, tmp_path: Any) -> None:
+    from tests.hub.devices import wait_for
+    from tests.web.conftest import serial_board
+
+    hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=7, table_id="t1")
+    board = serial_board(hub, tmp_path)
+    html = referee.get("/admin/boards", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert 'data-board="B1" data-status="online"' in html and "serial:" in html
+    board.unplug()  # the cable is pulled: the serial link reports the board lost
+    assert wait_for(lambda: hub.boards()[0]["status"] == "lost", timeout=10)
+    html = referee.get("/admin/boards", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert 'data-board="B1" data-status="lost"' in html and ">LOST<" in html
+    assert 'class="alert"' in html

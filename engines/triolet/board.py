@@ -561,7 +561,36 @@ def _emit_line(
         if MULTIPLIER[c] > 1:
             special = n
     main_trio = target >= 0
+    two = len(cells) == 2
     for order in orders:
+        if two and order[0] != JOKER and order[1] != JOKER:
+            # the common case, inlined: two numbered tokens (the generator's hot path)
+            v1, v2 = order
+            if not (masks[0] >> v1 & 1 and masks[1] >> v2 & 1):
+                continue
+            if (v1 + v2 != target) if main_trio else (v1 + v2 > MAX_VALUE):
+                continue
+            pts = TRIO_POINTS if main_trio else v1 + v2
+            k = counts[0]
+            if k == 1:
+                pts += sides[0] + v1
+            elif k == 2:
+                pts += TRIO_POINTS
+            k = counts[1]
+            if k == 1:
+                pts += sides[1] + v2
+            elif k == 2:
+                pts += TRIO_POINTS
+            if special >= 0:
+                m = MULTIPLIER[cells[special]]
+                if main_trio or counts[special] == 2:
+                    pts += (m - 1) * TRIO_POINTS
+                else:
+                    pts += (m - 1) * (v1 if special == 0 else v2)
+            out.append((pts, ((cells[0], v1, v1), (cells[1], v2, v2))))
+            continue
+        if not two and JOKER not in order and order[0] + order[1] + order[2] != target:
+            continue
         choice_lists = [_choices(t, m) for t, m in zip(order, masks, strict=True)]
         if not all(choice_lists):
             continue

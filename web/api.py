@@ -194,19 +194,21 @@ def boards() -> Any:
 @bp.get("/stream")
 def stream() -> Any:
     """Server-sent events: ``snapshot`` (everything), ``table`` (one table's new view),
-    ``tables`` (the list changed), ``boards`` (board health), ``table_removed``.
-    Reconnecting with ``Last-Event-ID`` resumes after that event."""
+    ``tables`` (the list changed), ``boards`` (board health, with ``?boards=1``, at most
+    once a second), ``table_removed``. Reconnecting with ``Last-Event-ID`` resumes after
+    that event."""
     feed = get_feed()
     raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
     last_id = int(raw) if raw is not None and raw.isdigit() else None
     only = request.args.get("table") or None
+    boards = request.args.get("boards") == "1"
     slots = current_app.extensions["stream_slots"]
     if not slots.acquire():
         raise ServiceUnavailable("too many live connections")
     heartbeat = float(current_app.config["STREAM_HEARTBEAT_S"])
 
     # Not direct_passthrough: werkzeug then skips the close callbacks that free the slot.
-    response = Response(feed.stream(last_id, heartbeat, only), mimetype="text/event-stream")
+    response = Response(feed.stream(last_id, heartbeat, only, boards), mimetype="text/event-stream")
     # Runs when the server closes the response, even if it never started iterating.
     response.call_on_close(slots.release)
     response.headers["Cache-Control"] = "no-cache"

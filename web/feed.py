@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ log = logging.getLogger(__name__)
 JSONDict = dict[str, Any]
 
 RECENT_FINISHED = 8  # finished tables a snapshot still shows (newest)
+BOARDS_EVERY_S = 1.0  # board health goes out at most this often (every message changes it)
 
 
 def sse_frame(event: str, data: Any, event_id: int | None = None) -> bytes:
@@ -57,18 +59,21 @@ class Feed:
         self._events: deque[StreamEvent] = deque()
         self._history = history
         self._floor = 0  # every event with an id above this is in the ring
-        self._last_id = 0
+        self._last_id = 0  # newest event published to the streams
+        self._cursor = 0  # newest hub change read (some are held back: board health)
         self._snapshot: tuple[int, bytes] | None = None
         self._thread: threading.Thread | None = None
         self._stopped = threading.Event()
         self._start_lock = threading.Lock()
+        self._boards_pending: int | None = None  # newest board change not yet sent
+        self._boards_sent_at = 0.0
 
     # -- life cycle ------------------------------------------------------------------
     def start(self) -> None:
         with self._start_lock:
             if self._thread is not None:
                 return
-            self._last_id = self._floor = int(self.hub.last_change_id())
+            self._cursor = self._last_id = self._floor = int(self.hub.last_change_id())
             self._thread = threading.Thread(target=self._run, name="web-feed", daemon=True)
             self._thread.start()
 
@@ -91,9 +96,14 @@ class Feed:
     def _run(self) -> None:
         while not self._stopped.is_set():
             try:
-                changes = self.hub.changes_since(self._last_id, self.poll_s)
-                if changes and not self._stopped.is_set():
-                    self._publish(self._encode(changes))
+                changes = self.hub.changes_since(self._cursor, self.poll_s)
+                if self._stopped.is_set():
+                    return
+                if changes:
+                    self._cursor = max(self._cursor, max(int(c["id"]) for c in changes))
+                events = self._encode(changes) if changes else []
+                events += self._due_boards()
+                self._publish(events)
             except Exception:  # keep the stream alive through a hub hiccup
                 if self._stopped.is_set():
                     return
@@ -112,10 +122,21 @@ class Feed:
             else:
                 key = (kind, "")
             newest[key] = max(int(change["id"]), newest.get(key, 0))
+        if ("boards", "") in newest:
+            # Held back and sent by _due_boards, at most once per BOARDS_EVERY_S.
+            self._boards_pending = newest.pop(("boards", ""))
         events = []
         for (kind, table), event_id in sorted(newest.items(), key=lambda kv: kv[1]):
             events.append(self._event(kind, table, event_id))
         return events
+
+    def _due_boards(self) -> list[StreamEvent]:
+        if self._boards_pending is None or time.monotonic() - self._boards_sent_at < BOARDS_EVERY_S:
+            return []
+        event_id, self._boards_pending = self._boards_pending, None
+        self._boards_sent_at = time.monotonic()
+        # Ids in the ring never go down (streams scan it from the newest end).
+        return [self._event("boards", "", max(event_id, self._last_id))]
 
     def _event(self, kind: str, table: str, event_id: int) -> StreamEvent:
         if kind == "table":
@@ -191,8 +212,11 @@ class Feed:
             newer.reverse()
             return newer
 
-    def stream(self, last_id: int | None, heartbeat_s: float, table: str | None = None) -> Iterator[bytes]:
-        """The frames of one browser's stream: a snapshot when needed, then live events."""
+    def stream(
+        self, last_id: int | None, heartbeat_s: float, table: str | None = None, boards: bool = False
+    ) -> Iterator[bytes]:
+        """The frames of one browser's stream: a snapshot when needed, then live events
+        (of one ``table`` only if given; board health only if ``boards``)."""
         yield b"retry: 2000\n\n"
         cursor = last_id
         while not self._stopped.is_set():
@@ -207,7 +231,7 @@ class Feed:
             if not events:
                 yield b": keep-alive\n\n"
                 continue
-            chunk = b"".join(e.frame for e in newest_per_table(events) if table is None or e.table in (None, table))
+            chunk = b"".join(e.frame for e in newest_per_table(events) if wanted(e, table, boards))
             if chunk:
                 yield chunk
             cursor = events[-1].id
@@ -227,3 +251,9 @@ def newest_per_table(events: list[StreamEvent]) -> list[StreamEvent]:
         return events
     last = {e.table: e.id for e in events if e.kind == "table"}
     return [e for e in events if e.kind != "table" or last[e.table] == e.id]
+
+
+def wanted(event: StreamEvent, table: str | None, boards: bool) -> bool:
+    if event.kind == "boards":
+        return boards
+    return table is None or event.table in (None, table)

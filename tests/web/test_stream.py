@@ -114,18 +114,23 @@ def test_stream_for_one_table_skips_the_others(server: ServerHandle, hub: Hub) -
     client.close()
 
 
-def test_board_health_changes_are_streamed(server: ServerHandle, hub: Hub, tmp_path: Any) -> None:
-    client = SSEClient(server.url)
-    client.next_event()
+def test_board_health_goes_only_to_streams_that_ask(server: ServerHandle, hub: Hub, tmp_path: Any) -> None:
+    admin = SSEClient(server.url, path="/api/stream?boards=1")
+    dashboard = SSEClient(server.url)
+    admin.next_event()
+    dashboard.next_event()
     board = serial_board(hub, tmp_path)
     try:
-        event = client.next_event()
+        event = admin.next_event()
         while event["event"] != "boards":
-            event = client.next_event()
+            event = admin.next_event()
         assert event["data"][0]["board"] == "B1" and event["data"][0]["status"] == "online"
+        landed(hub)
+        assert dashboard.next_event()["event"] == "table"  # no board health in between
     finally:
         board.unplug()
-        client.close()
+        admin.close()
+        dashboard.close()
 
 
 def test_streams_beyond_the_limit_are_refused_not_queued(server: ServerHandle) -> None:

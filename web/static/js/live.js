@@ -3,6 +3,10 @@
 import { page, t, lang, placeLabel } from "./common.js";
 
 export function connect({ table = null, onSnapshot, onTable, onTables, onBoards, onRemoved }) {
+  // Board health is sent only to the pages that show it.
+  const query = new URLSearchParams();
+  if (table) query.set("table", table);
+  if (onBoards) query.set("boards", "1");
   const status = document.getElementById("live-status");
   const setStatus = (state) => {
     if (!status) return;
@@ -11,7 +15,7 @@ export function connect({ table = null, onSnapshot, onTable, onTables, onBoards,
     status.textContent = t(`live.${state}`);
   };
   setStatus("connecting");
-  const url = page.urls.stream + (table ? `?table=${encodeURIComponent(table)}` : "");
+  const url = page.urls.stream + (query.toString() ? `?${query}` : "");
   const source = new EventSource(url);
   const on = (name, handler) => source.addEventListener(name, (event) => {
     if (handler) handler(JSON.parse(event.data), Number(event.lastEventId));

@@ -84,6 +84,10 @@ class Geometry:
             raise InvalidMoveError(f"no cell {name!r} on a side-{self.size} board")
         return found
 
+    @property
+    def symmetry_tables(self) -> tuple[tuple[int, ...], ...]:
+        return _symmetries(self.size)
+
     def symmetries(self) -> tuple[tuple[int, ...], ...]:
         """The six permutations of the cells under the triangle's symmetry group D3.
 
@@ -105,6 +109,11 @@ class Geometry:
                 table.append(cell_index(row, b))
             result.append(tuple(table))
         return tuple(result)
+
+
+@cache
+def _symmetries(size: int) -> tuple[tuple[int, ...], ...]:
+    return geometry(size).symmetries()
 
 
 @cache

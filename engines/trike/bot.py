@@ -91,6 +91,10 @@ class Search:
             node.moves, node.children, node.proven = [winning], [None], OWNER_LOSES
             return
         moves = pos.moves()
+        if pos.pawn < 0 and pos.empties == pos.geo.cells:
+            # the empty board is symmetric (D3): one opening per orbit, so a short search
+            # spreads its simulations over ~6x fewer openings
+            moves = sorted({min(perm[c] for perm in pos.geo.symmetry_tables) for c in moves})
         keep = [m for m in moves if not pos.loses_at_once(m)]
         if not keep:
             # every move loses at once: the owner wins; keep one so a move can be chosen

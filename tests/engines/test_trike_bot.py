@@ -175,3 +175,13 @@ def test_search_with_a_playout_budget_is_deterministic() -> None:
     a = bot.decide(state, random.Random(4), 10.0, max_playouts=300)
     b = bot.decide(state, random.Random(4), 10.0, max_playouts=300)
     assert a == b and a[0] in state.legal_actions()
+
+
+def test_K2_bot_considers_one_opening_per_symmetry_class() -> None:
+    pos = Position.empty(9, pie=True)
+    search = bot.Search(pos, random.Random(0))
+    search.run(max_playouts=50)
+    assert search.root.moves is not None
+    geo = geometry(9)
+    orbits = {min(perm[c] for perm in geo.symmetries()) for c in range(geo.cells)}
+    assert sorted(search.root.moves) == sorted(orbits) and len(orbits) == 10  # (45 + 3 * 5) / 6

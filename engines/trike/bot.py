@@ -211,6 +211,14 @@ class Search:
             visits = child.visits if child is not None else 0
             rate = child.wins / visits if child is not None and visits else 0.0
             scored.append((not lost, visits, rate, move))
+        if root.proven == OWNER_LOSES and len(root.moves) > 1:
+            # proved won at expansion by the exact solver: ask it for the winning move
+            try:
+                wins, move = self.solver.best_move(self.root_pos.copy(), LEAF_SOLVE_NODES * 10)
+                if wins:
+                    return move, "wins by force (proved)"
+            except OutOfBudget:
+                pass
         scored.sort(reverse=True)
         alive, visits, rate, move = scored[0]
         if root.proven == OWNER_WINS or not alive:

@@ -185,3 +185,22 @@ def test_K2_bot_considers_one_opening_per_symmetry_class() -> None:
     geo = geometry(9)
     orbits = {min(perm[c] for perm in geo.symmetries()) for c in range(geo.cells)}
     assert sorted(search.root.moves) == sorted(orbits) and len(orbits) == 10  # (45 + 3 * 5) / 6
+
+
+def test_search_proved_at_the_root_still_names_the_winning_move() -> None:
+    rng = random.Random(11)
+    solver = Solver()
+    checked = 0
+    while checked < 5:
+        state = random_position(6, 12, rng)
+        pos = Position.from_state(state)
+        if pos.winning_trap() >= 0 or not solver.wins(pos):
+            continue
+        search = bot.Search(pos, random.Random(0))
+        search.run(max_playouts=1)
+        move, why = search.best()
+        after = pos.copy()
+        after.play(move)
+        won = after.winner() == pos.to_move if after.is_over() else not solver.wins(after)
+        assert won, why
+        checked += 1

@@ -61,7 +61,7 @@ from engines.triolet.game import (
     action_to_json,
 )
 
-NEXT_TURN_WEIGHT = 0.8
+NEXT_TURN_WEIGHT = 1.0
 TRIOLET_VALUE = (TRIO_POINTS + TRIOLET_BONUS) * 0.7  # a line of 3 free cells is usually there
 CANDIDATES = 16
 SIMULATED = 3  # candidates checked by sampled worlds

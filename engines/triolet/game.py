@@ -21,8 +21,8 @@ Variant switches (options besides ``players``):
 - ``first``: the player who starts (default: drawn by lot with the seed, L2).
 - ``stall_rounds`` **[ours]**: L15 "nobody can play" while the bag still allows
   exchanges could last for ever (players swapping tokens on a board that takes none of
-  theirs). The game ends as blocked (L15 settlement) once this many rounds in a row went
-  by in which every player, at their turn, had no legal play (default 2).
+  theirs, or one that chooses to exchange for ever). The game ends as blocked (L15
+  settlement) once this many rounds in a row went by without a token placed (default 2).
 """
 
 from __future__ import annotations
@@ -364,7 +364,7 @@ class TrioletState(State[Action]):
         self.over = False
         self.log: list[dict[str, JSON]] = []
         self.exchanges = 0
-        self.stalled = 0  # turns in a row whose player had no legal play
+        self.stalled = 0  # turns in a row without a token placed
 
     # ----------------------------------------------------------------- set-up
 
@@ -535,10 +535,9 @@ class TrioletState(State[Action]):
         if isinstance(action, PlayTokens):
             self._play(seat, action, entry)
         elif isinstance(action, Exchange):
-            could_play = self.can_play(seat)
             self._exchange(seat, action)
             self.log.append(entry)
-            self._stall(could_play)
+            self._stall()
         elif isinstance(action, Pass):
             if self.can_exchange():
                 raise IllegalMoveError("pass: an exchange is possible (L14)")
@@ -548,7 +547,7 @@ class TrioletState(State[Action]):
             if not any(self.can_play(s) for s in range(len(self.players))):
                 self._blocked()
             else:
-                self._stall(False)
+                self._stall()
         else:
             raise InvalidMoveError(f"not a Triolet action: {action!r}")
 
@@ -602,9 +601,9 @@ class TrioletState(State[Action]):
         self.exchanges += 1
         random.Random(self.shuffle_seed + self.exchanges).shuffle(self.bag)
 
-    def _stall(self, could_play: bool) -> None:
-        """Count turns without a possible play; end the game after ``stall_rounds`` rounds."""
-        self.stalled = 0 if could_play else self.stalled + 1
+    def _stall(self) -> None:
+        """Count turns without a token placed; end the game after ``stall_rounds`` rounds."""
+        self.stalled += 1
         if self.stalled >= self.rules.stall_rounds * len(self.players):
             self._blocked()
         else:

@@ -17,7 +17,7 @@ import pytest
 
 from engines.core import IllegalMoveError, RecordError
 from engines.records import ReplayError, replay
-from engines.triolet import Exchange, Pass, TrioletGame, TrioletState, parse_action
+from engines.triolet import Exchange, Pass, PlayTokens, TrioletGame, TrioletState, parse_action
 from engines.triolet.board import (
     ACROSS,
     ALL_TOKENS,
@@ -465,7 +465,9 @@ def test_generator_complete_against_brute_force() -> None:
                 assert len(fast) == len(set(fast)), "no play twice"
                 assert set(fast) == brute_force_plays(state.board, rack)
                 checked += 1
-            state.apply(rng.choice(state.legal_actions()))
+            legal = state.legal_actions()
+            plays = [a for a in legal if isinstance(a, PlayTokens)]
+            state.apply(rng.choice(plays or legal))
             turn += 1
     assert checked >= 12
 
@@ -499,3 +501,16 @@ def test_trigono_analyze_lists_the_best_plays() -> None:
     state = replay(WORKED_EXAMPLE)
     legal = state.legal_actions()
     assert all(parse_action(b["action"]) in legal for b in report["best"])
+
+
+def test_L15_stall_rounds_end_endless_exchanges() -> None:
+    state = setup({"H8": 5}, [1, 2, 3], other=[4, 5, 6], bag=[0, 0, 1, 1, 2, 2])
+    for _ in range(3):
+        state.apply(Exchange((state.racks[state.to_move][0],)))
+        assert not state.is_terminal()
+    state.apply(Exchange((state.racks[state.to_move][0],)))  # two rounds without a token
+    assert state.is_terminal()
+    assert state.scores() == {
+        "Ana": -state.rack_value(state.racks[0]),
+        "Ben": -state.rack_value(state.racks[1]),
+    }

@@ -90,6 +90,51 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_sim(args: argparse.Namespace) -> int:
+    import tempfile
+    from pathlib import Path
+
+    from hub.service import Hub
+    from hub.sim.runner import SimEvent, describe, make_specs
+
+    if args.link == "mqtt":
+        print("--link mqtt: not available yet in the simulator; use serial", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        specs = make_specs(args.tables, args.players, args.boards, args.layout, args.seed)
+    except ValueError as err:
+        print(str(err), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    hub = Hub(args.db)
+    hub.start()
+    with tempfile.TemporaryDirectory(prefix="trigono-sim-") as work:
+        event = SimEvent(hub, Path(work), specs, speed=args.speed, seed=args.seed)
+        try:
+            event.start()
+            while not event.wait(1.0):
+                print(describe(event.progress()), flush=True)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            event.close()
+            hub.close()
+    print(describe(event.progress()), flush=True)
+    return 0
+
+
+def add_sim(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("sim", help="a simulated event: simulated boards and players, the real hub")
+    p.add_argument("--tables", type=int, default=2)
+    p.add_argument("--players", type=int, default=2, help="players per table")
+    p.add_argument("--boards", type=int, default=1, help="boards per table (hexagon: 6)")
+    p.add_argument("--layout", choices=["row", "hexagon"], default="row")
+    p.add_argument("--speed", type=float, default=0.0, help="1 = real time, 0 = as fast as possible")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--link", choices=["serial", "mqtt"], default="serial")
+    p.add_argument("--db", default=":memory:", help="SQLite event store")
+    p.set_defaults(func=cmd_sim)
+
+
 def add_hub(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("hub", help="run the hub: device links, event store, referee")
     p.add_argument("--serial", nargs="+", metavar="PORT", default=[], help="serial ports of boards")
@@ -114,4 +159,4 @@ def add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(func=cmd_export)
 
 
-COMMANDS = [add_hub, add_export]
+COMMANDS = [add_hub, add_export, add_sim]

@@ -97,18 +97,19 @@ def cmd_sim(args: argparse.Namespace) -> int:
     from hub.service import Hub
     from hub.sim.runner import SimEvent, describe, make_specs
 
-    if args.link == "mqtt":
-        print("--link mqtt: not available yet in the simulator; use serial", file=sys.stderr)
+    if args.link == "mqtt" and args.mqtt is None:
+        print("--link mqtt needs --mqtt HOST:PORT (a broker)", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
-        specs = make_specs(args.tables, args.players, args.boards, args.layout, args.seed)
+        specs = make_specs(args.tables, args.players, args.boards, args.layout, args.seed,
+                           link=args.link)
     except ValueError as err:
         print(str(err), file=sys.stderr)
         return EXIT_BAD_INPUT
     hub = Hub(args.db)
     hub.start()
     with tempfile.TemporaryDirectory(prefix="trigono-sim-") as work:
-        event = SimEvent(hub, Path(work), specs, speed=args.speed, seed=args.seed)
+        event = SimEvent(hub, Path(work), specs, speed=args.speed, seed=args.seed, mqtt=args.mqtt)
         try:
             event.start()
             while not event.wait(1.0):
@@ -130,7 +131,9 @@ def add_sim(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--layout", choices=["row", "hexagon"], default="row")
     p.add_argument("--speed", type=float, default=0.0, help="1 = real time, 0 = as fast as possible")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--link", choices=["serial", "mqtt"], default="serial")
+    p.add_argument("--link", choices=["serial", "mqtt"], default="serial",
+                   help="how the simulated boards reach the hub: pseudo-terminals or a broker")
+    p.add_argument("--mqtt", type=parse_hostport, metavar="HOST:PORT", help="MQTT broker (--link mqtt)")
     p.add_argument("--db", default=":memory:", help="SQLite event store")
     p.set_defaults(func=cmd_sim)
 

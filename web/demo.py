@@ -40,15 +40,15 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def demo_specs(generation: int, seed: int) -> list[TableSpec]:
+def demo_specs(generation: int, seed: int, link: str = "serial") -> list[TableSpec]:
     from hub.sim.runner import TableSpec
 
     g = f"g{generation}" if generation > 1 else ""
     return [
-        TableSpec(f"{g}row1", {"Ana": 0.7, "Ben": 0.5, "Chloé": 0.4}, boards=2),
-        TableSpec(f"{g}row2", {"Dario": 0.6, "Eva": 0.8}, boards=1),
+        TableSpec(f"{g}row1", {"Ana": 0.7, "Ben": 0.5, "Chloé": 0.4}, boards=2, link=link),
+        TableSpec(f"{g}row2", {"Dario": 0.6, "Eva": 0.8}, boards=1, link=link),
         TableSpec(f"{g}hexa", {"Féodor": 0.8, "Gaia": 0.7, "Hugo": 0.6, "Inès": 0.9},
-                  layout="hexagon"),
+                  layout="hexagon", link=link),
     ]
 
 
@@ -58,9 +58,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     from hub.sim.runner import SimEvent, describe
     from web.server import start_server
 
-    if args.mqtt:
-        print("--mqtt: the simulated boards speak serial only so far; running over pseudo-terminals",
-              file=sys.stderr)
     work = Path(tempfile.mkdtemp(prefix="trigono-demo-"))
     hub = Hub(args.db or str(work / "demo.db"))
     hub.start()
@@ -74,8 +71,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     generation = 1
     while not stop.is_set():
-        event = SimEvent(hub, work / f"pty{generation}", demo_specs(generation, args.seed),
-                         speed=args.speed, seed=args.seed + generation)
+        event = SimEvent(hub, work / f"pty{generation}",
+                         demo_specs(generation, args.seed, "mqtt" if args.mqtt else "serial"),
+                         speed=args.speed, seed=args.seed + generation, mqtt=args.mqtt,
+                         hub_mqtt=generation == 1)
         event.start()
         while not stop.is_set() and not event.wait(0.5):
             pass

@@ -1,6 +1,7 @@
 """A simulated sensor board: the firmware's own :class:`firmware.node.Node` on simulated
 pins and a simulated clock, talking to the hub over a pseudo-terminal (the hub opens
-``path`` with pyserial, like a USB board under /dev/serial/by-id).
+``path`` with pyserial, like a USB board under /dev/serial/by-id) or over MQTT (the
+firmware's own :class:`firmware.links.MqttLink` on paho-mqtt in umqtt.simple's shape).
 
 Time is virtual (µs, wrapped like ``ticks_us``). A background thread polls the node
 every 2 ms of virtual time: while palet edges are scheduled it runs at ``speed`` × real
@@ -10,6 +11,7 @@ time (0: as fast as it can), otherwise at real time, so acks, resends and health
 from __future__ import annotations
 
 import heapq
+import itertools
 import os
 import pty
 import select
@@ -19,8 +21,11 @@ import tty
 from pathlib import Path
 from typing import Any
 
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
 from firmware import config as fw_config
-from firmware.links import SerialLink
+from firmware.links import MqttLink, SerialLink
 from firmware.node import Node
 
 TICKS_MASK = (1 << 30) - 1
@@ -40,11 +45,67 @@ def board_config(board: str, holes: list[str]) -> dict[str, Any]:
     return dict(fw_config.load(cfg))
 
 
+_client_ids = itertools.count(1)
+
+
+class UmqttPaho:
+    """paho-mqtt with umqtt.simple's synchronous API, driven from the board's own loop
+    (``check_msg`` runs paho's network loop once, without waiting)."""
+
+    def __init__(self, board: str, host: str, port: int, keepalive_s: int) -> None:
+        self.host, self.port, self.keepalive_s = host, port, keepalive_s
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
+                                  client_id=f"sim-{board}-{os.getpid()}-{next(_client_ids)}",
+                                  clean_session=True)
+        self.client.max_queued_messages_set(0)
+        self.client.max_inflight_messages_set(100)
+        self._callback: Any = None
+        self.client.on_message = self._on_message
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if self._callback is not None:
+            self._callback(message.topic.encode(), message.payload)
+
+    def set_callback(self, callback: Any) -> None:
+        self._callback = callback
+
+    def set_last_will(self, topic: str, msg: bytes, retain: bool, qos: int) -> None:
+        self.client.will_set(topic, msg, qos=qos, retain=retain)
+
+    def connect(self, clean_session: bool = True) -> None:
+        self.client.connect(self.host, self.port, keepalive=self.keepalive_s)
+
+    def _check(self, rc: int) -> None:
+        if rc != mqtt.MQTT_ERR_SUCCESS:
+            raise OSError(f"mqtt: {mqtt.error_string(rc)}")
+
+    def publish(self, topic: str, msg: bytes, retain: bool = False, qos: int = 0) -> None:
+        self._check(self.client.publish(topic, msg, qos=qos, retain=retain).rc)
+        self._check(self.client.loop_write())
+
+    def subscribe(self, topic: str, qos: int = 0) -> None:
+        self._check(self.client.subscribe(topic, qos)[0])
+
+    def check_msg(self) -> None:
+        self._check(self.client.loop(timeout=0))
+
+    def ping(self) -> None:
+        pass  # paho's loop keeps the connection alive
+
+    def disconnect(self) -> None:
+        self.client.disconnect()
+
+    @property
+    def sock(self) -> Any:
+        return self.client.socket()
+
+
 class SimBoard:
     """One simulated board on a pty; ``schedule()`` palet edges, ``unplug()``/``plug()``
     to drop and restore its link."""
 
-    def __init__(self, board: str, holes: list[str], path: Path, speed: float = 0.0) -> None:
+    def __init__(self, board: str, holes: list[str], path: Path, speed: float = 0.0,
+                 mqtt_broker: tuple[str, int] | None = None) -> None:
         self.board = board
         self.holes = list(holes)
         self.path = path
@@ -65,12 +126,22 @@ class SimBoard:
         self._idle = threading.Event()
         self._idle.set()
         self._stop = threading.Event()
-        self.plug()
-        self.link = SerialLink(write=self._write, read=self._read)
+        self.link: SerialLink | MqttLink
+        if mqtt_broker is None:
+            self.plug()
+            self.link = SerialLink(write=self._write, read=self._read)
+        else:
+            host, port = mqtt_broker
+            self.link = MqttLink(board, lambda: UmqttPaho(board, host, port, 5), keepalive_s=5,
+                                 retry_ms=300)
         self.node.add_link(self.link)
         self.node.start()
         self._thread = threading.Thread(target=self._run, name=f"sim-{board}", daemon=True)
         self._thread.start()
+
+    @property
+    def is_mqtt(self) -> bool:
+        return isinstance(self.link, MqttLink)
 
     # -- the pty ------------------------------------------------------------------------
     def plug(self) -> None:
@@ -159,4 +230,8 @@ class SimBoard:
     def close(self) -> None:
         self._stop.set()
         self._thread.join(timeout=2)
-        self.unplug()
+        if isinstance(self.link, MqttLink):
+            with self._lock:
+                self.link.close()
+        else:
+            self.unplug()

@@ -38,12 +38,15 @@ class TableSpec:
     layout: str = "row"
     palets_per_player: int = 3
     rounds_to_win: int = 2
+    link: str = "serial"  # how its boards reach the hub: "serial" (pty) or "mqtt"
 
     def __post_init__(self) -> None:
         if self.layout not in LAYOUTS:
             raise ValueError(f"layout: expected one of {', '.join(LAYOUTS)}, got {self.layout!r}")
         if self.layout == "hexagon":
             self.boards = 6
+        if self.link not in ("serial", "mqtt"):
+            raise ValueError(f"link: expected serial or mqtt, got {self.link!r}")
         if self.boards < 1:
             raise ValueError("boards: at least 1")
 
@@ -65,7 +68,7 @@ class TableSpec:
 
 
 def make_specs(tables: int, players: int, boards: int = 1, layout: str = "row", seed: int = 1,
-               prefix: str = "sim") -> list[TableSpec]:
+               prefix: str = "sim", link: str = "serial") -> list[TableSpec]:
     """``tables`` tables of ``players`` players with seeded skills.
 
     >>> [(s.id, len(s.skills), s.boards) for s in make_specs(2, 3, layout="hexagon")]
@@ -75,7 +78,7 @@ def make_specs(tables: int, players: int, boards: int = 1, layout: str = "row", 
     names = ["Ana", "Ben", "Chloé", "Dario", "Eva", "Féodor", "Gaia", "Hugo"]
     return [TableSpec(f"{prefix}{t}", {f"{names[p % len(names)]}{'' if p < len(names) else p}":
                                        round(rng.uniform(0.2, 0.9), 2) for p in range(players)},
-                      boards, layout) for t in range(1, tables + 1)]
+                      boards, layout, link=link) for t in range(1, tables + 1)]
 
 
 @dataclass
@@ -95,17 +98,22 @@ class SimEvent:
     """Boards, tables and simulated players and referee for ``specs`` on ``hub``.
 
     ``workdir`` holds the pty symlinks. ``speed``: 1 = real time, 0 = as fast as
-    possible. ``start()`` creates boards, links and tables; ``wait()`` until every
+    possible. ``mqtt``: the broker for tables whose link is ``"mqtt"``; the hub gets an
+    MQTT transport to it unless ``hub_mqtt`` is False (it has one already). ``start()`` creates boards, links and tables; ``wait()`` until every
     match is over; ``close()`` stops it all (the hub stays open).
     """
 
     def __init__(self, hub: Hub, workdir: Path, specs: list[TableSpec], *, speed: float = 0.0,
-                 seed: int = 1, settle_s: float | None = None) -> None:
+                 seed: int = 1, settle_s: float | None = None,
+                 mqtt: tuple[str, int] | None = None, hub_mqtt: bool = True) -> None:
         self.hub = hub
         self.workdir = Path(workdir)
         self.speed = speed
         self.seed = seed
         self.settle_s = settle_s if settle_s is not None else (0.8 if speed == 0 else 1.0)
+        self.mqtt, self.hub_mqtt = mqtt, hub_mqtt
+        if mqtt is None and any(s.link == "mqtt" for s in specs):
+            raise ValueError("link mqtt: no broker given")
         self.runs = [TableRun(s, random.Random(f"{seed}:{s.id}")) for s in specs]
         self.boards: dict[str, SimBoard] = {}
         self._threads: list[threading.Thread] = []
@@ -117,11 +125,18 @@ class SimEvent:
         self.workdir.mkdir(parents=True, exist_ok=True)
         for run in self.runs:
             for b in run.spec.bindings():
-                board = SimBoard(b["board"], list(b["holes"]), self.workdir / b["board"], self.speed)
+                board = SimBoard(b["board"], list(b["holes"]), self.workdir / b["board"], self.speed,
+                                 self.mqtt if run.spec.link == "mqtt" else None)
                 run.boards[b["board"]] = self.boards[b["board"]] = board
                 for name, engine_hole in b["holes"].items():
                     run.holes[engine_hole] = (b["board"], name)
-        self.hub.add_transport(SerialTransport([str(b.path) for b in self.boards.values()]))
+        ports = [str(b.path) for b in self.boards.values() if not b.is_mqtt]
+        if ports:
+            self.hub.add_transport(SerialTransport(ports))
+        if self.mqtt is not None and self.hub_mqtt and any(s.spec.link == "mqtt" for s in self.runs):
+            from hub.mqtt_link import MqttTransport
+
+            self.hub.add_transport(MqttTransport(*self.mqtt, client_id=f"trigono-sim-hub-{self.seed}"))
         known = {t["id"] for t in self.hub.list_tables()}
         for run in self.runs:
             if run.spec.id not in known:

@@ -132,3 +132,38 @@ def test_demo_starts_and_its_dashboard_answers(tmp_path: Path) -> None:
         finally:
             proc.terminate()
             assert proc.wait(timeout=20) == 0
+
+
+def test_an_mqtt_board_survives_a_broker_restart_and_loses_nothing(tmp_path: Path, own_mosquitto: Any) -> None:
+    spec = TableSpec("m1", {"Ana": 0.7, "Ben": 0.7}, boards=1, link="mqtt")
+
+    def restart_broker(event: SimEvent) -> None:
+        run = event.runs[0]
+        deadline = time.monotonic() + 30
+        while run.actions < 4 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        threading.Thread(target=own_mosquitto.restart, args=(1.0,), daemon=True).start()
+
+    hub = Hub(str(tmp_path / "hub.db"))
+    hub.start()
+    event = SimEvent(hub, tmp_path / "pty", [spec], speed=0.0, seed=7, settle_s=0.3,
+                     mqtt=("127.0.0.1", own_mosquitto.port))
+    event.start()
+    restart_broker(event)
+    try:
+        assert event.wait(60), event.progress()
+        sent = event.boards["m1B1"].events()
+        deadline = time.monotonic() + 15
+        health: dict[str, Any] = {}
+        while time.monotonic() < deadline:
+            health = next(b for b in hub.boards() if b["board"] == "m1B1")
+            if health["last_seq"] == sent[-1]["seq"]:
+                break
+            time.sleep(0.05)
+        assert health["last_seq"] == sent[-1]["seq"] and health["lost_events"] == 0
+        assert replay(hub.export("m1")).to_json() == hub.table_view("m1")["state"]
+        assert hub.game_over("m1")
+        link = event.boards["m1B1"].link
+        assert getattr(link, "connects", 0) >= 2  # it really lost the broker and came back
+    finally:
+        finish(hub, event)

@@ -150,3 +150,45 @@ class Game(ABC, Generic[ActionT]):
     @abstractmethod
     def load(self, data: Mapping[str, JSON]) -> State[ActionT]:
         """Rebuild a state from :meth:`State.dump`."""
+
+
+class SeatScoreState(State[ActionT]):
+    """A state for games scored in points per seat (Triominos, Triolet).
+
+    Subclasses keep ``players`` (seat order), ``score_list`` (points per seat), ``to_move``
+    (a seat) and ``over``; the winner is the single highest score (a tie has none).
+    """
+
+    players: Sequence[str]
+    score_list: list[int]
+    to_move: int
+    over: bool
+
+    def current_player(self) -> str | None:
+        return None if self.over else self.players[self.to_move]
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def scores(self) -> dict[str, float]:
+        return {p: s for p, s in zip(self.players, self.score_list, strict=True)}
+
+    def winner(self) -> str | None:
+        if not self.over:
+            return None
+        best = max(self.score_list)
+        leaders = [p for p, s in zip(self.players, self.score_list, strict=True) if s == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    def set_position_scores(self, position: Mapping[str, JSON]) -> None:
+        """Read a record position's ``scores`` {player: int} and ``to_move`` (default seat 0)."""
+        scores = check_keys(position.get("scores", {}), self.players, "position.scores")
+        for seat, name in enumerate(self.players):
+            value = scores.get(name, 0)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RecordError(f"position.scores.{name}: expected an integer")
+            self.score_list[seat] = value
+        to_move = position.get("to_move", self.players[0])
+        if to_move not in self.players:
+            raise RecordError(f"position.to_move: unknown player {to_move!r}")
+        self.to_move = self.players.index(to_move)

@@ -40,7 +40,7 @@ from engines.core import (
     IllegalMoveError,
     InvalidMoveError,
     RecordError,
-    State,
+    SeatScoreState,
     check_keys,
 )
 from engines.triolet.board import (
@@ -338,7 +338,7 @@ class TrioletGame(Game[Action]):
 # --------------------------------------------------------------------------- state
 
 
-class TrioletState(State[Action]):
+class TrioletState(SeatScoreState[Action]):
     """One moment of a Triolet game.
 
     Public fields read by the bot: ``board`` (:class:`Board`), ``racks`` (tokens per seat,
@@ -425,34 +425,9 @@ class TrioletState(State[Action]):
         for seat, name in enumerate(self.players):
             if name not in racks:
                 self._refill(seat)
-        scores = check_keys(pos.get("scores", {}), self.players, "position.scores")
-        for seat, name in enumerate(self.players):
-            value = scores.get(name, 0)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise RecordError(f"position.scores.{name}: expected an integer")
-            self.score_list[seat] = value
-        to_move = pos.get("to_move", self.players[0])
-        if to_move not in self.players:
-            raise RecordError(f"position.to_move: unknown player {to_move!r}")
-        self.to_move = self.players.index(to_move)
+        self.set_position_scores(pos)
 
     # ----------------------------------------------------------------- queries
-
-    def current_player(self) -> str | None:
-        return None if self.over else self.players[self.to_move]
-
-    def is_terminal(self) -> bool:
-        return self.over
-
-    def scores(self) -> dict[str, float]:
-        return {p: s for p, s in zip(self.players, self.score_list, strict=True)}
-
-    def winner(self) -> str | None:
-        if not self.over:
-            return None
-        best = max(self.score_list)
-        leaders = [p for p, s in zip(self.players, self.score_list, strict=True) if s == best]
-        return leaders[0] if len(leaders) == 1 else None
 
     def lone_points(self, play: Play, points: int) -> int:
         """The ``lone_token`` switch: a first token alone scores 0 or its (multiplied) value."""

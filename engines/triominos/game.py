@@ -26,7 +26,7 @@ from engines.core import (
     IllegalMoveError,
     InvalidMoveError,
     RecordError,
-    State,
+    SeatScoreState,
     check_keys,
 )
 from engines.lattice import Cell
@@ -352,7 +352,7 @@ DUMP_FIELDS = (
 # --------------------------------------------------------------------------- state
 
 
-class TriominosState(State[Action]):
+class TriominosState(SeatScoreState[Action]):
     """One moment of a Triominos game (or match, with a target score).
 
     Public fields are read by the bot: ``board`` (:class:`Board`), ``racks`` (tile indices
@@ -483,35 +483,9 @@ class TriominosState(State[Action]):
         else:  # the rest of the set, mixed with the seed
             self.pool = [t for t in range(ts.size) if t not in seen]
             rng.shuffle(self.pool)
-        scores = pos.get("scores", {})
-        check_keys(scores, self.players, "position.scores")
-        for seat, name in enumerate(self.players):
-            value = scores.get(name, 0)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise RecordError(f"position.scores.{name}: expected an integer")
-            self.score_list[seat] = value
-        to_move = pos.get("to_move", self.players[0])
-        if to_move not in self.players:
-            raise RecordError(f"position.to_move: unknown player {to_move!r}")
-        self.to_move = self.players.index(to_move)
+        self.set_position_scores(pos)
 
     # ----------------------------------------------------------------- queries
-
-    def current_player(self) -> str | None:
-        return None if self.over else self.players[self.to_move]
-
-    def is_terminal(self) -> bool:
-        return self.over
-
-    def scores(self) -> dict[str, float]:
-        return {p: s for p, s in zip(self.players, self.score_list, strict=True)}
-
-    def winner(self) -> str | None:
-        if not self.over:
-            return None
-        best = max(self.score_list)
-        leaders = [p for p, s in zip(self.players, self.score_list, strict=True) if s == best]
-        return leaders[0] if len(leaders) == 1 else None
 
     def hand_mask(self, seat: int) -> int:
         """Bitmask of every placement of the seat's tiles (see :mod:`.tiles`)."""

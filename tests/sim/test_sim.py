@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def run_event(tmp: Path, specs: list[TableSpec], seed: int, during: Any = None) -> tuple[Hub, SimEvent]:
     hub = Hub(str(tmp / "hub.db"))
     hub.start()
-    event = SimEvent(hub, tmp / "pty", specs, speed=0.0, seed=seed, settle_s=0.3)
+    event = SimEvent(hub, tmp / "pty", specs, speed=0.0, seed=seed, settle_s=0.5)
     event.start()
     if during is not None:
         during(event)
@@ -42,8 +42,8 @@ def test_R1_simulated_match_equals_replay_of_its_stored_log(tmp_path: Path) -> N
         assert hub.game_over("t1")
         record = hub.export("t1")
         assert replay(record).to_json() == hub.table_view("t1")["state"]
-        assert any("knocked" in a.get("throw", {}) or a.get("throw", {}).get("invalid")
-                   for a in record["actions"]) or len(record["actions"]) > 10
+        # seed 5 includes a floor bounce into a hole, marked by the simulated referee (T10)
+        assert any(a.get("throw", {}).get("invalid") for a in record["actions"])
     finally:
         finish(hub, event)
 
@@ -58,7 +58,8 @@ def test_seeded_runs_are_reproducible_event_for_event(tmp_path: Path) -> None:
         finally:
             finish(hub, event)
     assert records[0]["actions"] == records[1]["actions"]
-    assert len(records[0]["actions"]) > 5
+    # seed 11 includes a knock-in (T12): two drops on one board within the settle window
+    assert any("knocked" in a.get("throw", {}) for a in records[0]["actions"])
 
 
 def test_T17_T20_hexagon_of_six_boards_reaches_the_jackpot_and_a_final(tmp_path: Path) -> None:
@@ -146,7 +147,7 @@ def test_an_mqtt_board_survives_a_broker_restart_and_loses_nothing(tmp_path: Pat
 
     hub = Hub(str(tmp_path / "hub.db"))
     hub.start()
-    event = SimEvent(hub, tmp_path / "pty", [spec], speed=0.0, seed=7, settle_s=0.3,
+    event = SimEvent(hub, tmp_path / "pty", [spec], speed=0.0, seed=7, settle_s=0.5,
                      mqtt=("127.0.0.1", own_mosquitto.port))
     event.start()
     restart_broker(event)

@@ -94,6 +94,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     import tempfile
     from pathlib import Path
 
+    from hub.errors import HubError
     from hub.service import Hub
     from hub.sim.runner import SimEvent, describe, make_specs
 
@@ -114,6 +115,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
             event.start()
             while not event.wait(1.0):
                 print(describe(event.progress()), flush=True)
+        except HubError as err:
+            print(str(err), file=sys.stderr)
+            return EXIT_BAD_INPUT
         except KeyboardInterrupt:
             pass
         finally:

@@ -1,12 +1,13 @@
 # Sourced by scripts/test and scripts/demo: make .venv with everything installed.
 # Idempotent and quick when nothing changed (the install is skipped while pyproject.toml
-# is unchanged). Usage: source scripts/bootstrap.sh [debian packages to make sure of...]
+# is unchanged). Usage: NEED_DEBS="mosquitto chromium" source scripts/bootstrap.sh
+# (a variable, not arguments: a sourced file sees its caller's arguments when given none).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 need_debs=()
-for pkg in "$@"; do
+for pkg in ${NEED_DEBS:-}; do
   case "$pkg" in
     mosquitto) command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || need_debs+=(mosquitto) ;;
     chromium) [ -x /usr/bin/chromium ] || need_debs+=(chromium) ;;

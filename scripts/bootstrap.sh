@@ -23,8 +23,8 @@ fi
 
 PY="${PYTHON:-}"
 if [ -z "$PY" ]; then
-  for cand in python3.13 python3.12 python3.11 python3; do
-    if command -v "$cand" >/dev/null 2>&1 && "$cand" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  for cand in python3 python3.13 python3.12 python3.11; do
+    if command -v "$cand" >/dev/null 2>&1 && "$cand" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
       PY="$cand"; break
     fi
   done

@@ -6,6 +6,7 @@ it to test broker outages, and so they run the same on a laptop with no broker a
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -44,6 +45,9 @@ class Broker:
             "autosave_interval 1\n"
             f"log_dest file {workdir}/mosquitto.log\n"
             "max_queued_messages 100000\n"
+            # Started as root, mosquitto switches to the `mosquitto` user, which cannot
+            # write its log and persistence file in a root-owned temporary folder.
+            + ("user root\n" if os.geteuid() == 0 else "")
         )
         self.proc: subprocess.Popen[bytes] | None = None
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 JSON = Any
@@ -192,3 +193,21 @@ class SeatScoreState(State[ActionT]):
         if to_move not in self.players:
             raise RecordError(f"position.to_move: unknown player {to_move!r}")
         self.to_move = self.players.index(to_move)
+
+
+@dataclass(frozen=True)
+class Pass:
+    """The turn ends with nothing played (Triominos M9/M10, Triolet L14); ``{"pass": true}``.
+
+    >>> Pass.from_str("pass")
+    Pass()
+    """
+
+    def to_str(self) -> str:
+        return "pass"
+
+    @classmethod
+    def from_str(cls, text: str) -> Pass:
+        if text != "pass":
+            raise InvalidMoveError(f"not a pass: {text!r}")
+        return cls()

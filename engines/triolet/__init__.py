@@ -6,11 +6,11 @@
 (74, True)
 """
 
+from engines.core import Pass
 from engines.triolet.game import (
     GAME,
     Action,
     Exchange,
-    Pass,
     Placement,
     PlayTokens,
     Rules,

@@ -39,6 +39,7 @@ from collections import Counter
 from math import comb
 from typing import Any
 
+from engines.core import Pass
 from engines.triolet.board import (
     ALL_TOKENS,
     JOKER,
@@ -55,7 +56,6 @@ from engines.triolet.board import (
 from engines.triolet.game import (
     Action,
     Exchange,
-    Pass,
     PlayTokens,
     TrioletState,
     action_to_json,

@@ -39,6 +39,7 @@ from engines.core import (
     GameOverError,
     IllegalMoveError,
     InvalidMoveError,
+    Pass,
     RecordError,
     SeatScoreState,
     check_keys,
@@ -146,20 +147,6 @@ class Exchange:
             return cls(tuple(parse_token("J" if w == "J" else int(w), "exchange") for w in words[1:]))
         except ValueError as err:
             raise InvalidMoveError(f"not an exchange: {text!r}") from err
-
-
-@dataclass(frozen=True)
-class Pass:
-    """L14: nothing to play and no exchange possible."""
-
-    def to_str(self) -> str:
-        return "pass"
-
-    @classmethod
-    def from_str(cls, text: str) -> Pass:
-        if text != "pass":
-            raise InvalidMoveError(f"not a pass: {text!r}")
-        return cls()
 
 
 Action = PlayTokens | Exchange | Pass

@@ -7,11 +7,11 @@
 (38, True)
 """
 
+from engines.core import Pass
 from engines.triominos.game import (
     GAME,
     Action,
     Draw,
-    Pass,
     Place,
     Rules,
     TriominosGame,

@@ -29,13 +29,13 @@ import random
 import time
 from typing import Any
 
+from engines.core import Pass
 from engines.lattice import Cell
 from engines.triominos.board import Board, cell_key, key_cell
 from engines.triominos.game import (
     DRAW_PENALTY,
     Action,
     Draw,
-    Pass,
     Place,
     TriominosState,
     action_to_json,

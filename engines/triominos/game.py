@@ -25,6 +25,7 @@ from engines.core import (
     GameOverError,
     IllegalMoveError,
     InvalidMoveError,
+    Pass,
     RecordError,
     SeatScoreState,
     check_keys,
@@ -107,20 +108,6 @@ class Draw:
     def from_str(cls, text: str) -> Draw:
         if text != "draw":
             raise InvalidMoveError(f"not a draw: {text!r}")
-        return cls()
-
-
-@dataclass(frozen=True)
-class Pass:
-    """End the turn without placing (M9 after three draws, M10 with the pool empty)."""
-
-    def to_str(self) -> str:
-        return "pass"
-
-    @classmethod
-    def from_str(cls, text: str) -> Pass:
-        if text != "pass":
-            raise InvalidMoveError(f"not a pass: {text!r}")
         return cls()
 
 

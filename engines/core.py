@@ -211,3 +211,24 @@ class Pass:
         if text != "pass":
             raise InvalidMoveError(f"not a pass: {text!r}")
         return cls()
+
+
+def parse_players(value: JSON, low: int, high: int) -> list[str]:
+    """The ``players`` option: ``low`` to ``high`` distinct non-empty names in seat order.
+
+    >>> parse_players(["Ana", "Ben"], 2, 4)
+    ['Ana', 'Ben']
+    >>> parse_players(["Ana"], 2, 4)
+    Traceback (most recent call last):
+    ...
+    engines.core.RecordError: players: 2 to 4 players, got 1
+    """
+    if (
+        not isinstance(value, list)
+        or not all(isinstance(p, str) and p for p in value)
+        or len(set(value)) != len(value)
+    ):
+        raise RecordError("players: expected a list of distinct non-empty names")
+    if not low <= len(value) <= high:
+        raise RecordError(f"players: {low} to {high} players, got {len(value)}")
+    return value

@@ -43,6 +43,7 @@ from engines.core import (
     RecordError,
     SeatScoreState,
     check_keys,
+    parse_players,
 )
 from engines.triolet.board import (
     ALL_TOKENS,
@@ -227,15 +228,7 @@ class Rules:
     @classmethod
     def from_options(cls, options: Mapping[str, JSON]) -> Rules:
         opts = check_keys(dict(options), OPTION_FIELDS, "options")
-        players = opts.get("players", ["P1", "P2"])
-        if (
-            not isinstance(players, list)
-            or not all(isinstance(p, str) and p for p in players)
-            or len(set(players)) != len(players)
-        ):
-            raise RecordError("players: expected a list of distinct non-empty names")
-        if not 2 <= len(players) <= 4:
-            raise RecordError(f"players: 2 to 4 players, got {len(players)}")
+        players = parse_players(opts.get("players", ["P1", "P2"]), 2, 4)
         lone = opts.get("lone_token", "zero")
         if lone not in ("zero", "face"):
             raise RecordError(f"lone_token: expected 'zero' or 'face', got {lone!r}")

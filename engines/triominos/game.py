@@ -29,6 +29,7 @@ from engines.core import (
     RecordError,
     SeatScoreState,
     check_keys,
+    parse_players,
 )
 from engines.lattice import Cell
 from engines.triominos.board import (
@@ -212,15 +213,7 @@ class Rules:
     @classmethod
     def from_options(cls, options: Mapping[str, JSON]) -> Rules:
         opts = check_keys(dict(options), OPTION_FIELDS, "options")
-        players = opts.get("players", ["P1", "P2"])
-        if (
-            not isinstance(players, list)
-            or not all(isinstance(p, str) and p for p in players)
-            or len(set(players)) != len(players)
-        ):
-            raise RecordError("players: expected a list of distinct non-empty names")
-        if not 2 <= len(players) <= 6:
-            raise RecordError(f"players: 2 to 6 players, got {len(players)}")
+        players = parse_players(opts.get("players", ["P1", "P2"]), 2, 6)
         set_name = opts.get("set", "excel" if len(players) >= 5 else "classic")
         if set_name not in SETS:
             raise RecordError(f"set: expected 'classic' or 'excel', got {set_name!r}")

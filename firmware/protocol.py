@@ -20,7 +20,13 @@
 #   health   uptime_s, mem_free, beams {hole: "open"|"closed"|"blocked"}, counters {str: int},
 #            overflow (int), rssi optional     not queued, not acknowledged
 # Hub to board: ack {boot, seq} (cumulative: everything up to seq of that boot was
-# stored) and cmd {cmd: "selftest"|"health"|"reboot"}.
+# stored) and cmd {cmd: "selftest"|"health"|"reboot"|"resend"}.
+#
+# Bounds (validated at the edge, so nothing downstream meets a number or a string the
+# firmware cannot produce): boot and seq < 2**31, t_us within the ticks mask (2**30 - 1,
+# firmware/clock.py), names 1-32 printable characters without / + # $ * space " \,
+# free text (fw, config, reason) at most 64 printable characters, only the fields listed
+# above (plus board, boot, seq, t_us, type), small lists and maps.
 
 import json
 
@@ -32,7 +38,7 @@ HOLE_EVENTS = ("drop", "bounce", "blocked", "cleared")
 EVENT_TYPES = ("hello", "drop", "bounce", "blocked", "cleared", "fault", "button", "weight")
 DEVICE_TYPES = EVENT_TYPES + ("health",)
 HUB_TYPES = ("ack", "cmd")
-COMMANDS = ("selftest", "health", "reboot")
+COMMANDS = ("selftest", "health", "reboot", "resend")
 TOPIC_KINDS = ("event", "status", "health", "cmd", "ack")
 STATUS_VALUES = ("online", "lost")
 
@@ -52,17 +58,62 @@ def _dumps(obj):
         return json.dumps(obj)
 
 
+MAX_COUNT = (1 << 31) - 1  # boot, seq and every counter: what a board can produce
+T_US_MASK = (1 << 30) - 1  # ticks_us() wraps at 2**30 (firmware/clock.py TICKS_MASK)
+MAX_TEXT = 64  # fw, config, reason
+MAX_ITEMS = 32  # holes, beams, counters
+BAD_NAME_CHARS = "/+#$* \"\\"
+BEAM_STATES = ("open", "closed", "blocked", "fault")
+COMMON_FIELDS = ("type", "board", "boot", "seq", "t_us")
+FIELDS = {
+    "hello": ("fw", "config", "holes"),
+    "drop": ("hole",),
+    "bounce": ("hole",),
+    "blocked": ("hole",),
+    "cleared": ("hole",),
+    "fault": ("reason", "hole"),
+    "button": ("button",),
+    "weight": ("board_palets",),
+    "health": ("uptime_s", "mem_free", "beams", "counters", "overflow", "rssi"),
+}
+
+
 def _is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _is_count(v):
-    """An int >= 0 (not a bool)."""
-    return _is_int(v) and v >= 0
+def _is_count(v, top=MAX_COUNT):
+    """An int 0..top (not a bool)."""
+    return _is_int(v) and 0 <= v <= top
 
 
-def _is_name(v):
-    return isinstance(v, str) and 0 < len(v) <= 32
+def _printable(v, bad=""):
+    for ch in v:
+        if ch < " " or ch == "\x7f" or ch in bad:
+            return False
+    return True
+
+
+def is_name(v):
+    """A board, hole, button or counter name: 1-32 printable characters, none of them
+    special in MQTT topics or in the serial framing.
+
+    >>> is_name("B1"), is_name("B/1"), is_name(""), is_name("x" * 33)
+    (True, False, False, False)
+    """
+    return isinstance(v, str) and 0 < len(v) <= 32 and _printable(v, BAD_NAME_CHARS)
+
+
+def _is_text(v):
+    return isinstance(v, str) and len(v) <= MAX_TEXT and _printable(v)
+
+
+def _fields_ok(msg, kind):
+    allowed = FIELDS[kind]
+    for key in msg:
+        if key not in COMMON_FIELDS and key not in allowed:
+            return False
+    return True
 
 
 def validate(msg):
@@ -80,38 +131,60 @@ def validate(msg):
             return "cmd: unknown command"
         return None
     if kind not in DEVICE_TYPES:
-        return "unknown type " + repr(kind)
-    if not _is_name(msg.get("board")):
+        return "unknown type " + (repr(kind)[:40])
+    if not is_name(msg.get("board")):
         return "bad board id"
-    for key in ("boot", "seq", "t_us"):
-        if not _is_count(msg.get(key)):
-            return "bad " + key
+    if not _is_count(msg.get("boot")):
+        return "bad boot"
+    if not _is_count(msg.get("seq")):
+        return "bad seq"
+    if not _is_count(msg.get("t_us"), T_US_MASK):
+        return "bad t_us"
+    if not _fields_ok(msg, kind):
+        return kind + ": unknown field"
     if kind in HOLE_EVENTS:
-        if not _is_name(msg.get("hole")):
+        if not is_name(msg.get("hole")):
             return kind + ": bad hole"
     elif kind == "hello":
         holes = msg.get("holes")
-        if not isinstance(msg.get("fw"), str) or not isinstance(msg.get("config"), str):
+        if not _is_text(msg.get("fw")) or not _is_text(msg.get("config")):
             return "hello: bad fw or config"
-        if not isinstance(holes, list) or not all(_is_name(h) for h in holes):
+        if not isinstance(holes, list) or len(holes) > MAX_ITEMS or not all(is_name(h) for h in holes):
             return "hello: bad holes"
     elif kind == "fault":
-        if not isinstance(msg.get("reason"), str):
+        if not _is_text(msg.get("reason")):
             return "fault: bad reason"
-        if "hole" in msg and not _is_name(msg["hole"]):
+        if "hole" in msg and not is_name(msg["hole"]):
             return "fault: bad hole"
     elif kind == "button":
-        if not _is_name(msg.get("button")):
+        if not is_name(msg.get("button")):
             return "button: bad button"
     elif kind == "weight":
         if not _is_count(msg.get("board_palets")):
             return "weight: bad board_palets"
     elif kind == "health":
-        for key in ("uptime_s", "mem_free", "overflow"):
-            if not _is_count(msg.get(key)):
-                return "health: bad " + key
-        if not isinstance(msg.get("beams"), dict) or not isinstance(msg.get("counters"), dict):
-            return "health: bad beams or counters"
+        return _health_reason(msg)
+    return None
+
+
+def _health_reason(msg):
+    for key in ("uptime_s", "mem_free", "overflow"):
+        if not _is_count(msg.get(key)):
+            return "health: bad " + key
+    beams, counters = msg.get("beams"), msg.get("counters")
+    if not isinstance(beams, dict) or len(beams) > MAX_ITEMS:
+        return "health: bad beams"
+    for hole in beams:
+        if not is_name(hole) or beams[hole] not in BEAM_STATES:
+            return "health: bad beams"
+    if not isinstance(counters, dict) or len(counters) > MAX_ITEMS:
+        return "health: bad counters"
+    for name in counters:
+        if not is_name(name) or not _is_count(counters[name]):
+            return "health: bad counters"
+    rssi = msg.get("rssi")
+    if rssi is not None and not (_is_int(rssi) and -128 <= rssi <= 127):
+        return "health: bad rssi"
     return None
 
 
@@ -193,7 +266,7 @@ def parse_topic(name):
     if not name.startswith(TOPIC_ROOT):
         return None
     parts = name[len(TOPIC_ROOT) :].split("/")
-    if len(parts) != 2 or not _is_name(parts[0]) or parts[1] not in TOPIC_KINDS:
+    if len(parts) != 2 or not is_name(parts[0]) or parts[1] not in TOPIC_KINDS:
         return None
     return parts[0], parts[1]
 

@@ -32,3 +32,34 @@ def test_malformed_messages_give_reasons() -> None:
     for bad in (b"", b"{", b"[]", b'{"type":"drop"}', b'{"type":"zap","board":"B1","boot":0,"seq":0,"t_us":0}'):
         msg, reason = protocol.decode_payload(bad)
         assert msg is None and isinstance(reason, str)
+
+
+def test_integers_are_bounded_to_what_a_board_produces() -> None:
+    """Finding 1 of issue 13: a seq or boot of 2**63 broke the store; the codec stops it."""
+    for key, value in (("seq", 2**31), ("boot", 2**63), ("seq", -1), ("t_us", 2**30), ("seq", True)):
+        msg, reason = protocol.decode_payload(protocol.encode_payload({**DROP, key: value}))
+        assert msg is None and key in str(reason)
+    top = {**DROP, "boot": protocol.MAX_COUNT, "seq": protocol.MAX_COUNT, "t_us": protocol.T_US_MASK}
+    assert protocol.decode_line(protocol.encode_line(top)) == (top, None)
+
+
+def test_names_texts_and_fields_are_bounded() -> None:
+    bad = [
+        {**DROP, "board": "B/1"},
+        {**DROP, "board": "x" * 33},
+        {**DROP, "hole": "big\n"},
+        {**DROP, "extra": 1},
+        {"type": "fault", "board": "B1", "boot": 1, "seq": 1, "t_us": 0, "reason": "a\nb"},
+        {"type": "fault", "board": "B1", "boot": 1, "seq": 1, "t_us": 0, "reason": "r" * 65},
+        {"type": "hello", "board": "B1", "boot": 1, "seq": 1, "t_us": 0, "fw": "1", "config": "c",
+         "holes": [f"h{i}" for i in range(33)]},
+        {"type": "health", "board": "B1", "boot": 1, "seq": 1, "t_us": 0, "uptime_s": 1, "mem_free": 1,
+         "overflow": 0, "beams": {"big": "melted"}, "counters": {}},
+        {"type": "health", "board": "B1", "boot": 1, "seq": 1, "t_us": 0, "uptime_s": 1, "mem_free": 1,
+         "overflow": 0, "beams": {}, "counters": {"drops": 2**40}},
+    ]
+    for msg in bad:
+        assert protocol.validate(msg) is not None, msg
+    health = {"type": "health", "board": "B1", "boot": 1, "seq": 9, "t_us": 0, "uptime_s": 1,
+              "mem_free": 1, "overflow": 0, "beams": {"big": "open"}, "counters": {"acked": 3}, "rssi": -60}
+    assert protocol.validate(health) is None

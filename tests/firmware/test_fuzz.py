@@ -14,17 +14,19 @@ from firmware.beams import Hole
 from firmware.links import SerialLink
 from firmware.node import Node
 
-NAMES = st.text(st.characters(min_codepoint=33, max_codepoint=126, exclude_characters="/+#"),
+NAMES = st.text(st.characters(min_codepoint=33, max_codepoint=126, exclude_characters=protocol.BAD_NAME_CHARS),
                 min_size=1, max_size=12)
-COUNTS = st.integers(min_value=0, max_value=2**31)
+COUNTS = st.integers(min_value=0, max_value=protocol.MAX_COUNT)
+TICKS = st.integers(min_value=0, max_value=protocol.T_US_MASK)
+TEXT = st.text(st.characters(min_codepoint=32, exclude_characters="\x7f"), max_size=16)
 EVENTS = st.one_of(
     st.fixed_dictionaries({"type": st.sampled_from(protocol.HOLE_EVENTS), "board": NAMES, "boot": COUNTS,
-                           "seq": COUNTS, "t_us": COUNTS, "hole": NAMES}),
+                           "seq": COUNTS, "t_us": TICKS, "hole": NAMES}),
     st.fixed_dictionaries({"type": st.just("hello"), "board": NAMES, "boot": COUNTS, "seq": COUNTS,
-                           "t_us": COUNTS, "fw": st.text(max_size=10), "config": st.text(max_size=10),
+                           "t_us": TICKS, "fw": TEXT, "config": TEXT,
                            "holes": st.lists(NAMES, max_size=4)}),
     st.fixed_dictionaries({"type": st.just("fault"), "board": NAMES, "boot": COUNTS, "seq": COUNTS,
-                           "t_us": COUNTS, "reason": st.text(max_size=40)}),
+                           "t_us": TICKS, "reason": TEXT}),
 )
 
 

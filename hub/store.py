@@ -3,8 +3,9 @@
 Everything the hub accepts — each device message, each console input, each decision of
 its own timers — is one :class:`Entry`, appended and committed before it is applied. The
 state of every table is the replay of its entries; snapshots only make that replay
-short. The store sits behind :class:`EventStore` so another backend (PostgreSQL, for
-several hubs sharing one event) can replace SQLite without touching the rest.
+short. The store sits behind :class:`EventStore`; :func:`open_store` picks the backend
+from ``--db``: a SQLite file (one laptop) or a PostgreSQL URL (:mod:`hub.store_pg`:
+several hubs and web processes sharing one event).
 
 Deduplication is the store's job too: an entry that carries a device's
 ``(board, boot, seq)`` is stored at most once, whatever the link delivered twice.
@@ -76,6 +77,9 @@ class Entry:
     board: str | None = None
     boot: int | None = None
     seq: int | None = None
+    raw: str | None = None
+    """The body exactly as the device sent it (JSON text), when known: stored as is
+    instead of encoding ``body`` again (the ingest's hottest cost)."""
 
     @classmethod
     def new(
@@ -88,8 +92,24 @@ class Entry:
         board: str | None = None,
         boot: int | None = None,
         seq: int | None = None,
+        raw: str | None = None,
     ) -> Entry:
-        return cls(None, time.time() if at is None else at, source, table_id, body, board, boot, seq)
+        return cls(None, time.time() if at is None else at, source, table_id, body, board, boot,
+                   seq, raw)
+
+
+def encode_body(entry: Entry) -> str:
+    """The JSON text stored for an entry's body: the device's own text when the entry has
+    it (it decodes to ``body``), else compact JSON.
+
+    >>> encode_body(Entry.new("console", {"input": {"undo": True}}))
+    '{"input":{"undo":true}}'
+    >>> encode_body(Entry.new("device", {"type": "drop"}, raw='{"type": "drop"}'))
+    '{"type": "drop"}'
+    """
+    if entry.raw is not None:
+        return entry.raw
+    return json.dumps(entry.body, separators=(",", ":"), ensure_ascii=False)
 
 
 class EventStore(ABC):
@@ -167,8 +187,7 @@ class SqliteStore(EventStore):
                     cur.execute(
                         "INSERT OR IGNORE INTO log (at, source, table_id, board, boot, seq, body)"
                         " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (e.at, e.source, e.table_id, e.board, e.boot, e.seq,
-                         json.dumps(e.body, separators=(",", ":"), ensure_ascii=False)),
+                        (e.at, e.source, e.table_id, e.board, e.boot, e.seq, encode_body(e)),
                     )
                     ids.append(cur.lastrowid if cur.rowcount == 1 else None)
                 cur.execute("COMMIT")
@@ -246,4 +265,32 @@ class SqliteStore(EventStore):
 def with_id(entry: Entry, entry_id: int) -> Entry:
     """The entry as stored (with its id)."""
     return Entry(entry_id, entry.at, entry.source, entry.table_id, entry.body, entry.board,
-                 entry.boot, entry.seq)
+                 entry.boot, entry.seq, entry.raw)
+
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(db: str | Path) -> bool:
+    """Whether ``--db`` names a PostgreSQL database rather than a SQLite file.
+
+    >>> is_postgres_url("postgresql://127.0.0.1/festival"), is_postgres_url("festival.db")
+    (True, False)
+    """
+    return isinstance(db, str) and db.startswith(POSTGRES_SCHEMES)
+
+
+def open_store(db: str | Path, *, durable: bool = False) -> EventStore:
+    """The store ``--db`` names: a ``postgresql://…`` URL (:class:`hub.store_pg.PostgresStore`,
+    migrated to the current schema) or a SQLite file path (``":memory:"`` for a throwaway).
+
+    >>> store = open_store(":memory:")
+    >>> type(store).__name__, store.last_id()
+    ('SqliteStore', 0)
+    >>> store.close()
+    """
+    if is_postgres_url(db):
+        from hub.store_pg import PostgresStore  # psycopg is only needed for PostgreSQL
+
+        return PostgresStore(str(db))
+    return SqliteStore(db, durable=durable)

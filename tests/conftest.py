@@ -1,4 +1,5 @@
-"""Shared fixtures. A real Mosquitto per test session (see tests/broker.py)."""
+"""Shared fixtures. A real Mosquitto per test session (see tests/broker.py); a fresh
+PostgreSQL schema per test where a server answers (see tests/pg.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import pg
 from tests.broker import Broker
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,3 +31,22 @@ def own_mosquitto(tmp_path: Path) -> Iterator[Broker]:
     broker.start()
     yield broker
     broker.stop()
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A PostgreSQL URL whose tables live in a fresh schema; skips when no server answers."""
+    reason = pg.unreachable_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    with pg.fresh_schema() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """``--db`` for each store backend: a SQLite file, then a PostgreSQL schema."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "hub.db")
+    else:
+        yield request.getfixturevalue("pg_url")

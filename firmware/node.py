@@ -76,10 +76,12 @@ class Node:
         self.outbox = Outbox(self.board, 0, self.th["outbox_size"])  # boot set by start()
         self.boot = None  # None until start()
         self.started_at = 0
+        # Wrapped ticks only compare within +-2**29 us (537 s), so every period that may
+        # be longer runs on uptime_ms, a plain counter advanced by each poll.
         self.uptime_ms = 0
         self._last_now = 0
-        self._last_health = 0
-        self._last_selftest = 0
+        self._last_health = 0  # uptime_ms of the last health message
+        self._last_selftest = 0  # uptime_ms of the last self-test start
         self._progress_at = 0  # last ack progress (or first send after an empty outbox)
         self._backoff = 1
         self.events = []  # every event of this boot when keep_events is set (tests, simulator)
@@ -101,7 +103,8 @@ class Node:
     def start(self):
         """Boot: count the boot in flash, queue `hello`, sync beams, start self-tests."""
         now = self.clock()
-        self.started_at = self._last_now = self._last_health = self._last_selftest = now
+        self.started_at = self._last_now = now
+        self._last_health = self._last_selftest = self.uptime_ms
         self.boot, error = next_boot(self.storage)
         self.outbox.boot = self.boot
         self._emit("hello", now, {"fw": self.fw, "config": config_hash(_public(self.cfg)),
@@ -124,7 +127,7 @@ class Node:
             if test.phase == SelfTest.IDLE and not hole.busy():
                 hole.suspended = True
                 test.start(now)
-        self._last_selftest = now
+        self._last_selftest = self.uptime_ms
 
     def poll(self, now=None):
         """One main-loop step: drain edges, advance timers, self-tests, health, sending."""
@@ -137,11 +140,12 @@ class Node:
         if elapsed > 0:
             self.uptime_ms += elapsed // 1000
             self._last_now = ticks_add(now, -(elapsed % 1000))
-        if ticks_diff(now, self._last_health) >= self.th["health_every_s"] * 1000000:
-            self._last_health = now
+        self._expire_buttons(now)
+        if self.uptime_ms - self._last_health >= self.th["health_every_s"] * 1000:
+            self._last_health = self.uptime_ms
             self.send_health(now)
         every = self.th["selftest_every_s"]
-        if every and ticks_diff(now, self._last_selftest) >= every * 1000000:
+        if every and self.uptime_ms - self._last_selftest >= every * 1000:
             self.start_selftest(now)
         for link in self.links:
             link.service(now)
@@ -257,6 +261,14 @@ class Node:
                 hole.edge(beam, closed, t)
             elif ch - nbeams < len(self.buttons):
                 self._button(self.buttons[ch - nbeams], closed, t)
+
+    def _expire_buttons(self, now):
+        """Forget a press once its settle time is over, so it is never compared with a
+        press more than 2**29 us later (the wrapped difference would look negative)."""
+        settle = self.th["button_settle_ms"] * 1000
+        for button in self.buttons:
+            if button[1] is not None and ticks_diff(now, button[1]) >= settle:
+                button[1] = None
 
     def _button(self, button, pressed, t):
         if not pressed:

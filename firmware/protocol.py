@@ -30,6 +30,8 @@
 
 import json
 
+from firmware.clock import ticks_diff
+
 VERSION = 1
 TOPIC_ROOT = "trigono/v1/"
 MAX_LINE = 1024
@@ -244,6 +246,16 @@ def decode_payload(payload, board=None):
     if board is not None and msg.get("type") not in HUB_TYPES and msg.get("board") != board:
         return None, "board does not match topic"
     return msg, None
+
+
+def t_us_diff(a, b):
+    """a - b in µs for two t_us of one board boot. t_us is ticks_us, which wraps at 2**30
+    (18 min), so the difference is taken modulo 2**30 (valid while |a - b| < 2**29 µs).
+
+    >>> t_us_diff(5, T_US_MASK - 4), t_us_diff(100, 123)
+    (10, -23)
+    """
+    return ticks_diff(a, b)
 
 
 def encode_payload(msg):

@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.core import GameError, check_keys
+from firmware import protocol
 from hub.errors import BadInputError, RefusedError
 from hub.store import Entry
 from hub.tables import Table
@@ -168,7 +169,7 @@ class TrigonoTable(Table):
             return
         first = self.throw["drops"][0]
         msg = entry.body
-        elapsed = msg.get("t_us", 0) - (first.get("t_us") or 0)
+        elapsed = protocol.t_us_diff(msg.get("t_us", 0), first.get("t_us") or 0)  # t_us wraps at 2**30
         if (msg.get("board") != first.get("board") or msg.get("boot") != first.get("boot")
                 or not 0 <= elapsed <= self.settle_s * 1e6):
             self._resolve(entry)

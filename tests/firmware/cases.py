@@ -34,6 +34,8 @@ class FakeLink:
     def __init__(self, up=True):
         self.up = up
         self.sent = []
+        self.healths = 0
+        self.last_health = None
         self.node = None
 
     def attach(self, node):
@@ -47,7 +49,11 @@ class FakeLink:
     def send(self, msg):
         if not self.up:
             return False
-        self.sent.append(msg)
+        if msg["type"] == "health":  # counted, not kept: hours of fake time make thousands
+            self.healths += 1
+            self.last_health = msg
+        else:
+            self.sent.append(msg)
         return True
 
     def service(self, now):
@@ -59,7 +65,7 @@ class FakeLink:
             self.node.link_up(self)
 
     def events(self):
-        return [m for m in self.sent if m["type"] != "health"]
+        return self.sent
 
 
 class Rig:
@@ -100,9 +106,11 @@ class Rig:
         self.emitter_on[hole] = on
 
     def run(self, ms, step_us=1000):
-        end = ticks_add(self.now, ms * 1000)
-        while ticks_diff(end, self.now) > 0:
-            self.now = ticks_add(self.now, step_us)
+        left = ms * 1000  # counted down, not an end time: runs may exceed the ticks horizon
+        while left > 0:
+            step = step_us if step_us < left else left
+            left -= step
+            self.now = ticks_add(self.now, step)
             self.node.poll()
 
     def edge(self, ch, closed, after_us=0):
@@ -256,6 +264,46 @@ def case_passage_across_the_ticks_wrap():
     assert rig.kinds() == [("drop", "big")], rig.kinds()
     assert rig.node.events[-1]["t_us"] == t0
     assert ticks_diff(5, TICKS_PERIOD - 5) == 10 and wrap(TICKS_PERIOD + 7) == 7
+
+
+def case_button_press_after_ten_minutes_idle_still_counts():
+    # ticks_diff only spans +-2**29 us (537 s): a press compared with one 540 s old
+    # looked like it came before it, and every later press was ignored.
+    rig = Rig()
+    rig.node.receive(protocol.ack(rig.node.boot, 1))
+    for idle_s in (0, 540, 600, 3 * 3600):
+        rig.run(idle_s * 1000, step_us=100000)  # a fast fake clock: 100 ms polls
+        rig.pulse(BUTTON, 80000)
+        rig.run(100)
+    assert rig.kinds() == [("button", None)] * 4, rig.kinds()
+
+
+def case_long_health_and_selftest_periods_fire_after_hours():
+    # health_every_s and selftest_every_s >= 537 s never fired with wrapped ticks.
+    rig = Rig(thresholds={"health_every_s": 600, "selftest_every_s": 900})
+    rig.node.receive(protocol.ack(rig.node.boot, 1))
+    sent = rig.link.healths
+    tests = rig.node.counters["selftests"]
+    rig.run(3 * 3600 * 1000 + 1000, step_us=200000)  # 3 h of idle board
+    healths = rig.link.healths - sent
+    assert healths == 18, healths
+    assert rig.node.counters["selftests"] - tests == 2 * 12, rig.node.counters["selftests"]
+    assert rig.node.uptime_ms // 1000 == 3 * 3600 + 1, rig.node.uptime_ms  # + boot and the last second
+
+
+def case_drop_after_hours_idle_across_many_wraps():
+    rig = Rig(start_us=TICKS_PERIOD - 1000000)
+    rig.node.receive(protocol.ack(rig.node.boot, 1))
+    rig.run(5 * 3600 * 1000, step_us=250000)  # 5 h: the ticks wrapped 16 times
+    t0 = rig.edge(A, True)
+    rig.run(12)
+    rig.edge(B, True)
+    rig.run(8)
+    rig.edge(A, False)
+    rig.edge(B, False, 6000)
+    rig.run(500)
+    assert rig.kinds() == [("drop", "big")], rig.kinds()
+    assert rig.node.events[-1]["t_us"] == t0
 
 
 def case_button_press_is_an_event():
@@ -425,7 +473,7 @@ def case_health_message_is_valid_protocol():
     assert protocol.validate(msg) is None, protocol.validate(msg)
     assert msg["mem_free"] == 12345 and msg["beams"] == {"big": "open", "small": "open"}
     rig.node.receive(protocol.command(rig.node.boot, "health"))
-    assert rig.link.sent[-1]["type"] == "health"
+    assert rig.link.last_health["type"] == "health"
 
 
 # -- serial link -------------------------------------------------------------------------

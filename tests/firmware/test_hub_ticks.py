@@ -1,0 +1,33 @@
+"""The hub's side of wrapped device time: t_us is ticks_us, which wraps at 2**30 µs
+(about 18 minutes), so the referee subtracts it modulo 2**30 (issue 14, finding 4)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from firmware import protocol
+from tests.hub.conftest import Rig
+
+WRAP = 1 << 30
+
+
+def test_T12_knock_in_across_the_ticks_wrap_joins_the_throw(tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "hub.db")
+    try:
+        rig.hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=1,
+                             options={"first": "Ana"}, referee={"settle_s": 0.4})
+        rig.hub.submit("t1", {"landed": "board:B1"})
+        rig.hub.submit("t1", {"landed": "board:B1"})
+        rig.event("B1", "drop", hole="small", t_us=WRAP - 1000)  # 1 ms before the wrap
+        rig.event("B1", "drop", hole="big", t_us=2000)  # 3 ms later on the board's clock
+        view = rig.settled()
+        throw = [e["action"]["throw"] for e in view["state"]["log"] if "throw" in e["action"]][-1]
+        assert throw == {"player": "Ana", "to": "B1.small", "knocked": [{"from": "B1", "to": "B1.big"}]}
+    finally:
+        rig.close()
+
+
+def test_t_us_difference_is_modular() -> None:
+    assert protocol.t_us_diff(5, WRAP - 5) == 10
+    assert protocol.t_us_diff(WRAP - 5, 5) == -10
+    assert protocol.t_us_diff(123, 100) == 23

@@ -1,33 +1,38 @@
 """Rule engines for the tri games: Trigono, Triominos, Trike and Triolet.
 
 Standard library only, no I/O, deterministic given a seed. Each game lives in its own
-package and registers one :class:`engines.core.Game` subclass under its record name.
+package and registers one :class:`engines.core.GameSpec` (its ``SPEC``) under its record
+name; :data:`GAMES` is the registry. Game packages import only :mod:`engines.core`,
+:mod:`engines.lattice` and their own modules, so this file can import them all.
 
 >>> sorted(GAMES)
 ['trigono', 'trike', 'triolet', 'triominos']
+>>> game_spec("trike").bot is not None, game_spec("trigono").bot
+(True, None)
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
-from engines.core import Game, RecordError
+from engines import trigono, trike, triolet, triominos
+from engines.core import GameSpec, RecordError
 
-# Record name -> module that defines ``GAME`` (the Game subclass). Imported lazily so a
-# game being worked on never breaks the others.
-GAMES: dict[str, str] = {
-    "trigono": "engines.trigono",
-    "triominos": "engines.triominos",
-    "trike": "engines.trike",
-    "triolet": "engines.triolet",
+GAMES: dict[str, GameSpec[Any, Any]] = {
+    spec.name: spec for spec in (trigono.SPEC, triominos.SPEC, trike.SPEC, triolet.SPEC)
 }
+"""Record name -> the game's registration."""
 
 
-def game_class(name: str) -> type[Game[Any]]:
-    """The Game subclass registered under ``name``; RecordError for an unknown game."""
-    if name not in GAMES:
+def game_spec(name: str) -> GameSpec[Any, Any]:
+    """The registration of the game called ``name``; RecordError for an unknown game.
+
+    >>> game_spec("chess")
+    Traceback (most recent call last):
+    ...
+    engines.core.RecordError: unknown game 'chess' (known: trigono, trike, triolet, triominos)
+    """
+    spec = GAMES.get(name)
+    if spec is None:
         raise RecordError(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})")
-    module = importlib.import_module(GAMES[name])
-    cls: type[Game[Any]] = module.GAME
-    return cls
+    return spec

@@ -6,6 +6,10 @@ value objects with a JSON form (the record notation of RECORDS.md) and a short t
 notation. Randomness comes only from a :class:`random.Random` passed in, so
 ``game + options + seed + actions`` replays a game exactly.
 
+Each game registers one :class:`GameSpec` (its Game and State classes, its notation, its
+bot and its analysis); :data:`engines.GAMES` maps record names to them, so callers never
+look a game up by module name or probe it with ``getattr``.
+
 Errors are typed and all subclass :class:`ValueError`:
 
 >>> issubclass(IllegalMoveError, ValueError) and issubclass(RecordError, ValueError)
@@ -16,7 +20,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -72,6 +76,8 @@ class State(ABC, Generic[ActionT]):
     """One position of a game. Mutable; :meth:`clone` gives an independent copy."""
 
     game: Game[ActionT]
+    players: Sequence[str]
+    """The players' names in seat order (``options.players``); fixed for the whole game."""
 
     @abstractmethod
     def current_player(self) -> str | None:
@@ -114,6 +120,36 @@ class State(ABC, Generic[ActionT]):
         """The winner's name once the game is over, else None."""
         return None
 
+    def observation(self, player: str | None) -> dict[str, JSON]:
+        """What ``player`` may see: :meth:`to_json` without the information hidden from
+        them (other players' racks become lists of ``None`` of the same length, tokens
+        others put back in an exchange become ``None``). ``None`` is a spectator and sees
+        public information only. The printed state never shows the seed or the order of
+        a bag or pool (only their counts), so neither does an observation.
+
+        Games with no hidden information (Trigono, Trike) return :meth:`to_json` as is.
+        A name that is not a player raises :class:`RecordError`.
+        """
+        self.check_viewer(player)
+        return self.to_json()
+
+    def check_viewer(self, player: str | None) -> None:
+        """RecordError unless ``player`` is None (a spectator) or one of :attr:`players`."""
+        if player is not None and player not in self.players:
+            raise RecordError(f"observation: {player!r} is not a player")
+
+    def ranking(self) -> list[list[str]]:
+        """The final standing of a terminal state: groups of players, best first; players
+        in one group tied (seat order within a group). This default ranks by
+        :meth:`scores` (highest first), which is the match result in every game:
+        Trigono's rounds won (the match winner alone first), Triominos and Triolet
+        points, Trike stones around the pawn (never tied: the winner, then the loser).
+        Raises :class:`IllegalMoveError` before the end.
+        """
+        if not self.is_terminal():
+            raise IllegalMoveError("ranking: the game is not over")
+        return rank_by_score(self.players, self.scores())
+
     def parse_action(self, obj: JSON) -> ActionT:
         """Parse an action given in the record notation (JSON), raising RecordError/InvalidMoveError."""
         return self.game.parse_action(obj)
@@ -153,11 +189,85 @@ class Game(ABC, Generic[ActionT]):
         """Rebuild a state from :meth:`State.dump`."""
 
 
+def rank_by_score(players: Sequence[str], scores: Mapping[str, float]) -> list[list[str]]:
+    """Players grouped by score, highest first; ties share a group, in seat order.
+
+    >>> rank_by_score(["Ana", "Ben", "Cy"], {"Ana": 3, "Ben": 7, "Cy": 3})
+    [['Ben'], ['Ana', 'Cy']]
+    """
+    levels = sorted({scores[p] for p in players}, reverse=True)
+    return [[p for p in players if scores[p] == level] for level in levels]
+
+
+def hide_racks(printed: dict[str, JSON], player: str | None) -> dict[str, JSON]:
+    """An observation for games with racks (Triominos, Triolet): ``printed`` (a fresh
+    :meth:`State.to_json`, changed in place) with every rack but ``player``'s turned into
+    ``None`` tiles and the tokens others put back in an exchange hidden.
+
+    >>> printed = {"racks": {"Ana": ["0-1-2"], "Ben": ["1-1-1", "2-3-4"]},
+    ...            "log": [{"player": "Ana", "action": {"exchange": [3, 5]}, "points": 0}]}
+    >>> seen = hide_racks(printed, "Ben")
+    >>> seen["racks"], seen["log"][0]["action"]
+    ({'Ana': [None], 'Ben': ['1-1-1', '2-3-4']}, {'exchange': [None, None]})
+    """
+    racks = printed["racks"]
+    assert isinstance(racks, dict)
+    printed["racks"] = {p: rack if p == player else [None] * len(rack) for p, rack in racks.items()}
+    log = printed["log"]
+    assert isinstance(log, list)
+    for entry in log:
+        action = entry["action"]
+        if entry["player"] != player and isinstance(action, dict) and "exchange" in action:
+            entry["action"] = {"exchange": [None] * len(action["exchange"])}
+    return printed
+
+
+StateT = TypeVar("StateT", bound=State[Any])
+
+
+@dataclass(frozen=True)
+class Bot(Generic[StateT, ActionT]):
+    """A game's computer opponent (``engines/<game>/bot.py``).
+
+    ``choose(state, rng, budget_s)`` returns a legal action for the player to move,
+    searching about ``budget_s`` seconds with randomness from ``rng`` only;
+    ``hint(state, budget_s)`` returns at least ``{"action": <record notation>, "why":
+    <short text>}`` for the player to move.
+    """
+
+    choose: Callable[[StateT, random.Random, float], ActionT]
+    hint: Callable[[StateT, float], dict[str, JSON]]
+
+
+@dataclass(frozen=True)
+class GameSpec(Generic[StateT, ActionT]):
+    """One game's registration: everything a caller needs, by name, with no probing.
+
+    - ``name``: the record name (``"trike"``) and ``game``/``state``: its classes.
+    - ``parse_action(obj)`` / ``action_to_json(action)``: the RECORDS.md notation of an
+      action, needing no options (a log can be read without the game); the Game's
+      methods of the same names also check the action against its options (board size).
+    - ``bot``: the computer opponent, or None (Trigono is played by people).
+    - ``analyze(state, budget_s)``: ``trigono analyze``'s report, or None when the
+      game has none.
+    """
+
+    name: str
+    game: type[Game[ActionT]]
+    state: type[StateT]
+    parse_action: Callable[[JSON], ActionT]
+    action_to_json: Callable[[ActionT], JSON]
+    bot: Bot[StateT, ActionT] | None = None
+    analyze: Callable[[StateT, float], dict[str, JSON]] | None = None
+
+
 class SeatScoreState(State[ActionT]):
     """A state for games scored in points per seat (Triominos, Triolet).
 
     Subclasses keep ``players`` (seat order), ``score_list`` (points per seat), ``to_move``
-    (a seat) and ``over``; the winner is the single highest score (a tie has none).
+    (a seat) and ``over``; the winner is the single highest score (a tie has none). Their
+    printed state has ``racks`` {player: [tiles]}, hidden from the others in an
+    observation (:func:`hide_racks`).
     """
 
     players: Sequence[str]
@@ -170,6 +280,10 @@ class SeatScoreState(State[ActionT]):
 
     def is_terminal(self) -> bool:
         return self.over
+
+    def observation(self, player: str | None) -> dict[str, JSON]:
+        self.check_viewer(player)
+        return hide_racks(self.to_json(), player)
 
     def scores(self) -> dict[str, float]:
         return {p: s for p, s in zip(self.players, self.score_list, strict=True)}

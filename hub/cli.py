@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
+from engines import game_spec
 from engines.core import GameError
 from engines.records import ReplayError, replay
 
@@ -54,10 +55,10 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         if not isinstance(record, dict):
             raise ReplayError(None, "a record is a JSON object")
         state = replay(record)
-        analyze = getattr(state, "analyze", None)
+        analyze = game_spec(state.game.name).analyze
         if analyze is None:
             raise ReplayError(None, f"analyze is not available for {record.get('game')}")
-        result = analyze(budget=args.budget)
+        result = analyze(state, args.budget)
     except ReplayError as err:
         print(str(err), file=sys.stderr)
         return EXIT_BAD_RECORD

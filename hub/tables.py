@@ -8,18 +8,16 @@ itself is held as a list of actions in the record notation (RECORDS.md); correct
 always a replayable record.
 
 Games other than Trigono need nothing from the hub but the engine contract: moves come
-as ``{"move": ACTION}`` and bots through ``engines.<game>.bot``.
+as ``{"move": ACTION}`` and bots through the game's registration (``GameSpec.bot``).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
-from types import ModuleType
 from typing import Any
 
-from engines import GAMES, game_class
-from engines.core import Game, GameError, State, check_keys
+from engines import GAMES, game_spec
+from engines.core import Bot, Game, GameError, State, check_keys
 from engines.records import initial_state
 from hub.errors import BadInputError, RefusedError, UnknownGameError
 from hub.store import Entry
@@ -28,14 +26,9 @@ MAX_EVENTS = 60  # events kept for the view
 MAX_ALERTS = 50
 
 
-def bot_module(game: str) -> ModuleType | None:
-    """``engines.<game>.bot`` when the game has bots, else None."""
-    try:
-        return importlib.import_module(f"{GAMES[game]}.bot")
-    except ModuleNotFoundError as err:
-        if err.name is not None and err.name.endswith(".bot"):
-            return None
-        raise
+def game_bot(game: str) -> Bot[Any, Any] | None:
+    """The computer opponent of a registered game, or None when it has none."""
+    return GAMES[game].bot
 
 
 def parse_seats(seats: Any, default_players: list[str] | None) -> list[dict[str, Any]]:
@@ -74,7 +67,7 @@ class Table:
         self.seats: list[dict[str, Any]] = list(spec["seats"])
         self.has_bots = any(seat["bot"] for seat in self.seats)
         self.created_at = created_at
-        self.game: Game[Any] = game_class(self.game_name)(self.options)
+        self.game: Game[Any] = game_spec(self.game_name).game(self.options)
         self.actions: list[dict[str, Any]] = []  # {"action": JSON, "src": [entry ids], "by": str}
         self.events: list[dict[str, Any]] = []
         self.alerts: list[dict[str, Any]] = []
@@ -292,10 +285,6 @@ class Table:
 def check_game(name: Any) -> str:
     if not isinstance(name, str) or name not in GAMES:
         raise UnknownGameError(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})")
-    try:
-        game_class(name)
-    except ModuleNotFoundError:
-        raise UnknownGameError(f"the {name} engine is not installed yet") from None
     return name
 
 

@@ -1,5 +1,7 @@
 """Trigono, the throwing game: rules engine (trigono.md T1–T21, RECORDS.md notation).
 
+Played by people with real palets: no bot and no analysis.
+
 >>> from engines.records import replay
 >>> state = replay({"game": "trigono", "options": {"players": ["Ana", "Ben"], "first": "Ana"},
 ...                 "actions": [{"throw": {"player": "Ana", "to": "B1.small"}}]})
@@ -7,15 +9,30 @@
 ({'Ana': 10, 'Ben': 10}, 'Ben')
 """
 
-from engines.trigono.actions import Action, Knock, Target, Throw, parse_json, parse_text
+from engines.core import GameSpec
+from engines.trigono.actions import (
+    Action,
+    Knock,
+    Target,
+    Throw,
+    action_from_str,
+    action_to_json,
+    parse_action,
+)
 from engines.trigono.game import TrigonoGame, TrigonoState, describe_event
 from engines.trigono.layout import Layout, hexagon_boards
 from engines.trigono.options import Options
 
-GAME = TrigonoGame
+SPEC = GameSpec(
+    name="trigono",
+    game=TrigonoGame,
+    state=TrigonoState,
+    parse_action=parse_action,
+    action_to_json=action_to_json,
+)
 
 __all__ = [
-    "GAME",
+    "SPEC",
     "Action",
     "Knock",
     "Layout",
@@ -24,8 +41,9 @@ __all__ = [
     "Throw",
     "TrigonoGame",
     "TrigonoState",
+    "action_from_str",
+    "action_to_json",
     "describe_event",
     "hexagon_boards",
-    "parse_json",
-    "parse_text",
+    "parse_action",
 ]

@@ -10,18 +10,18 @@ Text notation:
 
 >>> Throw.from_str("Ben>board:B1+B1>B1.big").to_json()
 {'throw': {'player': 'Ben', 'to': 'board:B1', 'knocked': [{'from': 'B1', 'to': 'B1.big'}]}}
->>> parse_json({"throw": {"player": "Chloé", "to": "B2.small", "invalid": True}}).to_str()
+>>> parse_action({"throw": {"player": "Chloé", "to": "B2.small", "invalid": True}}).to_str()
 'Chloé>B2.small~'
->>> parse_text("target:jackpot")
+>>> action_from_str("target:jackpot")
 Target(hole='jackpot')
->>> parse_json({"throw": {"player": "Ana", "to": "floor", "spin": 3}})
+>>> parse_action({"throw": {"player": "Ana", "to": "floor", "spin": 3}})
 Traceback (most recent call last):
 ...
 engines.core.RecordError: throw: unknown field 'spin'
 
 An action is logged as given, defaults spelled out included:
 
->>> parse_json({"throw": {"player": "Ana", "to": "floor", "invalid": False}}).to_json()
+>>> parse_action({"throw": {"player": "Ana", "to": "floor", "invalid": False}}).to_json()
 {'throw': {'player': 'Ana', 'to': 'floor', 'invalid': False}}
 
 Whether the player, board or hole exists is checked when the action is applied
@@ -137,7 +137,7 @@ class Target:
 Action = Throw | Target
 
 
-def parse_json(obj: JSON) -> Action:
+def parse_action(obj: JSON) -> Action:
     """An action from its RECORDS.md JSON notation (shape only; RecordError when malformed)."""
     if isinstance(obj, dict) and "target" in obj:
         return Target(_text(check_keys(obj, ("target",), "action")["target"], "target"))
@@ -166,7 +166,12 @@ def parse_json(obj: JSON) -> Action:
     )
 
 
-def parse_text(text: str) -> Action:
+def action_to_json(action: Action) -> JSON:
+    """An action in its RECORDS.md JSON notation (the inverse of :func:`parse_action`)."""
+    return action.to_json()
+
+
+def action_from_str(text: str) -> Action:
     """An action from its text notation (InvalidMoveError when malformed)."""
     if text.startswith(TARGET_PREFIX) and ">" not in text:
         return Target.from_str(text)

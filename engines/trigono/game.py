@@ -35,7 +35,15 @@ from engines.core import (
     State,
     check_keys,
 )
-from engines.trigono.actions import BOARD_PREFIX, FLOOR, Action, Target, Throw, parse_json
+from engines.trigono.actions import (
+    BOARD_PREFIX,
+    FLOOR,
+    Action,
+    Target,
+    Throw,
+    action_to_json,
+    parse_action,
+)
 from engines.trigono.options import Options
 
 NORMAL, LAST_CHANCE, FINAL = "normal", "last_chance", "final"
@@ -110,6 +118,7 @@ class TrigonoState(State[Action]):
     def __init__(self, game: TrigonoGame, first: str) -> None:
         self.game = game
         opts = game.opts
+        self.players = opts.players
         self.first = first
         self.round = 1
         self.rounds_won = {p: 0 for p in opts.players}
@@ -648,10 +657,10 @@ class TrigonoGame(Game[Action]):
         state.to_move = state.starter = to_move
 
     def parse_action(self, obj: JSON) -> Action:
-        return parse_json(obj)
+        return parse_action(obj)
 
     def action_to_json(self, action: Action) -> JSON:
-        return action.to_json()
+        return action_to_json(action)
 
     def load(self, data: Mapping[str, JSON]) -> TrigonoState:
         """Rebuild a state from :meth:`TrigonoState.dump` (made with these same options)."""

@@ -1,9 +1,38 @@
 """Trike (Alek Erickson, 2020): rules engine, exact solver and MCTS-Solver bot.
 
->>> GAME.name
-'trike'
+>>> SPEC.name, SPEC.analyze is not None
+('trike', True)
 """
 
-from engines.trike.game import GAME, SWAP_ACTION, TrikeAction, TrikeGame, TrikeState
+from engines.core import Bot, GameSpec
+from engines.trike import bot, solver
+from engines.trike.game import (
+    SWAP_ACTION,
+    TrikeAction,
+    TrikeGame,
+    TrikeState,
+    action_from_str,
+    action_to_json,
+    parse_action,
+)
 
-__all__ = ["GAME", "SWAP_ACTION", "TrikeAction", "TrikeGame", "TrikeState"]
+SPEC = GameSpec(
+    name="trike",
+    game=TrikeGame,
+    state=TrikeState,
+    parse_action=parse_action,
+    action_to_json=action_to_json,
+    bot=Bot(bot.choose, bot.hint),
+    analyze=solver.analyze,
+)
+
+__all__ = [
+    "SPEC",
+    "SWAP_ACTION",
+    "TrikeAction",
+    "TrikeGame",
+    "TrikeState",
+    "action_from_str",
+    "action_to_json",
+    "parse_action",
+]

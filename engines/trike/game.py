@@ -61,12 +61,34 @@ class TrikeAction:
     @classmethod
     def from_str(cls, text: str) -> TrikeAction:
         """Parse ``"swap"`` or a cell name (any board up to side 19)."""
-        if text == SWAP:
-            return cls(None)
-        return cls(geometry(MAX_SIZE).index(text))
+        return parse_action(text)
 
 
 SWAP_ACTION = TrikeAction(None)
+
+
+def parse_action(obj: JSON, geo: Geometry | None = None) -> TrikeAction:
+    """An action from its RECORDS.md notation: a cell name (on a board of side ``geo``,
+    any side up to 19 without it) or ``"swap"``; InvalidMoveError otherwise.
+
+    >>> parse_action("swap") == SWAP_ACTION, parse_action("c2")
+    (True, TrikeAction(cell=4))
+    """
+    if not isinstance(obj, str):
+        raise InvalidMoveError(f"a Trike action is a cell name or 'swap', got {obj!r}")
+    if obj == SWAP:
+        return SWAP_ACTION
+    return TrikeAction((geo or geometry(MAX_SIZE)).index(obj))
+
+
+def action_to_json(action: TrikeAction) -> JSON:
+    """An action in its RECORDS.md notation: the cell name or ``"swap"``."""
+    return action.to_str()
+
+
+def action_from_str(text: str) -> TrikeAction:
+    """The text notation is the record notation."""
+    return parse_action(text)
 
 
 def _names(geo: Geometry, mask: int) -> list[str]:
@@ -80,6 +102,7 @@ class TrikeState(State[TrikeAction]):
 
     def __init__(self, game: TrikeGame) -> None:
         self.game = game
+        self.players = game.players
         self.geo = game.geo
         self.black = 0
         self.white = 0
@@ -235,19 +258,6 @@ class TrikeState(State[TrikeAction]):
         other.log = [dict(e) for e in self.log]
         return other
 
-    def analyze(self, budget: float = 5.0) -> dict[str, JSON]:
-        """Label each legal action win/loss/unknown for the player to move (RECORDS.md
-        ``trigono analyze``), searching at most about ``budget`` seconds.
-
-        >>> g = TrikeGame({"size": 3, "pie": False})
-        >>> s = g.new_initial_state(random.Random(0))
-        >>> s.analyze(budget=5)["moves"]
-        {'a1': 'loss', 'b1': 'win', 'b2': 'win', 'c1': 'loss', 'c2': 'win', 'c3': 'loss'}
-        """
-        from engines.trike.solver import analyze
-
-        return analyze(self, budget)
-
 
 class TrikeGame(Game[TrikeAction]):
     """Trike: options ``size`` (3–19, default 13), ``players`` (two names, the first is
@@ -324,14 +334,10 @@ class TrikeGame(Game[TrikeAction]):
             raise RecordError(f"{what}: {err}") from err
 
     def parse_action(self, obj: JSON) -> TrikeAction:
-        if not isinstance(obj, str):
-            raise InvalidMoveError(f"a Trike action is a cell name or 'swap', got {obj!r}")
-        if obj == SWAP:
-            return SWAP_ACTION
-        return TrikeAction(self.geo.index(obj))
+        return parse_action(obj, self.geo)
 
     def action_to_json(self, action: TrikeAction) -> JSON:
-        return action.to_str()
+        return action_to_json(action)
 
     def load(self, data: Mapping[str, JSON]) -> TrikeState:
         """Rebuild a state from :meth:`TrikeState.dump` (RecordError if inconsistent)."""
@@ -358,6 +364,5 @@ class TrikeGame(Game[TrikeAction]):
         return state
 
 
-GAME = TrikeGame
 
-__all__ = ["BLACK", "WHITE", "GAME", "SWAP_ACTION", "TrikeAction", "TrikeGame", "TrikeState"]
+__all__ = ["BLACK", "WHITE", "SWAP_ACTION", "TrikeAction", "TrikeGame", "TrikeState"]

@@ -17,10 +17,10 @@ The whole-board solve reproduces the solved facts of rules/trike.md for side 3:
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from engines.core import JSON
 from engines.trike.board import geometry
+from engines.trike.game import TrikeState
 from engines.trike.search import PAWN_KEY, SWAP_MOVE, ZOBRIST, Position
 
 WIN, LOSS, UNKNOWN = "win", "loss", "unknown"
@@ -172,10 +172,18 @@ def solve_openings(size: int, solver: Solver | None = None) -> dict[str, bool]:
     return result
 
 
-def analyze(state: Any, budget: float, solver: Solver | None = None) -> dict[str, JSON]:
+def analyze(state: TrikeState, budget: float, solver: Solver | None = None) -> dict[str, JSON]:
     """``{"to_move": P, "moves": {action: "win"|"loss"|"unknown"}}`` for a TrikeState:
-    each legal action's proven result for the player to move (RECORDS.md). Moves are
-    retried with a growing node budget until all are proved or ``budget`` seconds pass."""
+    each legal action's proven result for the player to move (RECORDS.md ``trigono
+    analyze``). Moves are retried with a growing node budget until all are proved or
+    ``budget`` seconds pass.
+
+    >>> import random
+    >>> from engines.trike.game import TrikeGame
+    >>> state = TrikeGame({"size": 3, "pie": False}).new_initial_state(random.Random(0))
+    >>> analyze(state, budget=5)["moves"]
+    {'a1': 'loss', 'b1': 'win', 'b2': 'win', 'c1': 'loss', 'c2': 'win', 'c3': 'loss'}
+    """
     deadline = time.perf_counter() + max(0.0, budget)
     solver = solver or Solver()
     pos = Position.from_state(state)

@@ -6,9 +6,9 @@
 (74, True)
 """
 
-from engines.core import Pass
+from engines.core import Bot, GameSpec, Pass
+from engines.triolet import bot
 from engines.triolet.game import (
-    GAME,
     Action,
     Exchange,
     Placement,
@@ -21,8 +21,18 @@ from engines.triolet.game import (
     parse_action,
 )
 
+SPEC = GameSpec(
+    name="triolet",
+    game=TrioletGame,
+    state=TrioletState,
+    parse_action=parse_action,
+    action_to_json=action_to_json,
+    bot=Bot(bot.choose, bot.hint),
+    analyze=bot.analyze,
+)
+
 __all__ = [
-    "GAME",
+    "SPEC",
     "Action",
     "Exchange",
     "Pass",

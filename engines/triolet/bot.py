@@ -196,6 +196,28 @@ def ranked(state: TrioletState) -> list[tuple[float, int, Action]]:
     return found
 
 
+def analyze(state: TrioletState, budget_s: float) -> dict[str, Any]:
+    """``trigono analyze``: the legal plays counted and the bot's five best candidates
+    (points now and the value it gives them); the static ranking needs no budget.
+
+    >>> from engines.triolet.game import TrioletGame
+    >>> report = analyze(TrioletGame().new_initial_state(random.Random(0)), 0.1)
+    >>> report["plays"] > 0 and len(report["best"]) <= 5
+    True
+    """
+    if state.over:
+        return {"to_move": None, "plays": 0, "best": []}
+    found = ranked(state)
+    return {
+        "to_move": state.current_player(),
+        "plays": len(state.plays()),
+        "best": [
+            {"action": action_to_json(a), "points": pts, "value": round(v, 1)}
+            for v, pts, a in found[:5]
+        ],
+    }
+
+
 def _best_points(board: Board, rack: list[int]) -> tuple[int, Play | None]:
     plays = generate(board, rack)
     if not plays:

@@ -456,29 +456,6 @@ class TrioletState(SeatScoreState[Action]):
             actions.append(Pass())
         return actions
 
-    def analyze(self, budget: float = 1.0) -> dict[str, JSON]:
-        """``trigono analyze``: the legal plays counted and the bot's five best candidates
-        (points now and the value it gives them: see :mod:`engines.triolet.bot`).
-
-        >>> state = TrioletGame().new_initial_state(random.Random(0))
-        >>> report = state.analyze(budget=0.1)
-        >>> report["plays"] > 0 and len(report["best"]) <= 5
-        True
-        """
-        from engines.triolet.bot import ranked
-
-        if self.over:
-            return {"to_move": None, "plays": 0, "best": []}
-        found = ranked(self)
-        return {
-            "to_move": self.current_player(),
-            "plays": len(self.plays()),
-            "best": [
-                {"action": action_to_json(a), "points": pts, "value": round(v, 1)}
-                for v, pts, a in found[:5]
-            ],
-        }
-
     # ----------------------------------------------------------------- moves
 
     def apply(self, action: Action) -> None:
@@ -638,4 +615,3 @@ class TrioletState(SeatScoreState[Action]):
         return other
 
 
-GAME = TrioletGame

@@ -1,15 +1,14 @@
 """Triominos: the engine (M1–M14 of shared/rules/triominos.md) on the shared lattice.
 
->>> import random
 >>> from engines.records import replay
 >>> state = replay({"game": "triominos", "seed": 3, "options": {"players": ["Ana", "Ben"]}})
 >>> state.to_json()["pool_count"], state.current_player() in ("Ana", "Ben")
 (38, True)
 """
 
-from engines.core import Pass
+from engines.core import Bot, GameSpec, Pass
+from engines.triominos import bot
 from engines.triominos.game import (
-    GAME,
     Action,
     Draw,
     Place,
@@ -17,11 +16,21 @@ from engines.triominos.game import (
     TriominosGame,
     TriominosState,
     action_from_str,
+    action_to_json,
     parse_action,
 )
 
+SPEC = GameSpec(
+    name="triominos",
+    game=TriominosGame,
+    state=TriominosState,
+    parse_action=parse_action,
+    action_to_json=action_to_json,
+    bot=Bot(bot.choose, bot.hint),
+)
+
 __all__ = [
-    "GAME",
+    "SPEC",
     "Action",
     "Draw",
     "Pass",
@@ -30,5 +39,6 @@ __all__ = [
     "TriominosGame",
     "TriominosState",
     "action_from_str",
+    "action_to_json",
     "parse_action",
 ]

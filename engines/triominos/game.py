@@ -771,4 +771,3 @@ class TriominosState(SeatScoreState[Action]):
         return other
 
 
-GAME = TriominosGame

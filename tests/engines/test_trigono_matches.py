@@ -19,8 +19,8 @@ from engines.trigono import (
     Throw,
     TrigonoGame,
     TrigonoState,
+    action_from_str,
     hexagon_boards,
-    parse_text,
 )
 from engines.trigono.playout import random_action
 from engines.trigono.scoreboard import describe
@@ -45,7 +45,7 @@ def start(options: dict[str, Any]) -> TrigonoState:
 def play(state: TrigonoState, line: str) -> None:
     """Apply a space-separated list of actions in text notation."""
     for move in line.split():
-        state.apply(parse_text(move))
+        state.apply(action_from_str(move))
 
 
 def out(state: TrigonoState) -> dict[str, Any]:

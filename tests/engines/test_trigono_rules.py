@@ -14,9 +14,9 @@ from engines.trigono import (
     Throw,
     TrigonoGame,
     TrigonoState,
+    action_from_str,
     hexagon_boards,
-    parse_json,
-    parse_text,
+    parse_action,
 )
 
 TWO_BOARDS = [{"id": "B1", "cell": [0, 0, "up"]}, {"id": "B2", "cell": [0, 0, "down"]}]
@@ -43,7 +43,7 @@ def play(state: TrigonoState, *moves: str) -> list[int]:
     """Apply actions in text notation; return the log points of each."""
     points = []
     for move in moves:
-        state.apply(parse_text(move))
+        state.apply(action_from_str(move))
         points.append(state.log[-1]["points"])
     return points
 
@@ -51,7 +51,7 @@ def play(state: TrigonoState, *moves: str) -> list[int]:
 def refused(state: TrigonoState, move: str | Any, match: str) -> None:
     """The action raises IllegalMoveError naming the problem, and nothing changes."""
     before = state.dump()
-    action = parse_text(move) if isinstance(move, str) else move
+    action = action_from_str(move) if isinstance(move, str) else move
     with pytest.raises(IllegalMoveError, match=match):
         state.apply(action)
     assert state.dump() == before
@@ -586,8 +586,8 @@ def test_action_text_and_json_notation_round_trip() -> None:
         Target("jackpot"),
     ]
     for action in actions:
-        assert parse_text(action.to_str()) == action
-        assert parse_json(action.to_json()) == action
+        assert action_from_str(action.to_str()) == action
+        assert parse_action(action.to_json()) == action
 
 
 @pytest.mark.parametrize(
@@ -608,7 +608,7 @@ def test_action_text_and_json_notation_round_trip() -> None:
 )
 def test_malformed_actions_are_record_errors(obj: Any, match: str) -> None:
     with pytest.raises(RecordError, match=match):
-        parse_json(obj)
+        parse_action(obj)
 
 
 def test_unknown_options_are_record_errors() -> None:
@@ -674,7 +674,7 @@ def test_position_errors_are_record_errors(position: dict[str, Any], match: str)
 def test_log_shows_the_action_as_given() -> None:
     state = new()
     given = {"throw": {"player": "Ana", "to": "floor", "invalid": False, "knocked": []}}
-    state.apply(parse_json(given))
+    state.apply(parse_action(given))
     assert state.to_json()["log"][0]["action"] == given
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from engines.records import replay
 from hub.errors import BadInputError, RefusedError
-from hub.tables import bot_module
+from hub.tables import game_bot
 from tests.hub.conftest import Rig
 from tests.hub.devices import wait_for
 
@@ -44,7 +44,7 @@ def test_default_seats_come_from_the_engine(rig: Rig) -> None:
     assert [s["name"] for s in view["seats"]] == ["black", "white"]
 
 
-@pytest.mark.skipif(bot_module("trike") is None, reason="the Trike bot is not there")
+@pytest.mark.skipif(game_bot("trike") is None, reason="the Trike bot is not there")
 def test_bot_seat_moves_by_itself_and_hints_are_given(rig: Rig) -> None:
     rig.hub.create_table("trike", options={"size": 4},
                          seats=[{"name": "Ana"}, {"name": "Robot", "bot": True}], seed=2)

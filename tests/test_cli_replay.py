@@ -7,7 +7,6 @@ stderr line naming the action index.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -15,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from engines import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "tests" / "records"
@@ -61,19 +62,13 @@ def _same(field: str, got: Any, want: Any) -> bool:
     return bool(got == want)
 
 
-def _engine_missing(record: dict[str, Any]) -> bool:
-    """True while another game's engine is not built yet (no package, or no GAME in it)."""
-    name = f"engines.{record.get('game')}"
-    if importlib.util.find_spec(name) is None:
-        return True
-    return not hasattr(importlib.import_module(name), "GAME")
+def test_every_registered_game_has_a_worked_example() -> None:
+    assert {json.loads(p.read_text(encoding="utf-8"))["game"] for p in EXAMPLES} == set(GAMES)
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_every_example_replays_as_expected(path: Path, tmp_path: Path) -> None:
     record = json.loads(path.read_text(encoding="utf-8"))
-    if _engine_missing(record):
-        pytest.skip(f"engine {record['game']} not built yet")
     expect = record.pop("expect", None)
     expect_error = record.pop("expect_error", None)
     run = run_replay(record, via_file=tmp_path / path.name)
@@ -230,3 +225,47 @@ def test_missing_file_exits_2(tmp_path: Path) -> None:
     )
     assert run.returncode == 2 and run.stdout == ""
     assert len(run.stderr.splitlines()) == 1 and run.stderr.startswith("record: cannot read")
+
+
+# -- the examples as shipped, expectations included (issue 17: the README's command) ---------
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_example_file_replays_as_shipped_with_its_expectation(path: Path, tmp_path: Path) -> None:
+    """`trigono replay tests/records/X.json` on the file itself: the same output as the
+    record without its claim (the claim holds, so it changes nothing)."""
+    record = json.loads(path.read_text(encoding="utf-8"))
+    as_shipped = subprocess.run(
+        [*command(), "replay", str(path)], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    bare = {k: v for k, v in record.items() if k not in ("expect", "expect_error")}
+    stripped = run_replay(bare, via_file=tmp_path / path.name)
+    assert "unknown field" not in as_shipped.stderr
+    assert (as_shipped.returncode, as_shipped.stdout, as_shipped.stderr) == (
+        stripped.returncode, stripped.stdout, stripped.stderr
+    )
+
+
+def test_false_expectation_exits_2_naming_the_field(tmp_path: Path) -> None:
+    record = json.loads((RECORDS / "trike-swap.json").read_text(encoding="utf-8"))
+    record["expect"]["to_move"] = "Ben"
+    run = run_replay(record, via_file=tmp_path / "wrong.json")
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr == "record: expect.to_move: the replay gives 'Ana', not 'Ben'\n"
+
+
+def test_expected_error_that_does_not_happen_exits_2(tmp_path: Path) -> None:
+    record = json.loads((RECORDS / "trigono-wrong-player.json").read_text(encoding="utf-8"))
+    record["actions"] = record["actions"][:1]
+    run = run_replay(record, via_file=tmp_path / "accepted.json")
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.startswith("record: expect_error: action 1 was expected to fail")
+
+
+def test_scoreboard_command_reads_a_shipped_example() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "engines.trigono.scoreboard", str(RECORDS / "trigono-two-boards.json")],
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("Trigono — round 1")

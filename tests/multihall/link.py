@@ -1,0 +1,89 @@
+"""A TCP link between two places that a test can cut and restore: the network between a
+hall and the centre. Cutting it closes the live connections and refuses new ones, as a
+router that drops the hall would (the bridge sees the connection fail at once and retries)."""
+
+from __future__ import annotations
+
+import select
+import socket
+import threading
+
+
+class CuttableLink:
+    """Listens on ``127.0.0.1:port`` and forwards every connection to ``target``."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self._listener = socket.socket()
+        self._listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._listener.bind(("127.0.0.1", 0))
+        self.port: int = self._listener.getsockname()[1]
+        self._pairs: list[tuple[socket.socket, socket.socket]] = []
+        self._lock = threading.Lock()
+        self._up = threading.Event()
+        self.connections = 0  # accepted so far (the bridge reconnecting shows here)
+        self._listener.listen(16)
+        self._up.set()
+        self._closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self._closed:
+            try:
+                ready, _, _ = select.select([self._listener], [], [], 0.05)
+                if not ready:
+                    continue
+                inner, _ = self._listener.accept()
+            except OSError:
+                continue
+            if not self._up.is_set():
+                inner.close()  # cut: the connection is refused
+                continue
+            try:
+                outer = socket.create_connection(self.target, timeout=2)
+            except OSError:
+                inner.close()
+                continue
+            with self._lock:
+                self._pairs.append((inner, outer))
+                self.connections += 1
+            threading.Thread(target=self._pump, args=(inner, outer), daemon=True).start()
+
+    def _pump(self, a: socket.socket, b: socket.socket) -> None:
+        peer = {a: b, b: a}
+        try:
+            while True:
+                ready, _, _ = select.select([a, b], [], [], 0.1)
+                for sock in ready:
+                    data = sock.recv(65536)
+                    if not data:
+                        return
+                    peer[sock].sendall(data)
+        except (OSError, ValueError):
+            return
+        finally:
+            for sock in (a, b):
+                try:
+                    sock.close()
+                except OSError:
+                    pass
+
+    def cut(self) -> None:
+        """Drop the live connections and refuse new ones until :meth:`restore`."""
+        self._up.clear()
+        with self._lock:
+            pairs, self._pairs = self._pairs, []
+        for pair in pairs:
+            for sock in pair:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def restore(self) -> None:
+        self._up.set()
+
+    def close(self) -> None:
+        self.cut()
+        self._closed = True
+        self._listener.close()

@@ -1,0 +1,163 @@
+"""Several halls (issue 18): a hall's Mosquitto bridges ``trigono/v1/#`` both ways to the
+central broker with hardware/mosquitto/bridge.conf (as shipped, only the address
+changed); the hub listens on the central broker only. Two real Mosquitto processes on
+loopback, the network between them a :class:`CuttableLink`.
+
+Cut the link: the hall keeps its boards, queues their events for the bridge, and when the
+link comes back every event reaches the hub and is stored and applied once. The boards
+resend during the cut (no acks come back), so the hall queues duplicates too: the store
+deduplicates them. The boards stop resending before the link comes back, so what arrives
+then comes from the hall's queue alone.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from firmware import protocol
+from hub.mqtt_link import MqttTransport
+from hub.service import Hub
+from tests.broker import Broker
+from tests.hub.devices import MqttBoard, wait_for
+from tests.multihall.link import CuttableLink
+
+ROOT = Path(__file__).resolve().parents[2]
+BRIDGE_CONF = ROOT / "hardware" / "mosquitto" / "bridge.conf"
+RESEND_S = 2.0  # the firmware's resend_ms: the boards resend unacknowledged events
+
+
+def bridge_conf(address: str) -> str:
+    """The shipped bridge configuration pointing at ``address`` (test brokers are
+    anonymous, so the credentials go)."""
+    lines = []
+    for line in BRIDGE_CONF.read_text().splitlines():
+        if line.startswith("address "):
+            line = f"address {address}"
+        elif line.startswith(("remote_username", "remote_password")):
+            continue
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+class Halls:
+    """The central broker with the hub, one hall broker bridged to it through ``link``,
+    and a plain subscriber on the central broker counting what the bridge delivers."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.central = Broker(tmp / "central")
+        self.central.start()
+        self.link = CuttableLink((self.central.host, self.central.port))
+        self.hall = Broker(tmp / "hall")
+        self.hall.conf.write_text(self.hall.conf.read_text()
+                                  + bridge_conf(f"127.0.0.1:{self.link.port}"))
+        self.hall.start()
+        self.db = tmp / "hub.db"
+        self.hub = Hub(self.db, settle_s=0.02)
+        self.hub.start()
+        self.hub.add_transport(MqttTransport(self.central.host, self.central.port,
+                                             client_id="hub-central"))
+        self.deliveries: Counter[int] = Counter()  # seq -> times seen on the central broker
+        self._lock = threading.Lock()
+        self.watcher = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="watcher")
+        self.watcher.on_message = self._count
+        self.watcher.connect(self.central.host, self.central.port)
+        self.watcher.subscribe(protocol.TOPIC_ROOT + "+/event", qos=1)
+        self.watcher.loop_start()
+
+    def _count(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        msg, _ = protocol.decode_payload(message.payload)
+        if msg is not None:
+            with self._lock:
+                self.deliveries[msg["seq"]] += 1
+
+    def seen(self) -> set[int]:
+        with self._lock:
+            return set(self.deliveries)
+
+    def stored_seqs(self, board: str) -> list[int]:
+        with sqlite3.connect(self.db) as db:
+            rows = db.execute("SELECT seq FROM log WHERE board = ? AND seq IS NOT NULL ORDER BY seq",
+                              (board,)).fetchall()
+        return [r[0] for r in rows]
+
+    def close(self) -> None:
+        self.watcher.loop_stop()
+        self.watcher.disconnect()
+        self.hub.close()
+        self.hall.stop()
+        self.link.close()
+        self.central.stop()
+
+
+@pytest.fixture
+def halls(tmp_path: Path) -> Iterator[Halls]:
+    h = Halls(tmp_path)
+    yield h
+    h.close()
+
+
+def steps(n: int) -> Iterator[tuple[str, dict[str, Any]]]:
+    """A throw, the throw-line button, the next round button, again."""
+    cycle = [("drop", {"hole": "big"}), ("button", {"button": "board"}),
+             ("drop", {"hole": "small"}), ("button", {"button": "next_round"})]
+    for i in range(n):
+        yield cycle[i % len(cycle)]
+
+
+@pytest.mark.mqtt
+@pytest.mark.parametrize("cut_s", [pytest.param(4.0, id="cut4s"),
+                                   pytest.param(60.0, id="cut60s", marks=pytest.mark.slow)])
+def test_a_cut_bridge_delivers_every_hall_event_once_when_it_comes_back(halls: Halls,
+                                                                        cut_s: float) -> None:
+    halls.hub.create_table("trigono", table_id="t1", seats=["Ana", "Ben"], boards=["B1"], seed=3,
+                           options={"first": "Ana", "palets_per_player": 4})
+    board = MqttBoard("B1", halls.hall.host, halls.hall.port)
+    stop_resending = board.resend_every(RESEND_S)
+    try:
+        board.event("hello", fw="test", config="c", holes=["big", "small"])
+        for kind, fields in steps(5):
+            board.event(kind, **fields)
+        # Both ways through the bridge: events to the hub, its acks back to the board.
+        assert wait_for(lambda: board.out.acked == board.out.seq == 6, timeout=20)
+
+        halls.link.cut()
+        before_cut = board.out.seq
+        during = 12
+        for kind, fields in steps(during):
+            board.event(kind, **fields)
+            time.sleep(cut_s / during)
+        cut_seqs = set(range(before_cut + 1, board.out.seq + 1))
+        assert not cut_seqs & halls.seen(), "the link was not cut"
+        assert board.out.acked == before_cut
+
+        # From here on only the hall's queue can deliver the cut events: no more resends.
+        stop_resending.set()
+        came_back = time.monotonic()
+        halls.link.restore()
+        assert wait_for(lambda: board.out.acked == board.out.seq, timeout=30)
+        caught_up_s = time.monotonic() - came_back
+    finally:
+        stop_resending.set()
+        board.close()
+    assert halls.hub.flush()
+    sent = board.out.seq
+    stored = halls.stored_seqs("B1")
+    assert stored == list(range(1, sent + 1))  # every event once
+    health = {b["board"]: b for b in halls.hub.boards()}["B1"]
+    applied = health["received"]
+    assert applied == sent
+    assert halls.link.connections >= 2  # the bridge really reconnected
+    # Resends during the cut reach the centre more than once; the store keeps one.
+    resent = sum(halls.deliveries.values()) - len(halls.deliveries)
+    print(f"\nbridge cut {cut_s:.0f} s: sent {sent} / stored {len(stored)} / applied {applied};"
+          f" {resent} resends deduplicated; caught up {caught_up_s:.1f} s after the link came back")

@@ -36,7 +36,11 @@ def cmd_hub(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    hub = Hub(args.db, settle_s=args.settle)
+    from hub.standby import become_active
+    from hub.store import open_store
+
+    become_active(args.db)  # PostgreSQL: wait as the standby while another hub is active
+    hub = Hub(open_store(args.db), settle_s=args.settle)
     for spec_text in args.table or []:
         try:
             spec = json.loads(spec_text)

@@ -32,7 +32,7 @@ from tests.multihall.test_bridge import steps
 ROOT = Path(__file__).resolve().parents[2]
 SETTLE_S = 0.02
 BOARDS = ("B1", "B2", "B3")
-TABLES = [{"id": f"t{n}", "game": "trigono", "seats": ["Ana", "Ben"], "boards": [b], "seed": n,
+TABLES: list[dict[str, Any]] = [{"id": f"t{n}", "game": "trigono", "seats": ["Ana", "Ben"], "boards": [b], "seed": n,
            "options": {"first": "Ana", "palets_per_player": 4}} for n, b in enumerate(BOARDS, 1)]
 EVERY_S = 0.05  # each board sends an event every 50 ms
 RESEND_S = 2.0  # the firmware's resend_ms

@@ -309,6 +309,31 @@ class SeatScoreState(State[ActionT]):
         self.to_move = self.players.index(to_move)
 
 
+LoadedT = TypeVar("LoadedT")
+
+
+def load_dump(
+    game: Game[Any],
+    data: Mapping[str, JSON],
+    fields: Sequence[str],
+    build: Callable[[Mapping[str, JSON]], LoadedT],
+) -> LoadedT:
+    """The scaffolding of :meth:`Game.load` for dumps ``{"options", ...fields}``: check
+    the fields and that the dump was made with ``game``'s options, then ``build`` the
+    state; any KeyError, TypeError or ValueError while building becomes a RecordError
+    (tests/engines/test_core.py).
+    """
+    check_keys(data, fields, "dump", required=fields)
+    if data["options"] != game.options:
+        raise RecordError("dump: made with other options")
+    try:
+        return build(data)
+    except RecordError:
+        raise
+    except (KeyError, TypeError, ValueError) as err:
+        raise RecordError(f"dump: malformed ({err})") from err
+
+
 @dataclass(frozen=True)
 class Pass:
     """The turn ends with nothing played (Triominos M9/M10, Triolet L14); ``{"pass": true}``.

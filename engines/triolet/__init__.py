@@ -8,18 +8,17 @@
 
 from engines.core import Bot, GameSpec, Pass
 from engines.triolet import bot
-from engines.triolet.game import (
+from engines.triolet.actions import (
     Action,
     Exchange,
     Placement,
     PlayTokens,
-    Rules,
-    TrioletGame,
-    TrioletState,
     action_from_str,
     action_to_json,
     parse_action,
 )
+from engines.triolet.game import TrioletGame, TrioletState
+from engines.triolet.rules import Rules
 
 SPEC = GameSpec(
     name="triolet",

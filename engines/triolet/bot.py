@@ -40,6 +40,7 @@ from math import comb
 from typing import Any
 
 from engines.core import Pass
+from engines.triolet.actions import Action, Exchange, PlayTokens, action_to_json
 from engines.triolet.board import (
     ALL_TOKENS,
     JOKER,
@@ -53,13 +54,7 @@ from engines.triolet.board import (
     generate,
     single_threats,
 )
-from engines.triolet.game import (
-    Action,
-    Exchange,
-    PlayTokens,
-    TrioletState,
-    action_to_json,
-)
+from engines.triolet.game import TrioletState
 
 NEXT_TURN_WEIGHT = 1.0
 TRIOLET_VALUE = (TRIO_POINTS + TRIOLET_BONUS) * 0.7  # a line of 3 free cells is usually there

@@ -1,4 +1,4 @@
-"""Triolet rules (shared/rules/triolet.md, L1–L15) and the RECORDS.md record format.
+"""Triolet play (shared/rules/triolet.md, L1–L15): the game and its states.
 
 >>> import random
 >>> game = TrioletGame({"players": ["Ana", "Ben"]})
@@ -12,17 +12,7 @@ True
 >>> game.load(state.dump()) == state
 True
 
-Variant switches (options besides ``players``):
-
-- ``lone_token``: ``"zero"`` (default: a token that makes no set — only the first token
-  of a game can — scores 0) or ``"face"`` (its value, times its cell's multiplier).
-- ``exchange_min_bag``: the bag must hold at least this many tokens for an exchange
-  (L13; default 5).
-- ``first``: the player who starts (default: drawn by lot with the seed, L2).
-- ``stall_rounds`` **[ours]**: L15 "nobody can play" while the bag still allows
-  exchanges could last for ever (players swapping tokens on a board that takes none of
-  theirs, or one that chooses to exchange for ever). The game ends as blocked (L15
-  settlement) once this many rounds in a row went by without a token placed (default 2).
+Actions are in :mod:`.actions`, the options (variant switches) in :mod:`.rules`.
 """
 
 from __future__ import annotations
@@ -30,7 +20,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import ClassVar
 
 from engines.core import (
@@ -43,12 +32,19 @@ from engines.core import (
     RecordError,
     SeatScoreState,
     check_keys,
-    parse_players,
+    load_dump,
+)
+from engines.triolet.actions import (
+    Action,
+    Exchange,
+    Placement,
+    PlayTokens,
+    action_to_json,
+    parse_action,
 )
 from engines.triolet.board import (
     ALL_TOKENS,
     JOKER,
-    MAX_VALUE,
     MULTIPLIER,
     PLAY_AGAIN,
     RACK_SIZE,
@@ -61,190 +57,10 @@ from engines.triolet.board import (
     parse_token,
     token_name,
 )
+from engines.triolet.rules import Rules
 
-OPTION_FIELDS = ("players", "lone_token", "exchange_min_bag", "first", "stall_rounds")
 POSITION_FIELDS = ("board", "racks", "bag", "scores", "to_move")
 SET_ASIDE = 3  # L2
-
-
-# --------------------------------------------------------------------------- actions
-
-
-@dataclass(frozen=True, order=True)
-class Placement:
-    """One token put on a cell: ``value`` is the number (a joker's declared value).
-
-    >>> Placement.from_str("H10:J0")
-    Placement(cell='H10', value=0, joker=True)
-    """
-
-    cell: str
-    value: int
-    joker: bool = False
-
-    def to_str(self) -> str:
-        return f"{self.cell}:{'J' if self.joker else ''}{self.value}"
-
-    @classmethod
-    def from_str(cls, text: object) -> Placement:
-        if not isinstance(text, str) or text.count(":") != 1:
-            raise RecordError(f"play: expected \"CELL:VALUE\", got {text!r}")
-        where, what = text.split(":")
-        cell_index(where)
-        joker = what.startswith("J")
-        digits = what[1:] if joker else what
-        if not digits.isdigit() or not 0 <= int(digits) <= MAX_VALUE or len(digits) > 2:
-            raise RecordError(f"play: not a token value in {text!r} (0-15, or J0-J15)")
-        return cls(where, int(digits), joker)
-
-
-def _board_order(p: Placement) -> int:
-    return cell_index(p.cell)
-
-
-@dataclass(frozen=True)
-class PlayTokens:
-    """Place 1–3 tokens (L3); kept in board order so equal plays compare equal.
-
-    >>> PlayTokens.from_str("H9:10 H8:5").to_str()
-    'H8:5 H9:10'
-    """
-
-    placements: tuple[Placement, ...]
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "placements", tuple(sorted(self.placements, key=_board_order)))
-
-    def to_str(self) -> str:
-        return " ".join(p.to_str() for p in self.placements)
-
-    @classmethod
-    def from_str(cls, text: str) -> PlayTokens:
-        return cls(tuple(Placement.from_str(t) for t in text.split()))
-
-
-@dataclass(frozen=True)
-class Exchange:
-    """Swap 1–3 rack tokens with the bag (L13); tokens are values or JOKER (16).
-
-    >>> Exchange.from_str("exchange 3 J").tokens
-    (3, 16)
-    """
-
-    tokens: tuple[int, ...]
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "tokens", tuple(sorted(self.tokens)))
-
-    def to_str(self) -> str:
-        return "exchange " + " ".join(str(token_name(t)) for t in self.tokens)
-
-    @classmethod
-    def from_str(cls, text: str) -> Exchange:
-        words = text.split()
-        if not words or words[0] != "exchange":
-            raise InvalidMoveError(f"not an exchange: {text!r}")
-        try:
-            return cls(tuple(parse_token("J" if w == "J" else int(w), "exchange") for w in words[1:]))
-        except ValueError as err:
-            raise InvalidMoveError(f"not an exchange: {text!r}") from err
-
-
-Action = PlayTokens | Exchange | Pass
-
-
-def action_from_str(text: str) -> Action:
-    """Parse the text notation: ``"H8:5 H9:J7"``, ``"exchange 3 J"`` or ``"pass"``.
-
-    >>> action_from_str("pass"), action_from_str("exchange 1").to_str()
-    (Pass(), 'exchange 1')
-    """
-    if text == "pass":
-        return Pass()
-    if text.startswith("exchange"):
-        return Exchange.from_str(text)
-    try:
-        return PlayTokens.from_str(text)
-    except RecordError as err:
-        raise InvalidMoveError(str(err)) from err
-
-
-def parse_action(obj: JSON) -> Action:
-    """An action from the RECORDS.md notation.
-
-    >>> parse_action({"play": ["H8:5", "H9:10", "H10:J0"]}).to_str()
-    'H8:5 H9:10 H10:J0'
-    >>> parse_action({"exchange": [3, "J"]})
-    Exchange(tokens=(3, 16))
-    >>> parse_action({"pass": False})
-    Traceback (most recent call last):
-    ...
-    engines.core.RecordError: pass: expected true
-    """
-    body = check_keys(obj, ("play", "exchange", "pass"), "action")
-    if len(body) != 1:
-        raise RecordError("action: expected exactly one of play, exchange, pass")
-    ((kind, value),) = body.items()
-    if kind == "pass":
-        if value is not True:
-            raise RecordError("pass: expected true")
-        return Pass()
-    if not isinstance(value, list) or not 1 <= len(value) <= RACK_SIZE:
-        raise RecordError(f"{kind}: expected a list of 1 to 3 tokens")
-    if kind == "play":
-        return PlayTokens(tuple(Placement.from_str(t) for t in value))
-    return Exchange(tuple(parse_token(t, "exchange") for t in value))
-
-
-def action_to_json(action: Action) -> JSON:
-    if isinstance(action, PlayTokens):
-        return {"play": [p.to_str() for p in action.placements]}
-    if isinstance(action, Exchange):
-        return {"exchange": [token_name(t) for t in action.tokens]}
-    return {"pass": True}
-
-
-# --------------------------------------------------------------------------- options
-
-
-@dataclass(frozen=True)
-class Rules:
-    """Validated options (see the module docstring for the variant switches).
-
-    >>> Rules.from_options({}).players
-    ('P1', 'P2')
-    >>> Rules.from_options({"players": ["A"]})
-    Traceback (most recent call last):
-    ...
-    engines.core.RecordError: players: 2 to 4 players, got 1
-    """
-
-    players: tuple[str, ...]
-    lone_token: str
-    exchange_min_bag: int
-    first: str | None
-    stall_rounds: int
-
-    @classmethod
-    def from_options(cls, options: Mapping[str, JSON]) -> Rules:
-        opts = check_keys(dict(options), OPTION_FIELDS, "options")
-        players = parse_players(opts.get("players", ["P1", "P2"]), 2, 4)
-        lone = opts.get("lone_token", "zero")
-        if lone not in ("zero", "face"):
-            raise RecordError(f"lone_token: expected 'zero' or 'face', got {lone!r}")
-        least = opts.get("exchange_min_bag", 5)
-        if isinstance(least, bool) or not isinstance(least, int) or least < 1:
-            raise RecordError(f"exchange_min_bag: expected a number >= 1, got {least!r}")
-        first = opts.get("first")
-        if first is not None and first not in players:
-            raise RecordError(f"first: not a player: {first!r}")
-        stall = opts.get("stall_rounds", 2)
-        if isinstance(stall, bool) or not isinstance(stall, int) or stall < 1:
-            raise RecordError(f"stall_rounds: expected a number >= 1, got {stall!r}")
-        return cls(tuple(players), lone, least, first, stall)
-
-
-# --------------------------------------------------------------------------- game
 
 
 DUMP_FIELDS = (
@@ -290,28 +106,23 @@ class TrioletGame(Game[Action]):
         return action_to_json(action)
 
     def load(self, data: Mapping[str, JSON]) -> TrioletState:
-        try:
-            check_keys(data, DUMP_FIELDS, "dump", required=DUMP_FIELDS)
-            if data["options"] != self.options:
-                raise RecordError("dump: made with other options")
-            state = TrioletState(self, shuffle_seed=int(data["shuffle_seed"]))
-            for name, token in data["board"]:
-                joker = isinstance(token, str)
-                value = int(token[1:]) if joker else int(token)
-                state.board.place(cell_index(name), value, joker)
-            state.racks = [[parse_token(t, "dump") for t in r] for r in data["racks"]]
-            state.bag = [parse_token(t, "dump") for t in data["bag"]]
-            state.aside = [parse_token(t, "dump") for t in data["aside"]]
-            state.score_list = [int(s) for s in data["scores"]]
-            state.to_move = int(data["to_move"])
-            state.over = bool(data["over"])
-            state.log = list(data["log"])
-            state.exchanges = int(data["exchanges"])
-            state.stalled = int(data["stalled"])
-        except (KeyError, TypeError, ValueError) as err:
-            if isinstance(err, RecordError):
-                raise
-            raise RecordError(f"dump: malformed ({err})") from err
+        return load_dump(self, data, DUMP_FIELDS, self._build)
+
+    def _build(self, data: Mapping[str, JSON]) -> TrioletState:
+        state = TrioletState(self, shuffle_seed=int(data["shuffle_seed"]))
+        for name, token in data["board"]:
+            joker = isinstance(token, str)
+            value = int(token[1:]) if joker else int(token)
+            state.board.place(cell_index(name), value, joker)
+        state.racks = [[parse_token(t, "dump") for t in r] for r in data["racks"]]
+        state.bag = [parse_token(t, "dump") for t in data["bag"]]
+        state.aside = [parse_token(t, "dump") for t in data["aside"]]
+        state.score_list = [int(s) for s in data["scores"]]
+        state.to_move = int(data["to_move"])
+        state.over = bool(data["over"])
+        state.log = list(data["log"])
+        state.exchanges = int(data["exchanges"])
+        state.stalled = int(data["stalled"])
         return state
 
 

@@ -8,17 +8,16 @@
 
 from engines.core import Bot, GameSpec, Pass
 from engines.triominos import bot
-from engines.triominos.game import (
+from engines.triominos.actions import (
     Action,
     Draw,
     Place,
-    Rules,
-    TriominosGame,
-    TriominosState,
     action_from_str,
     action_to_json,
     parse_action,
 )
+from engines.triominos.game import TriominosGame, TriominosState
+from engines.triominos.rules import Rules
 
 SPEC = GameSpec(
     name="triominos",

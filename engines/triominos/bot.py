@@ -31,16 +31,10 @@ from typing import Any
 
 from engines.core import Pass
 from engines.lattice import Cell
+from engines.triominos.actions import Action, Draw, Place, action_to_json
 from engines.triominos.board import Board, cell_key, key_cell
-from engines.triominos.game import (
-    DRAW_PENALTY,
-    Action,
-    Draw,
-    Place,
-    TriominosState,
-    action_to_json,
-    bonus_points,
-)
+from engines.triominos.game import TriominosState
+from engines.triominos.rules import DRAW_PENALTY, bonus_points
 
 MIN_WORLDS = 2
 MAX_WORLDS = 200

@@ -1,4 +1,6 @@
-"""Triominos rules (shared/rules/triominos.md, M1–M14) and the RECORDS.md record format.
+"""Triominos play (shared/rules/triominos.md, M1–M14): the game and its states.
+
+Actions are in :mod:`.actions`, options, scores and the deal in :mod:`.rules`.
 
 >>> import random
 >>> game = TriominosGame({"players": ["Ana", "Ben"], "set": "classic"})
@@ -16,8 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from engines.core import (
     JSON,
@@ -29,234 +30,35 @@ from engines.core import (
     RecordError,
     SeatScoreState,
     check_keys,
-    parse_players,
+    load_dump,
 )
 from engines.lattice import Cell
-from engines.triominos.board import (
-    BRIDGE,
-    COORD_LIMIT,
-    Board,
-    cell_key,
-    geometry,
-    key_cell,
+from engines.triominos.actions import (
+    Action,
+    Draw,
+    Place,
+    action_to_json,
+    check_cell,
+    check_corners,
+    parse_action,
+)
+from engines.triominos.board import Board, cell_key, geometry, key_cell
+from engines.triominos.rules import (
+    DRAW_PENALTY,
+    MAX_DRAWS,
+    NO_PLAY_PENALTY,
+    OPENING_TRIPLE_BONUS,
+    OPENING_ZERO_BONUS,
+    OUT_BONUS,
+    POSITION_FIELDS,
+    YOUNG_OUT_BONUS,
+    Rules,
+    bonus_points,
+    deal,
 )
 from engines.triominos.tiles import SETS, Corners, TileSet, canonical, parse_tile_name, tile_name
 
-OPTION_FIELDS = (
-    "players",
-    "set",
-    "rules",
-    "bridge",
-    "blocked",
-    "empty_pool_penalty",
-    "target",
-    "young",
-)
-POSITION_FIELDS = ("board", "racks", "pool", "scores", "to_move")
-
-HAND_SIZES = {2: 9, 3: 7, 4: 7, 5: 6, 6: 6}  # M2
-DRAW_PENALTY = 5  # M9, per tile
-MAX_DRAWS = 3  # M9
-NO_PLAY_PENALTY = 10  # M9, after the third draw
-OUT_BONUS = 25  # M11
-HEXAGON_POINTS = {"hexagon": 50, "double_hexagon": 60, "triple_hexagon": 70}  # M6
-BRIDGE_POINTS = 40  # M7
-OPENING_TRIPLE_BONUS = 10  # M3 pressman
-OPENING_ZERO_BONUS = 40  # M3 pressman: 0-0-0 scores 40 in all
-YOUNG_OUT_BONUS = 5  # M14
 ORIGIN = cell_key(Cell(0, 0, "up"))
-
-
-# --------------------------------------------------------------------------- actions
-
-
-@dataclass(frozen=True)
-class Place:
-    """Put a tile on ``cell`` with ``corners`` landing on the cell's corners 0, 1, 2.
-
-    >>> Place.from_str("0,0,down:1-2-2")
-    Place(cell=Cell(i=0, j=0, orient='down'), corners=(1, 2, 2))
-    >>> Place(Cell(-1, 2, "up"), (3, 4, 5)).to_str()
-    '-1,2,up:3-4-5'
-    """
-
-    cell: Cell
-    corners: Corners
-
-    def to_str(self) -> str:
-        return f"{self.cell.i},{self.cell.j},{self.cell.orient}:{tile_name(self.corners)}"
-
-    @classmethod
-    def from_str(cls, text: str) -> Place:
-        try:
-            where, numbers = text.split(":")
-            i, j, orient = where.split(",")
-            a, b, c = (int(v) for v in numbers.split("-"))
-            cell = Cell.from_json([int(i), int(j), orient])
-        except (ValueError, RecordError) as err:
-            raise InvalidMoveError(f"not a placement: {text!r}") from err
-        return cls(cell, _check_corners([a, b, c]))
-
-
-@dataclass(frozen=True)
-class Draw:
-    """Draw one tile from the pool (M9, −5)."""
-
-    def to_str(self) -> str:
-        return "draw"
-
-    @classmethod
-    def from_str(cls, text: str) -> Draw:
-        if text != "draw":
-            raise InvalidMoveError(f"not a draw: {text!r}")
-        return cls()
-
-
-Action = Place | Draw | Pass
-
-
-def action_from_str(text: str) -> Action:
-    """Parse the text notation: ``"i,j,up:a-b-c"``, ``"draw"`` or ``"pass"``.
-
-    >>> action_from_str("pass"), action_from_str("draw")
-    (Pass(), Draw())
-    """
-    if text == "draw":
-        return Draw()
-    if text == "pass":
-        return Pass()
-    return Place.from_str(text)
-
-
-def _check_corners(obj: Any) -> Corners:
-    if (
-        isinstance(obj, (list, tuple))
-        and len(obj) == 3
-        and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 5 for v in obj)
-    ):
-        return (obj[0], obj[1], obj[2])
-    raise RecordError(f"corners: expected three numbers 0-5, got {obj!r}")
-
-
-def _check_cell(obj: Any) -> Cell:
-    cell = Cell.from_json(obj)
-    if abs(cell.i) > COORD_LIMIT or abs(cell.j) > COORD_LIMIT:
-        raise RecordError(f"cell: coordinates beyond ±{COORD_LIMIT}: {obj!r}")
-    return cell
-
-
-def parse_action(obj: JSON) -> Action:
-    """An action from the RECORDS.md notation.
-
-    >>> parse_action({"place": {"cell": [0, 0, "down"], "corners": [1, 2, 2]}}).to_str()
-    '0,0,down:1-2-2'
-    >>> parse_action({"draw": False})
-    Traceback (most recent call last):
-    ...
-    engines.core.RecordError: draw: expected true
-    """
-    body = check_keys(obj, ("place", "draw", "pass"), "action")
-    if len(body) != 1:
-        raise RecordError("action: expected exactly one of place, draw, pass")
-    (kind, value), = body.items()
-    if kind == "place":
-        place = check_keys(value, ("cell", "corners"), "place", required=("cell", "corners"))
-        return Place(_check_cell(place["cell"]), _check_corners(place["corners"]))
-    if value is not True:
-        raise RecordError(f"{kind}: expected true")
-    return Draw() if kind == "draw" else Pass()
-
-
-def action_to_json(action: Action) -> JSON:
-    if isinstance(action, Place):
-        return {"place": {"cell": action.cell.to_json(), "corners": list(action.corners)}}
-    if isinstance(action, Draw):
-        return {"draw": True}
-    return {"pass": True}
-
-
-# --------------------------------------------------------------------------- options
-
-
-@dataclass(frozen=True)
-class Rules:
-    """Validated options. Defaults follow ``rules`` (Goliath unless ``"pressman"``).
-
-    - ``set``: ``"classic"`` (2–4 players) or ``"excel"`` (default for 5–6 players).
-    - ``bridge``: ``"goliath"`` (M7: flanks empty) or ``"pressman"`` (also the two-side
-      notch under a bridge).
-    - ``blocked``: ``"subtract"`` (M12: everyone loses their own hand) or
-      ``"lowest_wins"`` (Pressman: the lowest hand scores the others' totals minus its own).
-    - ``empty_pool_penalty``: points lost passing with an empty pool (0; Pressman 10).
-    - ``target``: match to this score (M13), or null for one round.
-    - ``young``: M14 scoring (tile 1, bonus +1, going out 5; no penalties).
-
-    >>> Rules.from_options({"rules": "pressman"}).blocked
-    'lowest_wins'
-    >>> Rules.from_options({"players": ["A", "B", "C", "D", "E"]}).set_name
-    'excel'
-    >>> Rules.from_options({"colour": "red"})
-    Traceback (most recent call last):
-    ...
-    engines.core.RecordError: options: unknown field 'colour'
-    """
-
-    players: tuple[str, ...]
-    set_name: str
-    rules: str
-    bridge: str
-    blocked: str
-    empty_pool_penalty: int
-    target: int | None
-    young: bool
-
-    @classmethod
-    def from_options(cls, options: Mapping[str, JSON]) -> Rules:
-        opts = check_keys(dict(options), OPTION_FIELDS, "options")
-        players = parse_players(opts.get("players", ["P1", "P2"]), 2, 6)
-        set_name = opts.get("set", "excel" if len(players) >= 5 else "classic")
-        if set_name not in SETS:
-            raise RecordError(f"set: expected 'classic' or 'excel', got {set_name!r}")
-        if set_name == "classic" and len(players) > 4:
-            raise RecordError("set: the classic set is for 2 to 4 players (5-6 need excel)")
-        rules = opts.get("rules", "goliath")
-        if rules not in ("goliath", "pressman"):
-            raise RecordError(f"rules: expected 'goliath' or 'pressman', got {rules!r}")
-        pressman = rules == "pressman"
-        bridge = opts.get("bridge", rules)
-        if bridge not in ("goliath", "pressman"):
-            raise RecordError(f"bridge: expected 'goliath' or 'pressman', got {bridge!r}")
-        blocked = opts.get("blocked", "lowest_wins" if pressman else "subtract")
-        if blocked not in ("subtract", "lowest_wins"):
-            raise RecordError(f"blocked: expected 'subtract' or 'lowest_wins', got {blocked!r}")
-        penalty = opts.get("empty_pool_penalty", 10 if pressman else 0)
-        if isinstance(penalty, bool) or not isinstance(penalty, int) or penalty < 0:
-            raise RecordError(f"empty_pool_penalty: expected a number >= 0, got {penalty!r}")
-        target = opts.get("target")
-        if target is not None and (
-            isinstance(target, bool) or not isinstance(target, int) or target <= 0
-        ):
-            raise RecordError(f"target: expected a positive number or null, got {target!r}")
-        young = opts.get("young", False)
-        if not isinstance(young, bool):
-            raise RecordError(f"young: expected true or false, got {young!r}")
-        return cls(tuple(players), set_name, rules, bridge, blocked, penalty, target, young)
-
-
-def bonus_points(bonus: str | None, young: bool) -> int:
-    """What a bonus adds to a placement (M6, M7; M14: 1).
-
-    >>> bonus_points("double_hexagon", False), bonus_points("bridge", True), bonus_points(None, False)
-    (60, 1, 0)
-    """
-    if bonus is None:
-        return 0
-    if young:
-        return 1
-    return BRIDGE_POINTS if bonus == BRIDGE else HEXAGON_POINTS[bonus]
-
-
-# --------------------------------------------------------------------------- game
 
 
 class TriominosGame(Game[Action]):
@@ -287,28 +89,23 @@ class TriominosGame(Game[Action]):
         return action_to_json(action)
 
     def load(self, data: Mapping[str, JSON]) -> TriominosState:
-        try:
-            check_keys(data, DUMP_FIELDS, "dump", required=DUMP_FIELDS)
-            if data["options"] != self.options:
-                raise RecordError("dump: made with other options")
-            state = TriominosState(self, deal_seed=int(data["deal_seed"]))
-            ts = self.tileset
-            for cell_json, corners in data["board"]:
-                state.board.place(cell_key(_check_cell(cell_json)), _check_corners(corners))
-            state.racks = [[ts.index_of(parse_tile_name(t)) for t in r] for r in data["racks"]]
-            state.pool = [ts.index_of(parse_tile_name(t)) for t in data["pool"]]
-            state.score_list = [int(s) for s in data["scores"]]
-            state.to_move = int(data["to_move"])
-            state.draws = int(data["draws"])
-            state.round = int(data["round"])
-            state.over = bool(data["over"])
-            state.log = list(data["log"])
-            state.round_results = list(data["round_results"])
-            state.opening_draw = dict(data["opening_draw"])
-        except (KeyError, TypeError, ValueError) as err:
-            if isinstance(err, RecordError):
-                raise
-            raise RecordError(f"dump: malformed ({err})") from err
+        return load_dump(self, data, DUMP_FIELDS, self._build)
+
+    def _build(self, data: Mapping[str, JSON]) -> TriominosState:
+        state = TriominosState(self, deal_seed=int(data["deal_seed"]))
+        ts = self.tileset
+        for cell_json, corners in data["board"]:
+            state.board.place(cell_key(check_cell(cell_json)), check_corners(corners))
+        state.racks = [[ts.index_of(parse_tile_name(t)) for t in r] for r in data["racks"]]
+        state.pool = [ts.index_of(parse_tile_name(t)) for t in data["pool"]]
+        state.score_list = [int(s) for s in data["scores"]]
+        state.to_move = int(data["to_move"])
+        state.draws = int(data["draws"])
+        state.round = int(data["round"])
+        state.over = bool(data["over"])
+        state.log = list(data["log"])
+        state.round_results = list(data["round_results"])
+        state.opening_draw = dict(data["opening_draw"])
         return state
 
 
@@ -364,55 +161,12 @@ class TriominosState(SeatScoreState[Action]):
     # ----------------------------------------------------------------- set-up
 
     def start_round(self) -> None:
-        """Deal a round from the seed: first player (M3), hands (M2), pool."""
-        rng = random.Random(self.deal_seed + self.round)
-        ts = self.tileset
-        n = len(self.players)
-        pool = list(range(ts.size))
-        rng.shuffle(pool)
-        self.opening_draw = {}
-        first = 0
-        if self.rules.rules == "goliath":
-            contenders = list(range(n))
-            drawn: dict[int, list[int]] = {p: [] for p in range(n)}
-            at = 0
-            while True:
-                if at + len(contenders) > len(pool):
-                    rng.shuffle(pool)
-                    at = 0
-                for k, p in enumerate(contenders):
-                    drawn[p].append(pool[at + k])
-                at += len(contenders)
-                best = max(ts.pips[drawn[p][-1]] for p in contenders)
-                contenders = [p for p in contenders if ts.pips[drawn[p][-1]] == best]
-                if len(contenders) == 1:
-                    break
-            first = contenders[0]
-            self.opening_draw = {
-                self.players[p]: [ts.name_of(t) for t in drawn[p]] for p in range(n)
-            }
-            rng.shuffle(pool)  # the drawn tiles go back and the pool is mixed again
-        hand = HAND_SIZES[n]
-        self.racks = [sorted(pool[p * hand : (p + 1) * hand]) for p in range(n)]
-        self.pool = pool[n * hand :]
-        if self.rules.rules == "pressman":
-            first = self._pressman_opener()
+        """Deal a round from the seed (:func:`engines.triominos.rules.deal`)."""
+        dealt = deal(self.rules, self.tileset, self.deal_seed + self.round)
+        self.racks, self.pool, self.to_move = dealt.racks, dealt.pool, dealt.first
+        self.opening_draw = dict(dealt.opening_draw)
         self.board = Board()
-        self.to_move = first
         self.draws = 0
-
-    def _pressman_opener(self) -> int:
-        """M3 Pressman: the highest triple starts; with none, the highest pip sum."""
-        ts = self.tileset
-
-        def strength(seat: int) -> tuple[int, int]:
-            triples = [ts.pips[t] for t in self.racks[seat] if len(set(ts.tiles[t])) == 1]
-            if triples:
-                return (1, max(triples))
-            return (0, max((ts.pips[t] for t in self.racks[seat]), default=-1))
-
-        best = max(strength(s) for s in range(len(self.players)))
-        return next(s for s in range(len(self.players)) if strength(s) == best)
 
     def set_up(self, position: Mapping[str, JSON], rng: random.Random) -> None:
         """Start from a RECORDS.md ``position`` (taken as given; tiles must exist, once)."""
@@ -436,8 +190,8 @@ class TriominosState(SeatScoreState[Action]):
         for n, entry in enumerate(board):
             where = f"board[{n}]"
             body = check_keys(entry, ("cell", "corners"), f"position.{where}", ("cell", "corners"))
-            cell = _check_cell(body["cell"])
-            corners = _check_corners(body["corners"])
+            cell = check_cell(body["cell"])
+            corners = check_corners(body["corners"])
             key = cell_key(cell)
             tile(tile_name(canonical(corners)), where)
             if key in self.board.tiles:

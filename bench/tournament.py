@@ -1,0 +1,76 @@
+"""Tournament benchmark (issue 16): a Swiss round paired for 512 players, and the
+standings of 512 players after 9 rounds recomputed from the results.
+
+A 512-player Swiss tournament (duels, default tie-breaks including head-to-head) is
+played with seeded random results; every round's draw is timed (rounds 1 to 9: later
+rounds have more opponents to avoid), then the standings after round 9 are recomputed
+``--repeat`` times. Also timed: the replay of the whole log (what a restart costs).
+
+    python bench/tournament.py                      # 512 players, 9 rounds
+    python bench/tournament.py --players 1024 --rounds 11 --seats 4
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from hub.tournament.state import Tournament  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--players", type=int, default=512)
+    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--seats", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    t = Tournament.create("bench", {"type": "create", "spec": {
+        "name": "bench", "game": "trigono", "format": "swiss", "seats": args.seats,
+        "rounds": args.rounds, "check_in": False, "seed": args.seed}})
+    for i in range(args.players):
+        t.apply({"type": "register", "player": {"name": f"Player {i}"}})
+    t.apply(t.start_entry())
+    draws: list[float] = []
+    for _ in range(args.rounds):
+        start = time.perf_counter()
+        entry = t.draw_round()
+        draws.append(time.perf_counter() - start)
+        t.apply(entry)
+        for m in [m for m in t.matches.values() if m.status == "ready"]:
+            order = list(m.players)
+            rng.shuffle(order)
+            t.apply({"type": "result", "match": m.id, "ranking": order,
+                     "scores": {p: float(rng.randint(0, 13)) for p in order}})
+    times: list[float] = []
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        lines = t.standings()
+        times.append(time.perf_counter() - start)
+    assert len(lines) == args.players
+    start = time.perf_counter()
+    again = Tournament.replay("bench", t.log)
+    replay_s = time.perf_counter() - start
+    assert [s.player for s in again.standings()] == [s.player for s in lines]
+    repeats = sum(1 for m in t.matches.values() for _ in [0] if not m.bye) - len(
+        {tuple(sorted(m.players)) for m in t.matches.values() if not m.bye})
+    print(f"players {args.players}, seats {args.seats}, rounds {args.rounds}, "
+          f"matches {len(t.matches)}, log entries {len(t.log)}")
+    print("swiss draw per round (s): " + " ".join(f"{d:.3f}" for d in draws)
+          + f"  (max {max(draws):.3f}, limit 1 s)")
+    print(f"standings after {args.rounds} rounds: median {statistics.median(times) * 1000:.1f} ms, "
+          f"max {max(times) * 1000:.1f} ms over {args.repeat} (limit 50 ms)")
+    print(f"replay of the whole log: {replay_s:.2f} s; repeated pairings: {repeats}")
+    return 0 if max(draws) <= 1.0 and statistics.median(times) <= 0.05 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

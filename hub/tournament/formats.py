@@ -1,0 +1,245 @@
+"""Draws: Swiss pairings and groups, pools, elimination brackets. Pure functions.
+
+Every function takes players already ordered by standing (or seed) and answers with
+player ids; nothing here reads the clock or a global random source, so a draw is
+reproducible.
+
+Swiss pairs are a maximum-weight matching (networkx): a repeat opponent costs more than
+any distance in the standings, so one is only chosen when it cannot be avoided; a bye
+goes to one of the players with the fewest byes so far (rotating byes), the lowest in
+the standings first.
+
+>>> pair_swiss(["a", "b", "c", "d"], met={("a", "b")}, byes={})
+([('a', 'c'), ('b', 'd')], None)
+>>> bracket_order(8, 2)
+[1, 8, 4, 5, 2, 7, 3, 6]
+>>> snake_pools(["s1", "s2", "s3", "s4", "s5", "s6"], 3)
+[['s1', 's6'], ['s2', 's5'], ['s3', 's4']]
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+
+import networkx as nx
+
+BLOCK = 32  # players per independent matching (a whole draw is one block up to 2 * BLOCK)
+REPEAT = 10**12  # cost of a repeat opponent: more than any sum of distances
+BYE_NODE = "\x00bye"
+
+
+def pair_key(a: str, b: str) -> tuple[str, str]:
+    """The unordered pair ``(a, b)`` as a sorted tuple (how ``met`` is keyed)."""
+    return (a, b) if a < b else (b, a)
+
+
+def _match_block(block: Sequence[str], met: set[tuple[str, str]] | frozenset[tuple[str, str]],
+                 bye_candidates: set[str] | None) -> tuple[list[tuple[str, str]], str | None, int]:
+    """Max-weight matching of one block; (pairs, bye player, repeats)."""
+    graph: nx.Graph[str] = nx.Graph()
+    n = len(block)
+    base = REPEAT * 4
+    for i in range(n):
+        for j in range(i + 1, n):
+            a, b = block[i], block[j]
+            cost = (j - i) ** 2 + (REPEAT if pair_key(a, b) in met else 0)
+            graph.add_edge(a, b, weight=base - cost)
+    if bye_candidates is not None:
+        for i, p in enumerate(block):
+            if p in bye_candidates:
+                graph.add_edge(BYE_NODE, p, weight=base - (n - i))  # the lowest first
+    mate = nx.max_weight_matching(graph, maxcardinality=True)
+    pairs: list[tuple[str, str]] = []
+    bye = None
+    repeats = 0
+    position = {p: i for i, p in enumerate(block)}
+    for a, b in mate:
+        if a == BYE_NODE or b == BYE_NODE:
+            bye = b if a == BYE_NODE else a
+            continue
+        if position[a] > position[b]:
+            a, b = b, a
+        repeats += pair_key(a, b) in met
+        pairs.append((a, b))
+    pairs.sort(key=lambda pair: position[pair[0]])
+    return pairs, bye, repeats
+
+
+def pair_swiss(
+    ranked: Sequence[str],
+    met: set[tuple[str, str]] | frozenset[tuple[str, str]],
+    byes: Mapping[str, int],
+) -> tuple[list[tuple[str, str]], str | None]:
+    """Pair players (best first) for a Swiss round: (pairs in standing order, bye).
+
+    ``met`` holds the pairs (sorted tuples) that already played each other; ``byes``
+    counts the byes each player had. Players are matched in blocks of ~:data:`BLOCK`
+    consecutive standings (a full matching on 512 players is too slow); a block whose
+    best matching still repeats an opponent is merged with the next, so a repeat is
+    only left when the whole field cannot avoid it.
+    """
+    players = list(ranked)
+    if len(players) != len(set(players)):
+        raise ValueError("pair_swiss: a player is listed twice")
+    need_bye = len(players) % 2 == 1
+    fewest = min((byes.get(p, 0) for p in players), default=0)
+    candidates = {p for p in players if byes.get(p, 0) == fewest} if need_bye else set()
+    pairs: list[tuple[str, str]] = []
+    bye: str | None = None
+    done: list[tuple[int, int]] = []  # (start of a drawn block, len(pairs) before it)
+    n = len(players)
+    start = 0
+    while start < n:
+        end = _block_end(start, start + BLOCK, n)
+        while True:
+            block = players[start:end]
+            last = end == n
+            widen_up = last and done and (
+                need_bye and not candidates.intersection(block))
+            if not widen_up:
+                found, found_bye, repeats = _match_block(
+                    block, met, candidates if last and need_bye else None)
+                if repeats and not last:
+                    end = _block_end(start, end + BLOCK, n)
+                    continue
+                widen_up = bool(repeats and done)
+            if widen_up:  # draw the previous block again together with this one
+                start, keep = done.pop()
+                del pairs[keep:]
+                continue
+            break
+        done.append((start, len(pairs)))
+        pairs.extend(found)
+        bye = found_bye if found_bye is not None else bye
+        start = end
+    return pairs, bye
+
+
+def _block_end(start: int, end: int, n: int) -> int:
+    """Where a block from ``start`` ends: an even size, and the rest of the field when
+    less than a block would be left."""
+    if n - end < BLOCK:
+        return n
+    return end + (end - start) % 2
+
+
+def group_sizes(n: int, seats: int) -> list[int]:
+    """Sizes of the groups for ``n`` players at matches of ``seats``: as few groups as
+    possible, sizes differing by at most one (so some play one short), none of one
+    (a lone player is a bye) — duels with an odd count leave one bye.
+
+    >>> group_sizes(10, 4), group_sizes(9, 2), group_sizes(5, 4)
+    ([4, 3, 3], [2, 2, 2, 2, 1], [3, 2])
+    """
+    if n <= 0:
+        return []
+    if seats == 2:
+        return [2] * (n // 2) + [1] * (n % 2)
+    count = math.ceil(n / seats)
+    base, extra = divmod(n, count)
+    return [base + 1] * extra + [base] * (count - extra)
+
+
+def group_swiss(
+    ranked: Sequence[str],
+    seats: int,
+    met: set[tuple[str, str]] | frozenset[tuple[str, str]],
+    byes: Mapping[str, int],
+) -> tuple[list[tuple[str, ...]], str | None]:
+    """Groups of ``seats`` for a Swiss round, formed by standing: (groups, bye).
+
+    Pairs (``seats == 2``) use :func:`pair_swiss`. Larger groups are filled in standing
+    order, each next member being the first of the next few unplaced players who met
+    the fewest of the group already.
+    """
+    if seats == 2:
+        pairs, bye = pair_swiss(ranked, met, byes)
+        return [tuple(p) for p in pairs], bye
+    players = list(ranked)
+    sizes = group_sizes(len(players), seats)
+    bye = None
+    if sizes and sizes[-1] == 1:
+        fewest = min(byes.get(p, 0) for p in players)
+        bye = next(p for p in reversed(players) if byes.get(p, 0) == fewest)
+        players.remove(bye)
+        sizes.pop()
+    groups: list[tuple[str, ...]] = []
+    left = players
+    for size in sizes:
+        group = [left[0]]
+        rest = left[1:]
+        for _ in range(size - 1):
+            window = rest[: 3 * seats]
+            choice = min(window, key=lambda p: (sum(pair_key(p, q) in met for q in group), rest.index(p)))
+            group.append(choice)
+            rest.remove(choice)
+        groups.append(tuple(group))
+        left = rest
+    return groups, bye
+
+
+def snake_pools(seeded: Sequence[str], count: int) -> list[list[str]]:
+    """Spread seeded players over ``count`` pools: 1, 2, …, count, then back."""
+    pools: list[list[str]] = [[] for _ in range(count)]
+    for i, player in enumerate(seeded):
+        lap, pos = divmod(i, count)
+        pools[pos if lap % 2 == 0 else count - 1 - pos].append(player)
+    return pools
+
+
+def pool_count(n: int, pool_size: int) -> int:
+    """How many pools for ``n`` players in pools of at most ``pool_size``."""
+    return max(1, math.ceil(n / pool_size))
+
+
+def pool_matches(pool: Sequence[str], seats: int) -> list[tuple[str, ...]]:
+    """The matches of one pool: one match of everyone when the pool fits at one table,
+    else every group of ``seats`` once (for duels a round robin, ordered by the circle
+    method so nobody plays twice in a row when it can be helped).
+
+    >>> pool_matches(["a", "b", "c", "d"], 2)
+    [('a', 'd'), ('b', 'c'), ('a', 'c'), ('d', 'b'), ('a', 'b'), ('c', 'd')]
+    >>> pool_matches(["a", "b", "c"], 4)
+    [('a', 'b', 'c')]
+    """
+    if len(pool) <= seats:
+        return [tuple(pool)]
+    if seats == 2:
+        ring: list[str | None] = list(pool) + ([None] if len(pool) % 2 else [])
+        out: list[tuple[str, ...]] = []
+        n = len(ring)
+        for _ in range(n - 1):
+            for i in range(n // 2):
+                a, b = ring[i], ring[n - 1 - i]
+                if a is not None and b is not None:
+                    out.append((a, b))
+            ring = [ring[0], ring[-1], *ring[1:-1]]
+        return out
+    return list(itertools.combinations(pool, seats))
+
+
+def bracket_order(size: int, seats: int) -> list[int]:
+    """Seeds in bracket order for an elimination table of ``size`` slots (a power of
+    ``seats``): consecutive runs of ``seats`` are the first-round matches, and the best
+    seeds meet as late as possible (1 and 2 only in the final).
+
+    >>> bracket_order(9, 3)
+    [1, 6, 7, 2, 5, 8, 3, 4, 9]
+    """
+    order = [1]
+    span = 1
+    while span < size:
+        order = [s + j * span if j % 2 == 0 else (j + 1) * span + 1 - s
+                 for s in order for j in range(seats)]
+        span *= seats
+    return order
+
+
+def bracket_size(n: int, seats: int) -> int:
+    """The smallest power of ``seats`` that holds ``n`` players (at least ``seats``)."""
+    size = seats
+    while size < n:
+        size *= seats
+    return size

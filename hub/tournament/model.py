@@ -1,0 +1,290 @@
+"""Value objects of a tournament: its spec, players, stations and matches.
+
+A tournament is configured once (:class:`Spec`, the body of its ``create`` entry) and
+then only changed by log entries (:mod:`hub.tournament.state`). Everything here is plain
+data with a JSON form; bad input raises :class:`hub.errors.BadInputError` (a
+``ValueError``) and builds nothing.
+
+>>> spec = Spec.parse({"name": "Club night", "game": "trike", "format": "swiss", "rounds": 3})
+>>> spec.seats, spec.points, spec.rounds
+(2, (1.0, 0.0), 3)
+>>> Spec.parse({"name": "x", "game": "trike", "format": "ladder"})
+Traceback (most recent call last):
+...
+hub.errors.BadInputError: format: expected one of elimination, pools, swiss
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engines import GAMES
+from hub.errors import BadInputError, HubError
+
+JSONDict = dict[str, Any]
+
+FORMATS = ("elimination", "pools", "swiss")
+TIEBREAKS = ("wins", "score", "diff", "buchholz", "median_buchholz", "head_to_head", "lot")
+DEFAULT_TIEBREAKS = ("wins", "buchholz", "score", "head_to_head", "lot")
+SEEDINGS = ("rating", "registration", "random")
+MAX_SEATS = 8
+SPEC_FIELDS = ("name", "game", "format", "seats", "pool_size", "advance", "consolation",
+               "bracket_seats", "rounds", "points", "tiebreaks", "check_in", "seeding", "seed")
+
+
+class TournamentError(HubError):
+    """Base of the errors about a tournament request (a ``ValueError``)."""
+
+
+class UnknownTournamentError(TournamentError):
+    """No tournament has this id."""
+
+
+class UnknownMatchError(TournamentError):
+    """The tournament has no such match (or player, or station)."""
+
+
+def _int(obj: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
+    value = obj.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BadInputError(f"{key}: expected an integer from {low} to {high}")
+    return value
+
+
+def _bool(obj: Mapping[str, Any], key: str, default: bool) -> bool:
+    value = obj.get(key, default)
+    if not isinstance(value, bool):
+        raise BadInputError(f"{key}: expected true or false")
+    return value
+
+
+def text(value: Any, what: str, *, max_len: int = 80, optional: bool = False) -> str:
+    """A trimmed non-empty string (or "" when ``optional``); BadInputError otherwise.
+
+    >>> text("  Ana ", "name")
+    'Ana'
+    """
+    if value is None and optional:
+        return ""
+    if not isinstance(value, str) or (not value.strip() and not optional) or len(value) > max_len:
+        raise BadInputError(f"{what}: expected a non-empty text of at most {max_len} characters")
+    return value.strip()
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """How a tournament is played.
+
+    ``seats``: players per match (k); ``pool_size``/``advance``/``consolation``: pools
+    of that many players, the best ``advance`` of each into the main bracket, the others
+    into a consolation bracket; ``bracket_seats``: players per elimination match (the
+    winner goes on); ``rounds``: Swiss rounds; ``points``: points for the 1st, 2nd, …
+    placing of a match (a shared placing shares the points of the places it spans);
+    ``tiebreaks``: after points, in this order (``lot`` is always last: a seeded draw).
+    """
+
+    name: str
+    game: str
+    format: str
+    seats: int = 2
+    pool_size: int = 4
+    advance: int = 2
+    consolation: bool = True
+    bracket_seats: int = 2
+    rounds: int = 5
+    points: tuple[float, ...] = (1.0, 0.0)
+    tiebreaks: tuple[str, ...] = DEFAULT_TIEBREAKS
+    check_in: bool = True
+    seeding: str = "rating"
+    seed: int = 0
+
+    @classmethod
+    def parse(cls, obj: Any) -> Spec:
+        """A spec from its JSON form, every field checked."""
+        if not isinstance(obj, Mapping):
+            raise BadInputError("spec: expected an object")
+        for key in obj:
+            if key not in SPEC_FIELDS:
+                raise BadInputError(f"spec: unknown field {key!r}")
+        name = text(obj.get("name"), "name")
+        game = obj.get("game")
+        if game not in GAMES:
+            raise BadInputError(f"game: expected one of {', '.join(sorted(GAMES))}")
+        fmt = obj.get("format")
+        if fmt not in FORMATS:
+            raise BadInputError(f"format: expected one of {', '.join(FORMATS)}")
+        seats = _int(obj, "seats", 2, 2, MAX_SEATS)
+        pool_size = _int(obj, "pool_size", max(4, seats), 2, 12)
+        advance = _int(obj, "advance", 2, 1, 12)
+        if fmt == "pools" and advance > pool_size:
+            raise BadInputError("advance: at most pool_size")
+        bracket_seats = _int(obj, "bracket_seats", 2, 2, MAX_SEATS)
+        rounds = _int(obj, "rounds", 5, 1, 30)
+        default_points = [float(seats - 1 - i) for i in range(seats)]
+        raw_points = obj.get("points", default_points)
+        if (not isinstance(raw_points, list) or not raw_points or len(raw_points) > 2 * MAX_SEATS
+                or any(isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1000
+                       for p in raw_points)):
+            raise BadInputError("points: expected a list of numbers (1st, 2nd, ... placing)")
+        raw_tb = obj.get("tiebreaks", list(DEFAULT_TIEBREAKS))
+        if (not isinstance(raw_tb, list) or any(t not in TIEBREAKS for t in raw_tb)
+                or len(set(raw_tb)) != len(raw_tb)):
+            raise BadInputError(f"tiebreaks: expected distinct names among {', '.join(TIEBREAKS)}")
+        tiebreaks = tuple(t for t in raw_tb if t != "lot") + ("lot",)
+        seeding = obj.get("seeding", "rating")
+        if seeding not in SEEDINGS:
+            raise BadInputError(f"seeding: expected one of {', '.join(SEEDINGS)}")
+        return cls(name, game, fmt, seats, pool_size, advance, _bool(obj, "consolation", True),
+                   bracket_seats, rounds, tuple(float(p) for p in raw_points), tiebreaks,
+                   _bool(obj, "check_in", True), seeding, _int(obj, "seed", 0, 0, 2**53))
+
+    def to_json(self) -> JSONDict:
+        return {"name": self.name, "game": self.game, "format": self.format,
+                "seats": self.seats, "pool_size": self.pool_size, "advance": self.advance,
+                "consolation": self.consolation, "bracket_seats": self.bracket_seats,
+                "rounds": self.rounds, "points": list(self.points),
+                "tiebreaks": list(self.tiebreaks), "check_in": self.check_in,
+                "seeding": self.seeding, "seed": self.seed}
+
+    def placing_points(self, place: int, shared: int = 1) -> float:
+        """Points for ``shared`` players tied from 1-based ``place`` on (the mean of the
+        points of the places they span; places past the list give 0).
+
+        >>> Spec.parse({"name": "x", "game": "trike", "format": "swiss",
+        ...             "points": [3, 0]}).placing_points(1, shared=2)
+        1.5
+        """
+        spanned = [self.points[i] if i < len(self.points) else 0.0
+                   for i in range(place - 1, place - 1 + shared)]
+        return sum(spanned) / shared
+
+
+@dataclass(slots=True)
+class Player:
+    """A registered player. ``key`` identifies them across events (ratings): their
+    licence number when given, else their name in lower case."""
+
+    id: str
+    name: str
+    club: str = ""
+    key: str = ""
+    status: str = "registered"  # registered | present | withdrawn
+    late: bool = False
+    rating: float | None = None  # ordinal given at registration or start, for seeding
+
+    def to_json(self) -> JSONDict:
+        return {"id": self.id, "name": self.name, "club": self.club, "key": self.key,
+                "status": self.status, "late": self.late, "rating": self.rating}
+
+
+@dataclass(slots=True)
+class Station:
+    """Where a match is played: a set of boards (a row, a hexagon) seating ``seats``."""
+
+    id: str
+    seats: int
+    boards: tuple[str, ...] = ()
+    active: bool = True
+
+    def to_json(self) -> JSONDict:
+        return {"id": self.id, "seats": self.seats, "boards": list(self.boards),
+                "active": self.active}
+
+
+Ranking = tuple[tuple[str, ...], ...]
+"""A match result: placings in order, each the players sharing it (usually one)."""
+
+Source = tuple[str, Any]
+"""Where an elimination slot's player comes from: ("seed", n), ("winner", match id)."""
+
+
+@dataclass(slots=True)
+class Match:
+    """One table of the tournament.
+
+    ``status``: ``waiting`` (players not known yet), ``ready`` (in the queue),
+    ``called`` (sent to a station: started), ``done``, ``cancelled`` (redrawn).
+    ``stage``: ``pools``, ``swiss``, ``main`` or ``consolation`` (brackets).
+    """
+
+    id: str
+    number: int
+    stage: str
+    round: int
+    players: tuple[str, ...] = ()
+    pool: str | None = None
+    sources: tuple[Source, ...] = ()
+    status: str = "waiting"
+    station: str | None = None
+    table: str | None = None
+    ranking: Ranking = ()
+    scores: dict[str, float] = field(default_factory=dict)
+    forfeits: tuple[str, ...] = ()
+    bye: bool = False
+    corrected: int = 0
+
+    @property
+    def started(self) -> bool:
+        return self.status in ("called", "done")
+
+    def placing(self, player: str) -> int:
+        """1-based placing of a player in a done match (players ahead + 1)."""
+        ahead = 0
+        for group in self.ranking:
+            if player in group:
+                return ahead + 1
+            ahead += len(group)
+        raise UnknownMatchError(f"{player} did not play match {self.number}")
+
+    def winner(self) -> str | None:
+        """The sole first of a done match, else None."""
+        if self.status == "done" and self.ranking and len(self.ranking[0]) == 1:
+            return self.ranking[0][0]
+        return None
+
+    def to_json(self) -> JSONDict:
+        return {"id": self.id, "number": self.number, "stage": self.stage,
+                "round": self.round, "pool": self.pool, "players": list(self.players),
+                "status": self.status, "station": self.station, "table": self.table,
+                "ranking": [list(g) for g in self.ranking], "scores": dict(self.scores),
+                "forfeits": list(self.forfeits), "bye": self.bye, "corrected": self.corrected,
+                "sources": [list(s) for s in self.sources]}
+
+
+def parse_ranking(obj: Any, players: Sequence[str]) -> Ranking:
+    """A ranking from JSON: ``["p1", "p2"]`` or ``[["p1"], ["p2", "p3"]]`` (ties share
+    a placing). It must name each of ``players`` exactly once.
+
+    >>> parse_ranking(["b", ["a", "c"]], ["a", "b", "c"])
+    (('b',), ('a', 'c'))
+    >>> parse_ranking(["a"], ["a", "b"])
+    Traceback (most recent call last):
+    ...
+    hub.errors.BadInputError: ranking: expected each of a, b exactly once
+    """
+    if not isinstance(obj, list) or not obj:
+        raise BadInputError("ranking: expected a list of placings")
+    groups: list[tuple[str, ...]] = []
+    for item in obj:
+        group = [item] if isinstance(item, str) else item
+        if not isinstance(group, list) or not group or not all(isinstance(p, str) for p in group):
+            raise BadInputError("ranking: each placing is a player id or a list of them")
+        groups.append(tuple(group))
+    named = [p for g in groups for p in g]
+    if sorted(named) != sorted(players):
+        raise BadInputError(f"ranking: expected each of {', '.join(players)} exactly once")
+    return tuple(groups)
+
+
+def parse_scores(obj: Any, players: Sequence[str]) -> dict[str, float]:
+    """Optional scores (points, palets) per player of a match."""
+    if obj is None:
+        return {}
+    if not isinstance(obj, Mapping) or any(p not in players for p in obj):
+        raise BadInputError("scores: expected an object player id -> number, for this match's players")
+    for value in obj.values():
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or abs(value) > 1e6:
+            raise BadInputError("scores: expected numbers")
+    return {p: float(v) for p, v in obj.items()}

@@ -1,0 +1,627 @@
+"""A tournament is the fold of its log: ``Tournament.replay(entries)`` (boardgame.io style).
+
+Each entry body has a ``type``:
+
+- ``create`` ``{"spec": {...}}`` — the first entry (:class:`hub.tournament.model.Spec`);
+- ``register`` ``{"player": {"name", "club"?, "key"?, "rating"?}}`` — before the start,
+  or after it for a Swiss tournament (a late entry, drawn from the next round on);
+- ``check_in`` / ``withdraw`` ``{"player": id}`` — a withdrawn player forfeits every
+  match of theirs not yet done;
+- ``station`` ``{"station": {"id", "seats", "boards"?, "active"?}}`` — add or change one;
+- ``start`` ``{"order": [ids]}`` — the seeding of the present players; builds the pools,
+  brackets (whose later slots fill themselves from results) or nothing yet (Swiss);
+- ``round`` ``{"round": r, "groups": [[ids]], "bye": id | None}`` — a Swiss round drawn
+  (the draw is computed by :meth:`Tournament.draw_round` and stored, so a replay never
+  depends on the pairing code);
+- ``redraw`` ``{"round": r, "groups": [[ids]]}`` — the not-yet-started matches of round
+  ``r`` drawn again after a correction (started matches stay);
+- ``call`` ``{"match", "station", "table"?}`` — a match is sent to a free station;
+- ``result`` / ``correct`` ``{"match", "ranking", "scores"?}`` — a match's ranking
+  (:func:`hub.tournament.model.parse_ranking`), entered by hand or reported by its table;
+- ``forfeit`` ``{"match", "player"}`` — a no-show, ranked last of that match.
+
+Everything else — who plays the next bracket match, byes, standings, the podium — is
+derived, so it always equals a recomputation from the log. :meth:`Tournament.apply`
+checks an entry completely before changing anything; a refused entry raises a
+:class:`hub.errors.HubError` and changes nothing.
+
+>>> t = Tournament.replay("t16", [
+...     {"type": "create", "spec": {"name": "Demo", "game": "trike", "format": "elimination",
+...                                 "check_in": False}},
+...     {"type": "register", "player": {"name": "Ana"}},
+...     {"type": "register", "player": {"name": "Ben"}},
+...     {"type": "register", "player": {"name": "Chloé"}},
+...     {"type": "start", "order": ["p1", "p2", "p3"]}])
+>>> [(m.number, m.players, m.status) for m in t.matches.values()]
+[(1, ('p1',), 'done'), (2, ('p2', 'p3'), 'ready'), (3, (), 'waiting')]
+>>> t.apply({"type": "result", "match": "m2", "ranking": ["p3", "p2"]})
+>>> t.matches["m3"].players, t.matches["m3"].status
+(('p1', 'p3'), 'ready')
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from hub.errors import BadInputError, RefusedError
+from hub.tournament import formats
+from hub.tournament.model import (
+    JSONDict,
+    Match,
+    Player,
+    Ranking,
+    Source,
+    Spec,
+    Station,
+    UnknownMatchError,
+    parse_ranking,
+    parse_scores,
+    text,
+)
+from hub.tournament.standings import Standing, standings
+
+BRACKETS = ("main", "consolation")
+ENTRY_TYPES = ("create", "register", "check_in", "withdraw", "station", "start", "round",
+               "redraw", "call", "result", "correct", "forfeit")
+CALLS_KEPT = 30
+EMPTY = ""  # a bracket slot nobody fills (a bye)
+
+
+class Tournament:
+    """The state of one tournament (see the module doc)."""
+
+    def __init__(self, tournament_id: str, spec: Spec, created_at: float = 0.0) -> None:
+        self.id = tournament_id
+        self.spec = spec
+        self.created_at = created_at
+        self.status = "registration"  # registration | running | finished
+        self.players: dict[str, Player] = {}
+        self.stations: dict[str, Station] = {}
+        self.matches: dict[str, Match] = {}
+        self.order: list[str] = []
+        self.pools: list[list[str]] = []
+        self.round = 0
+        self.calls: list[JSONDict] = []
+        self.log: list[JSONDict] = []
+        self.applied = 0
+
+    # -- building from the log --------------------------------------------------------
+    @classmethod
+    def create(cls, tournament_id: str, body: Mapping[str, Any], at: float = 0.0) -> Tournament:
+        """A new tournament from its ``create`` entry."""
+        if not isinstance(body, Mapping) or body.get("type") != "create":
+            raise BadInputError("the first entry of a tournament is its create entry")
+        t = cls(tournament_id, Spec.parse(body.get("spec")), at)
+        t.log.append({"type": "create", "spec": t.spec.to_json()})
+        t.applied = 1
+        return t
+
+    @classmethod
+    def replay(cls, tournament_id: str, bodies: Iterable[Mapping[str, Any]]) -> Tournament:
+        """Fold a whole log (entry bodies, oldest first)."""
+        it = iter(bodies)
+        t = cls.create(tournament_id, next(it))
+        for body in it:
+            t.apply(body)
+        return t
+
+    def checked(self, body: Mapping[str, Any]) -> Tournament:
+        """A copy with the entry applied (the original is untouched either way)."""
+        trial = copy.deepcopy(self)
+        trial.apply(body)
+        return trial
+
+    def apply(self, body: Mapping[str, Any], at: float = 0.0) -> None:
+        """Apply one entry; raise (changing nothing) when it is malformed or not allowed now."""
+        if not isinstance(body, Mapping):
+            raise BadInputError("an entry is an object")
+        kind = body.get("type")
+        if kind not in ENTRY_TYPES or kind == "create":
+            raise BadInputError(f"type: expected one of {', '.join(ENTRY_TYPES[1:])}")
+        handler = getattr(self, f"_on_{kind}")
+        handler(body, at)
+        self._resolve()
+        self.log.append(dict(body))
+        self.applied += 1
+
+    # -- lookups ----------------------------------------------------------------------
+    def player(self, player_id: Any) -> Player:
+        if not isinstance(player_id, str) or player_id not in self.players:
+            raise UnknownMatchError(f"no player {player_id!r}")
+        return self.players[player_id]
+
+    def match(self, match_id: Any) -> Match:
+        if not isinstance(match_id, str) or match_id not in self.matches:
+            raise UnknownMatchError(f"no match {match_id!r}")
+        return self.matches[match_id]
+
+    def name(self, player_id: str) -> str:
+        p = self.players.get(player_id)
+        return p.name if p is not None else player_id
+
+    def eligible(self) -> list[str]:
+        """Players who may be drawn now (present, not withdrawn), in registration order."""
+        return [p.id for p in self.players.values() if p.status == "present"]
+
+    # -- registration -------------------------------------------------------------------
+    def _on_register(self, body: Mapping[str, Any], at: float) -> None:
+        if self.status == "finished":
+            raise RefusedError("the tournament is over")
+        if self.status == "running" and self.spec.format != "swiss":
+            raise RefusedError("late entries join Swiss tournaments only (pools and brackets are drawn at the start)")
+        raw = body.get("player")
+        if not isinstance(raw, Mapping) or any(k not in ("name", "club", "key", "rating") for k in raw):
+            raise BadInputError("player: expected {name, club?, key?, rating?}")
+        name = text(raw.get("name"), "name", max_len=40)
+        if any(p.name.casefold() == name.casefold() for p in self.players.values()):
+            raise RefusedError(f"a player named {name!r} is already registered")
+        club = text(raw.get("club"), "club", optional=True)
+        key = text(raw.get("key"), "key", optional=True) or name.casefold()
+        rating = raw.get("rating")
+        if rating is not None and (isinstance(rating, bool) or not isinstance(rating, (int, float))):
+            raise BadInputError("rating: expected a number")
+        pid = f"p{len(self.players) + 1}"
+        late = self.status == "running"
+        status = "present" if late or not self.spec.check_in else "registered"
+        self.players[pid] = Player(pid, name, club, key, status, late,
+                                   None if rating is None else float(rating))
+
+    def _on_check_in(self, body: Mapping[str, Any], at: float) -> None:
+        p = self.player(body.get("player"))
+        if p.status == "withdrawn":
+            raise RefusedError(f"{p.name} has withdrawn")
+        p.status = "present"
+
+    def _on_withdraw(self, body: Mapping[str, Any], at: float) -> None:
+        p = self.player(body.get("player"))
+        if p.status == "withdrawn":
+            raise RefusedError(f"{p.name} has already withdrawn")
+        p.status = "withdrawn"
+        for m in self.matches.values():
+            if p.id in m.players and m.status in ("ready", "called") and p.id not in m.forfeits:
+                self._forfeit(m, p.id)
+
+    def _on_station(self, body: Mapping[str, Any], at: float) -> None:
+        raw = body.get("station")
+        if not isinstance(raw, Mapping) or any(k not in ("id", "seats", "boards", "active") for k in raw):
+            raise BadInputError("station: expected {id, seats, boards?, active?}")
+        sid = text(raw.get("id"), "station id", max_len=30)
+        seats = raw.get("seats")
+        if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 16:
+            raise BadInputError("station seats: expected 2 to 16")
+        boards = raw.get("boards", [])
+        if not isinstance(boards, list) or not all(isinstance(b, str) and b for b in boards):
+            raise BadInputError("station boards: expected a list of board ids")
+        active = raw.get("active", True)
+        if not isinstance(active, bool):
+            raise BadInputError("station active: expected true or false")
+        if not active and self._on_station_busy(sid):
+            raise RefusedError(f"station {sid} has a match in play")
+        self.stations[sid] = Station(sid, seats, tuple(boards), active)
+
+    def _on_station_busy(self, station: str) -> bool:
+        return any(m.status == "called" and m.station == station for m in self.matches.values())
+
+    # -- start and draws ------------------------------------------------------------------
+    def seeding(self, ratings: Mapping[str, float] | None = None) -> list[str]:
+        """The eligible players in seeding order: by rating (``ratings`` by player key,
+        else the rating given at registration; unrated last), by registration, or
+        shuffled with the tournament seed."""
+        ids = self.eligible()
+        if self.spec.seeding == "random":
+            random.Random(self.spec.seed).shuffle(ids)
+        elif self.spec.seeding == "rating":
+            def rating(pid: str) -> float:
+                p = self.players[pid]
+                value = (ratings or {}).get(p.key, p.rating)
+                return float("-inf") if value is None else value
+            ids.sort(key=lambda pid: -rating(pid))
+        return ids
+
+    def start_entry(self, ratings: Mapping[str, float] | None = None) -> JSONDict:
+        """The ``start`` entry for now (seeding computed once, then stored)."""
+        return {"type": "start", "order": self.seeding(ratings)}
+
+    def _on_start(self, body: Mapping[str, Any], at: float) -> None:
+        if self.status != "registration":
+            raise RefusedError("the tournament has already started")
+        order = body.get("order")
+        eligible = self.eligible()
+        if not isinstance(order, list) or sorted(map(str, order)) != sorted(eligible) or len(set(order)) != len(order):
+            raise BadInputError("start: order must list every present player once")
+        if len(order) < 2:
+            raise RefusedError("start: at least two present players are needed")
+        self.order = list(order)
+        self.status = "running"
+        if self.spec.format == "elimination":
+            self._bracket("main", [("seed", s) for s in range(1, len(order) + 1)])
+        elif self.spec.format == "pools":
+            self._build_pools()
+
+    def _new_match(self, stage: str, rnd: int, players: tuple[str, ...] = (),
+                   pool: str | None = None, sources: tuple[Source, ...] = ()) -> Match:
+        number = len(self.matches) + 1
+        m = Match(f"m{number}", number, stage, rnd, players, pool, sources,
+                  "ready" if players else "waiting")
+        self.matches[m.id] = m
+        return m
+
+    def _build_pools(self) -> None:
+        count = formats.pool_count(len(self.order), self.spec.pool_size)
+        self.pools = formats.snake_pools(self.order, count)
+        for i, pool in enumerate(self.pools):
+            for group in formats.pool_matches(pool, self.spec.seats):
+                self._new_match("pools", 1, group, pool=chr(ord("A") + i))
+        qualified = sum(min(self.spec.advance, len(p)) for p in self.pools)
+        self._bracket("main", [("qualifier", s) for s in range(1, qualified + 1)])
+        if self.spec.consolation and len(self.order) - qualified >= 2:
+            self._bracket("consolation", [("consolation", s) for s in range(1, len(self.order) - qualified + 1)])
+
+    def _bracket(self, stage: str, seeds: list[Source]) -> None:
+        k = self.spec.bracket_seats
+        size = formats.bracket_size(len(seeds), k)
+        slots: list[Source] = [seeds[s - 1] if s <= len(seeds) else ("empty", None)
+                               for s in formats.bracket_order(size, k)]
+        rnd = 1
+        while len(slots) > 1:
+            feeders = [self._new_match(stage, rnd, sources=tuple(slots[i:i + k])).id
+                       for i in range(0, len(slots), k)]
+            slots = [("winner", mid) for mid in feeders]
+            rnd += 1
+
+    def draw_round(self) -> JSONDict:
+        """The next Swiss round's ``round`` entry, drawn by standing now."""
+        if self.spec.format != "swiss" or self.status != "running":
+            raise RefusedError("only a running Swiss tournament draws rounds")
+        if self.round >= self.spec.rounds:
+            raise RefusedError(f"all {self.spec.rounds} rounds are drawn")
+        if any(m.status not in ("done", "cancelled") for m in self.matches.values()):
+            raise RefusedError(f"round {self.round} is not over")
+        ranked = [s.player for s in self.standings(self.eligible())]
+        groups, bye = formats.group_swiss(ranked, self.spec.seats, self.met(), self.byes())
+        return {"type": "round", "round": self.round + 1, "groups": [list(g) for g in groups],
+                "bye": bye}
+
+    def can_draw(self) -> bool:
+        """Whether a Swiss round can be drawn now."""
+        try:
+            self.draw_round()
+        except RefusedError:
+            return False
+        return True
+
+    def met(self) -> set[tuple[str, str]]:
+        """Pairs of players who already share (or shared) a match."""
+        pairs: set[tuple[str, str]] = set()
+        for m in self.matches.values():
+            if m.status in ("called", "done") and not m.bye:
+                for i, a in enumerate(m.players):
+                    for b in m.players[i + 1:]:
+                        pairs.add(formats.pair_key(a, b))
+        return pairs
+
+    def byes(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for m in self.matches.values():
+            if m.bye and m.stage == "swiss":
+                counts[m.players[0]] = counts.get(m.players[0], 0) + 1
+        return counts
+
+    def _check_groups(self, raw: Any, expected: list[str]) -> list[tuple[str, ...]]:
+        if not isinstance(raw, list) or not all(isinstance(g, list) for g in raw):
+            raise BadInputError("groups: expected a list of lists of player ids")
+        groups = [tuple(g) for g in raw]
+        named = [p for g in groups for p in g]
+        if sorted(map(str, named)) != sorted(expected) or len(set(named)) != len(named):
+            raise BadInputError("groups: must place every player to draw exactly once")
+        if any(not 2 <= len(g) <= self.spec.seats for g in groups):
+            raise BadInputError(f"groups: each has 2 to {self.spec.seats} players")
+        return groups
+
+    def _on_round(self, body: Mapping[str, Any], at: float) -> None:
+        if self.spec.format != "swiss" or self.status != "running":
+            raise RefusedError("only a running Swiss tournament draws rounds")
+        if body.get("round") != self.round + 1 or self.round >= self.spec.rounds:
+            raise RefusedError(f"the next round is {self.round + 1} of {self.spec.rounds}")
+        if any(m.status not in ("done", "cancelled") for m in self.matches.values()):
+            raise RefusedError(f"round {self.round} is not over")
+        eligible = self.eligible()
+        bye = body.get("bye")
+        if bye is not None and bye not in eligible:
+            raise BadInputError("bye: not a present player")
+        groups = self._check_groups(body.get("groups"), [p for p in eligible if p != bye])
+        self.round += 1
+        for g in groups:
+            self._new_match("swiss", self.round, g)
+        if bye is not None:
+            m = self._new_match("swiss", self.round, (bye,))
+            m.status, m.bye, m.ranking = "done", True, ((bye,),)
+
+    def redraw_entry(self) -> JSONDict | None:
+        """After a correction, the ``redraw`` entry for the current Swiss round's matches
+        not yet started (None when there is nothing to redraw or it would not change)."""
+        if self.spec.format != "swiss" or self.status != "running":
+            return None
+        waiting = [m for m in self.matches.values()
+                   if m.stage == "swiss" and m.round == self.round and m.status == "ready"]
+        if not waiting:
+            return None
+        players = {p for m in waiting for p in m.players}
+        ranked = [s.player for s in self.standings(sorted(players))]
+        groups, _ = formats.group_swiss(ranked, self.spec.seats, self.met(), {})
+        if sorted(sorted(g) for g in groups) == sorted(sorted(m.players) for m in waiting):
+            return None
+        return {"type": "redraw", "round": self.round, "groups": [list(g) for g in groups]}
+
+    def _on_redraw(self, body: Mapping[str, Any], at: float) -> None:
+        if body.get("round") != self.round or self.spec.format != "swiss":
+            raise RefusedError("redraw: only the current Swiss round")
+        waiting = [m for m in self.matches.values()
+                   if m.stage == "swiss" and m.round == self.round and m.status == "ready"]
+        groups = self._check_groups(body.get("groups"), [p for m in waiting for p in m.players])
+        for m in waiting:
+            m.status = "cancelled"
+        for g in groups:
+            self._new_match("swiss", self.round, g)
+
+    # -- playing -------------------------------------------------------------------------
+    def busy_players(self) -> set[str]:
+        return {p for m in self.matches.values() if m.status == "called" for p in m.players
+                if p not in m.forfeits}
+
+    def _on_call(self, body: Mapping[str, Any], at: float) -> None:
+        m = self.match(body.get("match"))
+        if m.status != "ready":
+            raise RefusedError(f"match {m.number} is {m.status}, not waiting for a station")
+        sid = body.get("station")
+        station = self.stations.get(sid) if isinstance(sid, str) else None
+        if station is None or not station.active:
+            raise UnknownMatchError(f"no active station {sid!r}")
+        if self._on_station_busy(station.id):
+            raise RefusedError(f"station {station.id} is busy")
+        if len(m.players) > station.seats:
+            raise RefusedError(f"station {station.id} seats {station.seats}, match {m.number} has {len(m.players)} players")
+        busy = self.busy_players().intersection(m.players)
+        if busy:
+            raise RefusedError(f"{', '.join(self.name(p) for p in sorted(busy))} already playing")
+        table = body.get("table")
+        if table is not None and not isinstance(table, str):
+            raise BadInputError("table: expected a table id")
+        m.status, m.station, m.table = "called", station.id, table
+        self.calls.append({"match": m.id, "number": m.number, "station": station.id,
+                           "players": [self.name(p) for p in m.players], "at": at})
+        del self.calls[:-CALLS_KEPT]
+
+    def _ranking_for(self, m: Match, body: Mapping[str, Any]) -> tuple[Ranking, dict[str, float]]:
+        playing = [p for p in m.players if p not in m.forfeits]
+        ranking = parse_ranking(body.get("ranking"), playing)
+        if m.forfeits:
+            ranking = (*ranking, tuple(m.forfeits))
+        if m.stage in BRACKETS and len(ranking[0]) != 1:
+            raise BadInputError("ranking: an elimination match needs a single winner")
+        return ranking, parse_scores(body.get("scores"), m.players)
+
+    def _on_result(self, body: Mapping[str, Any], at: float) -> None:
+        m = self.match(body.get("match"))
+        if m.status not in ("ready", "called"):
+            raise RefusedError(f"match {m.number} is {m.status}: use a correction")
+        m.ranking, m.scores = self._ranking_for(m, body)
+        table = body.get("table")
+        if isinstance(table, str):
+            m.table = table
+        m.status = "done"
+
+    def _on_correct(self, body: Mapping[str, Any], at: float) -> None:
+        m = self.match(body.get("match"))
+        if m.status != "done" or m.bye:
+            raise RefusedError(f"match {m.number} has no result to correct")
+        ranking, scores = self._ranking_for(m, body)
+        if m.stage in BRACKETS and ranking[0] != m.ranking[0]:
+            # The winner went on: only while that next match has not started.
+            nxt = self._next_in_bracket(m)
+            if nxt is not None and nxt.started and not nxt.bye:
+                raise RefusedError(f"match {nxt.number}, which the winner went on to, has started")
+        m.ranking, m.scores = ranking, scores
+        m.corrected += 1
+
+    def _next_in_bracket(self, m: Match) -> Match | None:
+        for n in self.matches.values():
+            if ("winner", m.id) in n.sources:
+                return n
+        return None
+
+    def _forfeit(self, m: Match, player: str) -> None:
+        m.forfeits = (*m.forfeits, player)
+        left = [p for p in m.players if p not in m.forfeits]
+        if len(left) <= 1:
+            m.ranking = ((*left,), tuple(m.forfeits)) if left else (tuple(m.forfeits),)
+            m.status = "done"
+
+    def _on_forfeit(self, body: Mapping[str, Any], at: float) -> None:
+        m = self.match(body.get("match"))
+        player = body.get("player")
+        if m.status not in ("ready", "called"):
+            raise RefusedError(f"match {m.number} is {m.status}")
+        if player not in m.players or player in m.forfeits:
+            raise BadInputError(f"forfeit: {player!r} is not playing match {m.number}")
+        self._forfeit(m, player)
+
+    # -- derived ---------------------------------------------------------------------------
+    def _resolve(self) -> None:
+        """Fill bracket slots from seeds and results (matches not started only), play
+        byes through, and end the tournament when its last match is done."""
+        if self.status == "registration":
+            return
+        pools_done: dict[str, list[str]] | None = None
+        for m in self.matches.values():
+            if m.stage not in BRACKETS or (m.started and not (m.bye or not m.players)):
+                continue
+            players: list[str] = []
+            known = True
+            for kind, ref in m.sources:
+                if kind == "winner":
+                    feeder = self.matches[ref]
+                    if feeder.status != "done":
+                        known = False
+                        continue
+                    slot = feeder.winner() or EMPTY
+                elif kind == "seed":
+                    slot = self.order[ref - 1]
+                elif kind in ("qualifier", "consolation"):
+                    if pools_done is None:
+                        pools_done = self._pool_outcome()
+                    if not pools_done:
+                        known = False
+                        continue
+                    seeded = pools_done[kind]
+                    slot = seeded[ref - 1] if ref <= len(seeded) else EMPTY
+                else:
+                    slot = EMPTY
+                if slot and self.players[slot].status != "withdrawn":
+                    players.append(slot)
+            if not known:
+                m.players, m.status, m.ranking, m.bye = (), "waiting", (), False
+            elif len(players) >= 2:
+                m.players, m.ranking, m.bye = tuple(players), (), False
+                m.status = "ready"
+            else:
+                m.players = tuple(players)
+                m.ranking = ((players[0],),) if players else ()
+                m.status, m.bye = "done", bool(players)
+        finished = all(m.status in ("done", "cancelled") for m in self.matches.values())
+        if self.spec.format == "swiss":
+            finished = finished and self.round >= self.spec.rounds
+        self.status = "finished" if finished and self.matches else "running"
+
+    def _pool_outcome(self) -> dict[str, list[str]]:
+        """Qualifiers and the others, each in bracket-seed order, once every pool match
+        is done ({} before)."""
+        pool_matches = [m for m in self.matches.values() if m.stage == "pools"]
+        if any(m.status != "done" for m in pool_matches):
+            return {}
+        placed: list[tuple[int, float, float, float, int, str, bool]] = []
+        for i, pool in enumerate(self.pools):
+            name = chr(ord("A") + i)
+            lines = standings(self.spec, pool, [m for m in pool_matches if m.pool == name])
+            for line in lines:
+                per = max(1, line.played)
+                placed.append((line.rank, -line.points / per, -line.wins / per, -line.diff,
+                               line.lot, line.player, line.rank <= self.spec.advance))
+        placed.sort()
+        return {"qualifier": [p[5] for p in placed if p[6]],
+                "consolation": [p[5] for p in placed if not p[6]]}
+
+    def standings(self, players: Iterable[str] | None = None) -> list[Standing]:
+        """Standings of ``players`` (default: everyone registered) over the matches
+        played so far (pools and Swiss; brackets are ranked by :meth:`final_ranking`)."""
+        ids = list(self.players) if players is None else list(players)
+        return standings(self.spec, ids, (m for m in self.matches.values() if m.stage in ("pools", "swiss")))
+
+    def pool_standings(self) -> list[list[Standing]]:
+        pool_matches = [m for m in self.matches.values() if m.stage == "pools"]
+        return [standings(self.spec, pool, [m for m in pool_matches if m.pool == chr(ord("A") + i)])
+                for i, pool in enumerate(self.pools)]
+
+    def bracket_ranking(self, stage: str) -> list[tuple[int, str]]:
+        """(place, player) of a bracket's players, best first: by the round they went out
+        in, then their placing in that match (two losing semi-finalists share 3rd)."""
+        reached: dict[str, tuple[int, int]] = {}
+        seed_of = {p: i for i, p in enumerate(self.order)}
+        for m in self.matches.values():
+            if m.stage != stage or m.status != "done" or m.bye or not m.players:
+                continue
+            for p in m.players:
+                reached[p] = (m.round, m.placing(p))
+        keyed = sorted(reached.items(), key=lambda kv: (-kv[1][0], kv[1][1], seed_of.get(kv[0], 0)))
+        out: list[tuple[int, str]] = []
+        for i, (p, key) in enumerate(keyed):
+            place = out[-1][0] if out and reached[out[-1][1]] == key else i + 1
+            out.append((place, p))
+        return out
+
+    def final_ranking(self) -> list[tuple[int, str]]:
+        """(place, player) for everyone placed so far, best first."""
+        if self.spec.format == "swiss":
+            return [(s.rank, s.player) for s in self.standings(
+                [p for p in self.players if any(p in m.players for m in self.matches.values())])]
+        out = self.bracket_ranking("main")
+        if self.spec.format == "pools":
+            offset = len(out)
+            out += [(place + offset, p) for place, p in self.bracket_ranking("consolation")]
+        return out
+
+    def podium(self) -> list[tuple[int, str]]:
+        """The places 1 to 3 once the tournament is finished ([] before)."""
+        if self.status != "finished":
+            return []
+        return [(place, p) for place, p in self.final_ranking() if place <= 3]
+
+    def queue(self) -> list[Match]:
+        """Matches ready to be sent to a station, in calling order."""
+        stage_order = {"pools": 0, "swiss": 0, "main": 1, "consolation": 1}
+        ready = [m for m in self.matches.values() if m.status == "ready"]
+        return sorted(ready, key=lambda m: (stage_order[m.stage], m.round, m.number))
+
+    def next_calls(self) -> list[JSONDict]:
+        """``call`` entries for the free stations now: each ready match (in queue order)
+        whose players are all free goes to the smallest free station that seats it."""
+        busy = self.busy_players()
+        free = sorted((s for s in self.stations.values()
+                       if s.active and not self._on_station_busy(s.id)), key=lambda s: (s.seats, s.id))
+        calls: list[JSONDict] = []
+        for m in self.queue():
+            if busy.intersection(m.players):
+                continue
+            station = next((s for s in free if s.seats >= len(m.players)), None)
+            if station is None:
+                continue
+            free.remove(station)
+            busy.update(m.players)
+            calls.append({"type": "call", "match": m.id, "station": station.id})
+        return calls
+
+    def follow_up(self, after: Mapping[str, Any]) -> JSONDict | None:
+        """The next entry the tournament director writes by itself after ``after``
+        (apply it, then ask again with it): the redraw of the current Swiss round's
+        matches not started after a correction of an earlier round, the next Swiss round
+        once the last is over, then a call of a ready match to each free station."""
+        if after.get("type") == "correct" and self.spec.format == "swiss":
+            corrected = self.matches.get(str(after.get("match")))
+            if corrected is not None and corrected.round < self.round:
+                redraw = self.redraw_entry()
+                if redraw is not None:
+                    return redraw
+        if self.spec.format == "swiss" and self.status == "running" and self.can_draw():
+            return self.draw_round()
+        calls = self.next_calls()
+        return calls[0] if calls else None
+
+    # -- views -------------------------------------------------------------------------------
+    def match_json(self, m: Match) -> JSONDict:
+        out = m.to_json()
+        out["names"] = [self.name(p) for p in m.players]
+        return out
+
+    def to_json(self) -> JSONDict:
+        """The whole public view of the tournament (plain JSON)."""
+        rows = {s.player: s for s in self.standings()}
+        return {
+            "id": self.id, "spec": self.spec.to_json(), "status": self.status,
+            "round": self.round, "created_at": self.created_at,
+            "players": [p.to_json() for p in self.players.values()],
+            "stations": [s.to_json() for s in self.stations.values()],
+            "matches": [self.match_json(m) for m in self.matches.values() if m.status != "cancelled"],
+            "standings": [{**rows[p].to_json(), "name": self.name(p)} for p in rows],
+            "pools": [{"name": chr(ord("A") + i), "standings": [{**s.to_json(), "name": self.name(s.player)}
+                                                                for s in lines]}
+                      for i, lines in enumerate(self.pool_standings())],
+            "ranking": [{"place": place, "player": p, "name": self.name(p)} for place, p in self.final_ranking()],
+            "podium": [{"place": place, "player": p, "name": self.name(p)} for place, p in self.podium()],
+            "queue": [m.id for m in self.queue()],
+            "calls": list(self.calls),
+            "entries": self.applied,
+        }
+

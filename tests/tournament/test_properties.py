@@ -1,0 +1,319 @@
+"""Property tests of the tournament core (issue 16 "Done when"): no player twice in a
+round, no repeat opponent when one can be avoided, byes rotate, standings always equal a
+recomputation from the log, a corrected result changes only what it must."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import networkx as nx
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hub.tournament import formats
+from hub.tournament.state import Tournament
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def players(n: int) -> list[str]:
+    return [f"p{i}" for i in range(1, n + 1)]
+
+
+def avoidable(field: list[str], met: set[tuple[str, str]], bye_candidates: set[str]) -> bool:
+    """Whether the field can be paired with no repeat (and a bye among the candidates)."""
+    graph: nx.Graph[str] = nx.Graph()
+    graph.add_nodes_from(field)
+    for i, a in enumerate(field):
+        for b in field[i + 1:]:
+            if formats.pair_key(a, b) not in met:
+                graph.add_edge(a, b)
+    if len(field) % 2:
+        for p in bye_candidates:
+            graph.add_edge("BYE", p)
+    size = len(field) + len(field) % 2
+    return len(nx.max_weight_matching(graph, maxcardinality=True)) * 2 == size
+
+
+@st.composite
+def swiss_fields(draw: st.DrawFn) -> tuple[list[str], set[tuple[str, str]], dict[str, int]]:
+    field = players(draw(st.integers(2, 16)))
+    draw(st.randoms()).shuffle(field)
+    pairs = [formats.pair_key(a, b) for i, a in enumerate(field) for b in field[i + 1:]]
+    met = set(draw(st.lists(st.sampled_from(pairs), max_size=len(pairs))))
+    byes = {p: draw(st.integers(0, 2)) for p in field}
+    return field, met, byes
+
+
+@SETTINGS
+@given(swiss_fields())
+def test_swiss_pairs_cover_everyone_once_avoid_repeats_and_rotate_byes(
+        case: tuple[list[str], set[tuple[str, str]], dict[str, int]]) -> None:
+    field, met, byes = case
+    pairs, bye = formats.pair_swiss(field, met, byes)
+    seated = [p for pair in pairs for p in pair] + ([bye] if bye else [])
+    assert sorted(seated) == sorted(field)  # nobody twice, nobody left out
+    assert (bye is not None) == (len(field) % 2 == 1)
+    fewest = min(byes.values())
+    candidates = {p for p in field if byes[p] == fewest}
+    if bye is not None:
+        assert byes[bye] == fewest  # byes rotate: never a second bye before everyone had one
+    repeats = sum(formats.pair_key(a, b) in met for a, b in pairs)
+    if avoidable(field, met, candidates if len(field) % 2 else set()):
+        assert repeats == 0
+
+
+def test_large_field_spans_blocks_and_still_avoids_repeats() -> None:
+    """80 players (three matching blocks) where the natural neighbours all met already."""
+    field = players(80)
+    met = {formats.pair_key(field[i], field[i + 1]) for i in range(79)}
+    pairs, bye = formats.pair_swiss(field, met, {})
+    assert bye is None and len(pairs) == 40
+    assert not any(formats.pair_key(a, b) in met for a, b in pairs)
+
+
+@SETTINGS
+@given(st.integers(1, 40), st.integers(3, 6), st.randoms())
+def test_groups_of_k_place_everyone_once(n: int, seats: int, rnd: random.Random) -> None:
+    field = players(n)
+    groups, bye = formats.group_swiss(field, seats, set(), {})
+    seated = [p for g in groups for p in g] + ([bye] if bye else [])
+    assert sorted(seated) == sorted(field)
+    assert all(2 <= len(g) <= seats for g in groups)
+
+
+@given(st.integers(2, 5), st.integers(1, 4))
+def test_bracket_order_is_a_permutation_keeping_top_seeds_apart(seats: int, levels: int) -> None:
+    size = seats ** levels
+    order = formats.bracket_order(size, seats)
+    assert sorted(order) == list(range(1, size + 1))
+    first_round = [order[i:i + seats] for i in range(0, size, seats)]
+    # The best seeds (one per first-round match) never meet in the first round.
+    assert all(min(m) <= size // seats for m in first_round)
+    assert sorted(min(m) for m in first_round) == list(range(1, size // seats + 1))
+
+
+# -- whole tournaments driven by random results ------------------------------------------
+
+def create(fmt: str, n: int, seats: int, **extra: Any) -> Tournament:
+    spec = {"name": "Prop", "game": "trigono", "format": fmt, "seats": seats,
+            "check_in": False, "seed": 7, **extra}
+    t = Tournament.create("T", {"type": "create", "spec": spec})
+    for i in range(n):
+        t.apply({"type": "register", "player": {"name": f"Player {i + 1}"}})
+    step(t, t.start_entry())
+    return t
+
+
+def ranking_for(players_: tuple[str, ...], rng: random.Random, ties: bool) -> list[Any]:
+    order = list(players_)
+    rng.shuffle(order)
+    if ties and len(order) >= 3 and rng.random() < 0.3:
+        return [order[0], order[1:3], *order[3:]]
+    return order
+
+
+def step(t: Tournament, entry: dict[str, Any]) -> None:
+    """Apply an entry and the director's follow-ups, as the service does."""
+    t.apply(entry)
+    follow = t.follow_up(entry)
+    while follow is not None:
+        t.apply(follow)
+        follow = t.follow_up(follow)
+
+
+def naive_points(t: Tournament) -> dict[str, float]:
+    """Swiss points recomputed from the log bodies alone (draws, calls, results,
+    corrections, forfeits), independently of the Match objects."""
+    results: dict[str, list[Any]] = {}
+    byes: Counter[str] = Counter()
+    groups_of: dict[str, list[str]] = {}
+    round_of: dict[str, int] = {}
+    forfeits: dict[str, list[str]] = {}
+    called: set[str] = set()
+    cancelled: set[str] = set()
+    number = 0
+
+    def over(mid: str) -> bool:
+        return mid in results or len(groups_of[mid]) - len(forfeits.get(mid, [])) <= 1
+
+    for body in t.log:
+        kind = body["type"]
+        if kind in ("round", "redraw"):
+            if kind == "redraw":
+                cancelled.update(mid for mid in groups_of if round_of[mid] == body["round"]
+                                 and mid not in called and mid not in cancelled and not over(mid))
+            for g in body["groups"]:
+                number += 1
+                groups_of[f"m{number}"], round_of[f"m{number}"] = g, body["round"]
+            if body.get("bye"):
+                number += 1
+                byes[body["bye"]] += 1
+        elif kind == "call":
+            called.add(body["match"])
+        elif kind in ("result", "correct"):
+            results[body["match"]] = body["ranking"]
+        elif kind == "forfeit":
+            forfeits.setdefault(body["match"], []).append(body["player"])
+    points: dict[str, float] = {}
+    for p, count in byes.items():
+        points[p] = points.get(p, 0.0) + count * t.spec.placing_points(1)
+    for mid, ps in groups_of.items():
+        if mid in cancelled or not over(mid):
+            continue
+        gone = forfeits.get(mid, [])
+        if mid in results:
+            placings = [[g] if isinstance(g, str) else g for g in results[mid]]
+        else:
+            placings = [[p for p in ps if p not in gone]]
+        placings.append(gone)
+        place = 1
+        for g in placings:
+            for p in g:
+                points[p] = points.get(p, 0.0) + t.spec.placing_points(place, len(g))
+            place += len(g)
+    return dict(points)
+
+
+@st.composite
+def swiss_runs(draw: st.DrawFn) -> tuple[int, int, int, int]:
+    return (draw(st.integers(2, 14)), draw(st.sampled_from([2, 2, 3, 4])),
+            draw(st.integers(1, 5)), draw(st.integers(0, 2**32)))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(swiss_runs())
+def test_swiss_tournament_invariants(run: tuple[int, int, int, int]) -> None:
+    n, seats, rounds, seed = run
+    rng = random.Random(seed)
+    t = create("swiss", n, seats, rounds=rounds)
+    step(t, {"type": "station", "station": {"id": "s1", "seats": seats}})
+    guard = 0
+    while t.status != "finished" and guard < 500:
+        guard += 1
+        live = [m for m in t.matches.values() if m.status in ("ready", "called")]
+        done = [m for m in t.matches.values() if m.status == "done" and not m.bye]
+        roll = rng.random()
+        if done and roll < 0.15:
+            m = rng.choice(done)
+            rounds_seen = t.round
+            step(t, {"type": "correct", "match": m.id,
+                     "ranking": ranking_for(tuple(p for p in m.players if p not in m.forfeits), rng, seats > 2)})
+            assert t.round == rounds_seen
+        elif live and roll < 0.2:
+            m = rng.choice(live)
+            step(t, {"type": "forfeit", "match": m.id,
+                     "player": rng.choice([p for p in m.players if p not in m.forfeits])})
+        elif roll < 0.23 and t.round < rounds:
+            step(t, {"type": "register", "player": {"name": f"Late {guard}"}})
+        elif live:
+            m = rng.choice(live)
+            step(t, {"type": "result", "match": m.id,
+                     "ranking": ranking_for(tuple(p for p in m.players if p not in m.forfeits), rng, seats > 2)})
+        # No player twice in a round.
+        for r in range(1, t.round + 1):
+            seated = [p for m in t.matches.values() if m.round == r and m.status != "cancelled"
+                      for p in m.players]
+            assert len(seated) == len(set(seated)), f"round {r}: {Counter(seated).most_common(2)}"
+        # Standings always equal a recomputation from the log.
+        replayed = Tournament.replay("T", t.log)
+        assert replayed.to_json() == t.to_json()
+        assert {s.player: s.points for s in t.standings() if s.played} == {
+            p: v for p, v in naive_points(t).items()}
+    assert t.status == "finished" and t.round == rounds
+    assert [place for place, _ in t.podium()][:1] == [1]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(2, 12), st.integers(0, 2**32))
+def test_swiss_byes_rotate(n: int, seed: int) -> None:
+    """Over a whole Swiss tournament every bye goes to a player with the fewest so far."""
+    rng = random.Random(seed)
+    t = create("swiss", n, 2, rounds=min(n, 6))
+    step(t, {"type": "station", "station": {"id": "s1", "seats": 2}})
+    while t.status != "finished":
+        counts = t.byes()
+        rnd = t.round
+        m = next(m for m in t.matches.values() if m.status in ("ready", "called"))
+        step(t, {"type": "result", "match": m.id, "ranking": ranking_for(m.players, rng, False)})
+        if t.round != rnd:
+            bye = [m for m in t.matches.values() if m.round == t.round and m.bye]
+            field = t.eligible()
+            if bye:
+                assert counts.get(bye[0].players[0], 0) == min(counts.get(p, 0) for p in field)
+    assert max(t.byes().values(), default=0) - min(t.byes().get(p, 0) for p in t.players) <= 1
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["pools", "elimination"]), st.integers(2, 20), st.sampled_from([2, 3, 4]),
+       st.integers(0, 2**32))
+def test_pools_and_brackets_reach_a_podium(fmt: str, n: int, seats: int, seed: int) -> None:
+    rng = random.Random(seed)
+    t = create(fmt, n, seats, pool_size=max(seats, 4), bracket_seats=2 if seats == 2 else rng.choice([2, 3]))
+    step(t, {"type": "station", "station": {"id": "s1", "seats": 4}})
+    step(t, {"type": "station", "station": {"id": "s2", "seats": 4}})
+    corrected = False
+    while t.status != "finished":
+        live = [m for m in t.matches.values() if m.status in ("ready", "called")]
+        assert live, "a running tournament always has a match to play"
+        m = rng.choice(live)
+        step(t, {"type": "result", "match": m.id, "ranking": ranking_for(m.players, rng, False)})
+        for stage in ("main", "consolation"):
+            for r in range(1, 8):
+                seated = [p for x in t.matches.values() if x.stage == stage and x.round == r for p in x.players]
+                assert len(seated) == len(set(seated))
+        if not corrected and m.stage == "pools":
+            before = {x.id: (x.players, x.ranking, x.status) for x in t.matches.values()}
+            step(t, {"type": "correct", "match": m.id, "ranking": list(reversed(m.players))})
+            corrected = True
+            after = {x.id: (x.players, x.ranking, x.status) for x in t.matches.values()}
+            for mid, (ps, ranking, status) in before.items():
+                if mid == m.id:
+                    continue
+                if status in ("called", "done") and t.matches[mid].stage == "pools":
+                    assert after[mid][:2] == (ps, ranking), "a started match stays as it was"
+        assert Tournament.replay("T", t.log).to_json() == t.to_json()
+    podium = t.podium()
+    assert podium and podium[0][0] == 1
+    ranked = [p for _, p in t.final_ranking()]
+    assert len(ranked) == len(set(ranked))
+    if fmt == "elimination":
+        assert sorted(ranked) == sorted(t.players)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(4, 16), st.integers(0, 2**32))
+def test_a_correction_changes_only_what_it_must(n: int, seed: int) -> None:
+    """Correcting one result leaves every other result and every started match as it was;
+    only matches not yet started, downstream of it, may get other players."""
+    rng = random.Random(seed)
+    fmt = rng.choice(["swiss", "elimination", "pools"])
+    t = create(fmt, n, 2, rounds=4)
+    while t.status != "finished":
+        m = rng.choice([m for m in t.matches.values() if m.status == "ready"])
+        step(t, {"type": "result", "match": m.id, "ranking": ranking_for(m.players, rng, False)})
+        done = [x for x in t.matches.values() if x.status == "done" and not x.bye]
+        nexts = {x.id: t._next_in_bracket(x) for x in done}
+        candidates = [x for x in done if x.stage not in ("main", "consolation")
+                      or nexts[x.id] is None or not nexts[x.id].started or nexts[x.id].bye]  # type: ignore[union-attr]
+        if candidates and rng.random() < 0.3:
+            target = rng.choice(candidates)
+            before = {x.id: (x.players, x.ranking, x.status, x.stage, x.round) for x in t.matches.values()}
+            new = list(reversed([p for g in target.ranking for p in g]))
+            step(t, {"type": "correct", "match": target.id, "ranking": new})
+            assert t.matches[target.id].ranking == tuple((p,) for p in new)
+            for mid, (ps, ranking, status, stage, rnd) in before.items():
+                now = t.matches[mid]
+                if mid == target.id:
+                    continue
+                if status == "done" and not now.bye and not (stage in ("main", "consolation") and
+                                                             now.status != "done"):
+                    assert now.ranking == ranking, f"result of {mid} changed"
+                if status == "called" or (status == "done" and ranking and not now.bye):
+                    assert now.players == ps, f"started match {mid} changed players"
+                changed = now.players != ps or (now.status == "cancelled") != (status == "cancelled")
+                if changed:  # only a match not started (or a bracket bye) downstream of it
+                    assert status in ("ready", "waiting") or (status == "done" and not ranking[1:])
+                    assert rnd > target.round if stage == "swiss" else stage != "pools"

@@ -2,17 +2,31 @@
 
 Subscribes (QoS 1) to ``trigono/v1/+/event``, ``…/status`` (retained ``online``, last
 will ``lost``) and ``…/health`` (retained). Acks go to ``trigono/v1/<board>/ack`` (QoS 0:
-cumulative, so a lost ack only costs a resend). The hub's session is persistent (``clean_session=False``, fixed client id)
-so the broker queues events that arrive while the hub is down; the devices' own resends
-cover everything the hub had not acknowledged.
+cumulative, so a lost ack only costs a resend). The hub's session is persistent
+(``clean_session=False``) under a client id of its own (:func:`default_client_id`: one
+per hub and event store, so two hubs never take each other's session) so the broker
+queues events that arrive while the hub is down; the devices' own resends cover
+everything the hub had not acknowledged.
+
+The hub logs in with its own user (:class:`MqttSettings`: user, password, TLS with a CA
+file and optionally a client certificate; hardware/mosquitto/ and docs/security.md). A
+connection the broker refuses (bad password, not authorised) is logged at ERROR and
+shown by :meth:`MqttTransport.describe` as ``"state": "refused"``.
 """
 
 from __future__ import annotations
 
+import argparse
+import hashlib
+import json
+import logging
+import os
 import socket
+import ssl
 import subprocess
 import sys
 import threading
+from dataclasses import asdict, dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -20,6 +34,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware import protocol
+from hub.rejects import RejectLog
 from hub.transport import DeviceSink, Transport
 
 SUBSCRIPTIONS = [
@@ -27,6 +42,259 @@ SUBSCRIPTIONS = [
     (protocol.TOPIC_ROOT + "+/status", 1),
     (protocol.TOPIC_ROOT + "+/health", 0),
 ]
+PASSWORD_ENV = "TRIGONO_MQTT_PASSWORD"
+
+log = logging.getLogger("hub.links")
+
+
+def default_client_id(db: str) -> str:
+    """A client id of this hub's own, stable across its restarts (the persistent session
+    is found again) and different for another hub or another event store.
+
+    >>> a, b = default_client_id("a.db"), default_client_id("b.db")
+    >>> a.startswith("trigono-hub-") and a != b and a == default_client_id("a.db") and len(a) <= 64
+    True
+    """
+    where = os.path.abspath(db) if db != ":memory:" else f"memory-{os.getpid()}"
+    digest = hashlib.sha256(f"{socket.gethostname()}:{where}".encode()).hexdigest()[:10]
+    return f"trigono-hub-{socket.gethostname()[:30]}-{digest}"
+
+
+def read_password(path: str | None) -> str | None:
+    """The MQTT password from a file (its first line), else from ${TRIGONO_MQTT_PASSWORD}:
+    never from the command line, where every local user could read it with ``ps``."""
+    if path is not None:
+        with open(path, encoding="utf-8") as f:
+            return f.readline().rstrip("\r\n")
+    return os.environ.get(PASSWORD_ENV)
+
+
+@dataclass(frozen=True)
+class MqttSettings:
+    """Where and as whom the hub connects. TLS is on when ``cafile`` is given (the
+    broker's certificate is verified against it); ``certfile``/``keyfile`` add a client
+    certificate."""
+
+    host: str
+    port: int = 1883
+    client_id: str = "trigono-hub"
+    keepalive: int = 15
+    username: str | None = None
+    password: str | None = field(default=None, repr=False)
+    cafile: str | None = None
+    certfile: str | None = None
+    keyfile: str | None = None
+
+    @property
+    def tls(self) -> bool:
+        return self.cafile is not None
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> MqttSettings:
+        return cls(**json.loads(text))
+
+
+def add_mqtt_options(parser: argparse.ArgumentParser) -> None:
+    """The hub's MQTT options: broker, identity, credentials, TLS (``trigono hub``)."""
+    from hub.commands import parse_hostport
+
+    parser.add_argument("--mqtt", type=parse_hostport, metavar="HOST:PORT", help="MQTT broker")
+    parser.add_argument("--client-id", default=None,
+                        help="MQTT client id (persistent session); default: one of this hub's own, "
+                             "from the host name and the event store")
+    parser.add_argument("--mqtt-user", help="the hub's broker user (scripts/mqtt-users)")
+    parser.add_argument("--mqtt-password-file", metavar="FILE",
+                        help=f"file whose first line is the password (else ${PASSWORD_ENV}); "
+                             "never on the command line")
+    parser.add_argument("--mqtt-cafile", metavar="FILE", help="CA certificate: connect with TLS and "
+                                                            "verify the broker against it")
+    parser.add_argument("--mqtt-certfile", metavar="FILE", help="client certificate (TLS, optional)")
+    parser.add_argument("--mqtt-keyfile", metavar="FILE", help="client certificate's key (TLS)")
+    parser.add_argument("--mqtt-in-process", action="store_true",
+                        help="run the MQTT client in the hub's process (default: a receiver process)")
+
+
+def transport_from_args(args: argparse.Namespace, db: str) -> Transport | None:
+    """The MQTT link the options of :func:`add_mqtt_options` ask for (None without
+    ``--mqtt``). Raises ``OSError`` when the password file cannot be read."""
+    if args.mqtt is None:
+        return None
+    host, port = args.mqtt
+    link = MqttTransport if args.mqtt_in_process else MqttProcessTransport
+    return link(host, port, client_id=args.client_id or default_client_id(db),
+                username=args.mqtt_user, password=read_password(args.mqtt_password_file),
+                cafile=args.mqtt_cafile, certfile=args.mqtt_certfile, keyfile=args.mqtt_keyfile)
+
+
+def new_client(settings: MqttSettings) -> mqtt.Client:
+    """A paho client for the hub: persistent session, credentials, TLS, no local queue
+    limit beyond paho's in-flight window, quick reconnects."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=settings.client_id,
+                         clean_session=False, protocol=mqtt.MQTTv311)
+    client.max_inflight_messages_set(100)
+    client.max_queued_messages_set(0)
+    client.reconnect_delay_set(min_delay=1, max_delay=2)
+    if settings.username is not None:
+        client.username_pw_set(settings.username, settings.password)
+    if settings.tls:
+        client.tls_set(ca_certs=settings.cafile, certfile=settings.certfile, keyfile=settings.keyfile,
+                       cert_reqs=ssl.CERT_REQUIRED, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+    return client
+
+
+def tune_socket(client: mqtt.Client) -> None:
+    """paho leaves Nagle on: a PUBACK then an ack publish waited for the broker's delayed
+    TCP ack (20-40 ms per event)."""
+    sock = client.socket()
+    if isinstance(sock, socket.socket):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+class LinkState:
+    """The connection's state as the admin page shows it, logged when it changes:
+    ``connecting``, ``connected``, ``refused`` (the broker said no: ERROR), ``down``."""
+
+    def __init__(self, link: str, user: str | None) -> None:
+        self.link, self.user = link, user
+        self.state = "connecting"
+        self.error: str | None = None
+        self.connected = threading.Event()
+        self._lock = threading.Lock()
+
+    def up(self) -> None:
+        with self._lock:
+            if self.state != "connected":
+                log.info("%s: connected", self.link)
+            self.state, self.error = "connected", None
+            self.connected.set()
+
+    def refused(self, reason: str) -> None:
+        with self._lock:
+            self.connected.clear()
+            if (self.state, self.error) != ("refused", reason):
+                log.error("%s: the broker refused the hub's connection as user %s: %s "
+                          "(check --mqtt-user, the password file and the broker's ACL)",
+                          self.link, self.user or "(anonymous)", reason)
+            self.state, self.error = "refused", reason
+
+    def down(self, reason: str | None = None) -> None:
+        with self._lock:
+            self.connected.clear()
+            if self.state == "refused":
+                return  # keep showing why
+            if self.state == "connected":
+                log.warning("%s: connection lost%s", self.link, f" ({reason})" if reason else "")
+            self.state, self.error = "down", reason
+
+    def describe(self) -> dict[str, Any]:
+        with self._lock:
+            return {"state": self.state, "error": self.error, "connected": self.connected.is_set()}
+
+
+class MqttTransport(Transport):
+    """One paho client; its network thread calls the hub sink."""
+
+    name = "mqtt"
+
+    def __init__(self, host: str, port: int = 1883, *, client_id: str = "trigono-hub",
+                 keepalive: int = 15, username: str | None = None, password: str | None = None,
+                 cafile: str | None = None, certfile: str | None = None,
+                 keyfile: str | None = None) -> None:
+        self.settings = MqttSettings(host, port, client_id, keepalive, username, password, cafile,
+                                     certfile, keyfile)
+        self.host, self.port = host, port
+        self.link = f"mqtt:{host}:{port}"
+        self.status = LinkState(self.link, username)
+        self.connected = self.status.connected
+        self.rejects = RejectLog(self.link)
+        self._sink: DeviceSink | None = None
+        self._client = new_client(self.settings)
+        self._client.on_connect = self._on_connect
+        self._client.on_connect_fail = self._on_connect_fail
+        self._client.on_disconnect = self._on_disconnect
+        self._client.on_message = self._on_message
+
+    def start(self, sink: DeviceSink) -> None:
+        self._sink = sink
+        self._client.connect_async(self.host, self.port, keepalive=self.settings.keepalive)
+        self._client.loop_start()
+
+    def stop(self) -> None:
+        self._client.disconnect()
+        self._client.loop_stop()
+        self.connected.clear()
+
+    def send(self, board: str, msg: dict[str, Any]) -> bool:
+        info = self._client.publish(protocol.topic(board, msg["type"]), protocol.encode_payload(msg),
+                                    qos=ack_qos(msg))
+        return info.rc == mqtt.MQTT_ERR_SUCCESS
+
+    def describe(self) -> dict[str, Any]:
+        return describe_link(self.settings, self.status, self.rejects, process=False)
+
+    # -- paho callbacks (network thread) ---------------------------------------------------
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                    properties: Any) -> None:
+        if reason.is_failure:
+            self.status.refused(str(reason))
+            return
+        tune_socket(client)
+        client.subscribe(SUBSCRIPTIONS)
+        self.status.up()
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        self.status.down("cannot reach the broker")
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                       properties: Any) -> None:
+        self.status.down(str(reason))
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        deliver(self, self._sink, self.rejects, message.topic, message.payload)
+
+
+def describe_link(settings: MqttSettings, status: LinkState, rejects: RejectLog,
+                  process: bool) -> dict[str, Any]:
+    """The health page's view of an MQTT link."""
+    return {"transport": "mqtt", "broker": f"{settings.host}:{settings.port}", "process": process,
+            "client_id": settings.client_id, "user": settings.username, "tls": settings.tls,
+            "rejected": rejects.total, **status.describe()}
+
+
+def deliver(transport: Transport, sink: DeviceSink | None, rejects: RejectLog, topic: str,
+            payload: bytes | bytearray) -> None:
+    """Decode one MQTT message and hand it to the hub (status, event or health); a bad
+    one is counted against the board its topic names and logged (rate-limited)."""
+    assert sink is not None
+    link = rejects.link
+    parsed = protocol.parse_topic(topic)
+    if parsed is None:
+        rejects.note(None, "not a protocol topic")
+        return
+    board, kind = parsed
+    if kind == "status":
+        status = parse_status(payload)
+        if status is None:
+            rejects.note(board, "bad status payload")
+            sink.device_corrupt(transport, link, "bad status payload", board)
+        else:
+            sink.device_status(transport, board, status, link)
+        return
+    if kind not in ("event", "health"):
+        return
+    msg, reason = protocol.decode_payload(payload, board)
+    if msg is None or msg.get("type") not in protocol.DEVICE_TYPES:
+        reason = str(reason or "not a device message")
+    elif (kind == "health") != (msg["type"] == "health"):
+        reason = f"{msg['type']} on the {kind} topic"
+    else:
+        sink.device_message(transport, msg, link)
+        return
+    rejects.note(board, reason)
+    sink.device_corrupt(transport, link, reason, board)
 
 
 def parse_status(payload: bytes | bytearray) -> str | None:
@@ -42,94 +310,6 @@ def parse_status(payload: bytes | bytearray) -> str | None:
     return text if text in protocol.STATUS_VALUES else None
 
 
-class MqttTransport(Transport):
-    """One paho client; its network thread calls the hub sink."""
-
-    name = "mqtt"
-
-    def __init__(self, host: str, port: int = 1883, *, client_id: str = "trigono-hub",
-                 keepalive: int = 15) -> None:
-        self.host, self.port = host, port
-        self.link = f"mqtt:{host}:{port}"
-        self.connected = threading.Event()
-        self._sink: DeviceSink | None = None
-        self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
-                                   clean_session=False, protocol=mqtt.MQTTv311)
-        self._client.max_inflight_messages_set(100)
-        self._client.max_queued_messages_set(0)
-        self._client.reconnect_delay_set(min_delay=1, max_delay=2)
-        self._client.on_connect = self._on_connect
-        self._client.on_disconnect = self._on_disconnect
-        self._client.on_message = self._on_message
-        self._keepalive = keepalive
-
-    def start(self, sink: DeviceSink) -> None:
-        self._sink = sink
-        self._client.connect_async(self.host, self.port, keepalive=self._keepalive)
-        self._client.loop_start()
-
-    def stop(self) -> None:
-        self._client.disconnect()
-        self._client.loop_stop()
-        self.connected.clear()
-
-    def send(self, board: str, msg: dict[str, Any]) -> bool:
-        info = self._client.publish(protocol.topic(board, msg["type"]), protocol.encode_payload(msg),
-                                    qos=ack_qos(msg))
-        return info.rc == mqtt.MQTT_ERR_SUCCESS
-
-    def describe(self) -> dict[str, Any]:
-        return {"transport": self.name, "broker": f"{self.host}:{self.port}",
-                "connected": self.connected.is_set(), "process": False}
-
-    # -- paho callbacks (network thread) ---------------------------------------------------
-    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
-                    properties: Any) -> None:
-        if not reason.is_failure:
-            sock = client.socket()
-            if isinstance(sock, socket.socket):
-                # paho leaves Nagle on: a PUBACK then an ack publish waited for the
-                # broker's delayed TCP ack (20-40 ms per event).
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            client.subscribe(SUBSCRIPTIONS)
-            self.connected.set()
-
-    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
-                       properties: Any) -> None:
-        self.connected.clear()
-
-    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        deliver(self, self._sink, self.link, message.topic, message.payload)
-
-
-
-def deliver(transport: Transport, sink: DeviceSink | None, link: str, topic: str,
-            payload: bytes | bytearray) -> None:
-    """Decode one MQTT message and hand it to the hub (status, event or health)."""
-    assert sink is not None
-    parsed = protocol.parse_topic(topic)
-    if parsed is None:
-        return
-    board, kind = parsed
-    if kind == "status":
-        status = parse_status(payload)
-        if status is None:
-            sink.device_corrupt(transport, link, "bad status payload", board)
-        else:
-            sink.device_status(transport, board, status, link)
-        return
-    if kind not in ("event", "health"):
-        return
-    msg, reason = protocol.decode_payload(payload, board)
-    if msg is None or msg.get("type") not in protocol.DEVICE_TYPES:
-        sink.device_corrupt(transport, link, str(reason or "not a device message"), board)
-        return
-    if (kind == "health") != (msg["type"] == "health"):
-        sink.device_corrupt(transport, link, f"{msg['type']} on the {kind} topic", board)
-        return
-    sink.device_message(transport, msg, link)
-
-
 def ack_qos(msg: dict[str, Any]) -> int:
     """Acks go at QoS 0: they are cumulative, so a lost one costs only a resend, and a
     QoS 1 PUBACK per ack doubled the broker traffic and met Nagle's algorithm on the
@@ -140,16 +320,22 @@ def ack_qos(msg: dict[str, Any]) -> int:
 class MqttProcessTransport(Transport):
     """The same link with paho in a child process (``hub.mqtt_receiver``): the hub's
     interpreter only decodes and ingests, so ingest keeps up with what one paho client
-    can receive. What the hub sees is identical to :class:`MqttTransport`."""
+    can receive. What the hub sees is identical to :class:`MqttTransport`. The settings
+    (password included) go to the child over its socket pair, not on its command line."""
 
     name = "mqtt"
 
     def __init__(self, host: str, port: int = 1883, *, client_id: str = "trigono-hub",
-                 keepalive: int = 15) -> None:
+                 keepalive: int = 15, username: str | None = None, password: str | None = None,
+                 cafile: str | None = None, certfile: str | None = None,
+                 keyfile: str | None = None) -> None:
+        self.settings = MqttSettings(host, port, client_id, keepalive, username, password, cafile,
+                                     certfile, keyfile)
         self.host, self.port = host, port
         self.link = f"mqtt:{host}:{port}"
-        self.client_id, self.keepalive = client_id, keepalive
-        self.connected = threading.Event()
+        self.status = LinkState(self.link, username)
+        self.connected = self.status.connected
+        self.rejects = RejectLog(self.link)
         self._sink: DeviceSink | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._conn: Connection | None = None
@@ -159,11 +345,11 @@ class MqttProcessTransport(Transport):
     def start(self, sink: DeviceSink) -> None:
         self._sink = sink
         mine, theirs = socket.socketpair()
-        self._proc = subprocess.Popen(
-            [sys.executable, "-m", "hub.mqtt_receiver", self.host, str(self.port), self.client_id,
-             str(self.keepalive), str(theirs.fileno())], pass_fds=(theirs.fileno(),))
+        self._proc = subprocess.Popen([sys.executable, "-m", "hub.mqtt_receiver", str(theirs.fileno())],
+                                      pass_fds=(theirs.fileno(),))
         theirs.close()
         self._conn = Connection(mine.detach())
+        self._conn.send(("settings", self.settings.to_json()))
         self._reader = threading.Thread(target=self._read, name="mqtt-receiver", daemon=True)
         self._reader.start()
 
@@ -173,15 +359,17 @@ class MqttProcessTransport(Transport):
             try:
                 item = self._conn.recv()
             except (EOFError, OSError):
-                self.connected.clear()
+                self.status.down("receiver process ended")
                 return
             if item[0] == "msgs":
                 for topic, payload in item[1]:
-                    deliver(self, self._sink, self.link, topic, payload)
+                    deliver(self, self._sink, self.rejects, topic, payload)
             elif item[0] == "up":
-                self.connected.set()
+                self.status.up()
+            elif item[0] == "refused":
+                self.status.refused(item[1])
             elif item[0] == "down":
-                self.connected.clear()
+                self.status.down(item[1])
 
     def send(self, board: str, msg: dict[str, Any]) -> bool:
         if self._conn is None:
@@ -216,5 +404,4 @@ class MqttProcessTransport(Transport):
         self.connected.clear()
 
     def describe(self) -> dict[str, Any]:
-        return {"transport": self.name, "broker": f"{self.host}:{self.port}",
-                "connected": self.connected.is_set(), "process": True}
+        return describe_link(self.settings, self.status, self.rejects, process=True)

@@ -2,29 +2,28 @@
 another core, so it does not compete with the hub's ingest for one interpreter lock.
 
 Started by :class:`hub.mqtt_link.MqttProcessTransport` as ``python -m hub.mqtt_receiver
-HOST PORT CLIENT_ID KEEPALIVE FD``; FD is its end of a socket pair wrapped as a
-``multiprocessing.connection.Connection``. To the hub it sends ``("msgs", [(topic,
-payload), …])`` batches, ``("up",)`` and ``("down",)``; from the hub it takes ``("pub",
-topic, payload, qos)`` and ``("stop",)``. It exits when the hub's end closes.
+FD``; FD is its end of a socket pair wrapped as a ``multiprocessing.connection.Connection``.
+The hub first sends ``("settings", MqttSettings JSON)`` (the password never appears on
+a command line). To the hub it sends ``("msgs", [(topic, payload), …])`` batches,
+``("up",)``, ``("refused", reason)`` and ``("down", reason)``; from the hub it takes
+``("pub", topic, payload, qos)`` and ``("stop",)``. It exits when the hub's end closes.
 """
 
 from __future__ import annotations
 
-import socket
 import sys
 import threading
 from multiprocessing.connection import Connection
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
-from hub.mqtt_link import SUBSCRIPTIONS
+from hub.mqtt_link import SUBSCRIPTIONS, MqttSettings, new_client, tune_socket
 
 BATCH_WAIT_S = 0.0005  # gather what arrived meanwhile into one send
 
 
-def serve(host: str, port: int, client_id: str, keepalive: int, conn: Connection) -> None:
+def serve(settings: MqttSettings, conn: Connection) -> None:
     send_lock = threading.Lock()
     pending: list[tuple[str, bytes]] = []
     pending_lock = threading.Lock()
@@ -37,27 +36,26 @@ def serve(host: str, port: int, client_id: str, keepalive: int, conn: Connection
 
     def on_connect(client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if reason.is_failure:
+            send(("refused", str(reason)))
             return
-        sock = client.socket()
-        if isinstance(sock, socket.socket):
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        tune_socket(client)
         client.subscribe(SUBSCRIPTIONS)
         send(("up",))
 
+    def on_connect_fail(client: mqtt.Client, userdata: Any) -> None:
+        send(("down", "cannot reach the broker"))
+
     def on_disconnect(client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
-        send(("down",))
+        send(("down", str(reason)))
 
     def on_message(client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         with pending_lock:
             pending.append((message.topic, bytes(message.payload)))
         wake.set()
 
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False,
-                         protocol=mqtt.MQTTv311)
-    client.max_inflight_messages_set(100)
-    client.max_queued_messages_set(0)
-    client.reconnect_delay_set(min_delay=1, max_delay=2)
+    client = new_client(settings)
     client.on_connect, client.on_disconnect, client.on_message = on_connect, on_disconnect, on_message
+    client.on_connect_fail = on_connect_fail
 
     def forward() -> None:
         nonlocal pending
@@ -76,7 +74,7 @@ def serve(host: str, port: int, client_id: str, keepalive: int, conn: Connection
 
     forwarder = threading.Thread(target=forward, daemon=True)
     forwarder.start()
-    client.connect_async(host, port, keepalive=keepalive)
+    client.connect_async(settings.host, settings.port, keepalive=settings.keepalive)
     client.loop_start()
     try:
         while True:
@@ -97,8 +95,12 @@ def serve(host: str, port: int, client_id: str, keepalive: int, conn: Connection
 
 
 def main(argv: list[str]) -> int:
-    host, port, client_id, keepalive, fd = argv
-    serve(host, int(port), client_id, int(keepalive), Connection(int(fd)))
+    (fd,) = argv
+    conn = Connection(int(fd))
+    kind, settings = conn.recv()
+    if kind != "settings":
+        raise SystemExit(f"mqtt receiver: expected the settings first, got {kind!r}")
+    serve(MqttSettings.from_json(settings), conn)
     return 0
 
 

@@ -2,9 +2,11 @@
 
 Each line is ``$<json>*<xor>\\r\\n`` (``firmware.protocol``). A board identifies itself by
 the ``board`` field of what it sends (``hello`` first, after a boot), so ports need no
-configuration. A bad line is counted against the board last seen on that port and
-dropped. A port that goes away (cable pulled, board reset) is closed, its boards are
-reported ``lost``, and it is reopened when the device node comes back.
+configuration. A bad line is counted against the board last seen on that port, logged
+(rate-limited, :mod:`hub.rejects`) and dropped. A port that goes away (cable pulled,
+board reset) is closed, its boards are reported ``lost``, and it is reopened when the
+device node comes back. Opening a port keeps what is waiting in its input: those are
+events a board wrote while the hub was down (pyserial flushes it by default).
 """
 
 from __future__ import annotations
@@ -16,10 +18,29 @@ from typing import Any
 import serial
 
 from firmware import protocol
+from hub.rejects import RejectLog
 from hub.transport import DeviceSink, Transport
 
 REOPEN_EVERY_S = 0.5
 READ_TIMEOUT_S = 0.05
+
+
+class KeepInputSerial(serial.Serial):
+    """A pyserial port that does not discard pending input when it opens: a board's
+    lines written while the hub was down (or restarting) are events, not noise."""
+
+    _opening = False
+
+    def open(self) -> None:
+        self._opening = True
+        try:
+            super().open()
+        finally:
+            self._opening = False
+
+    def _reset_input_buffer(self) -> None:
+        if not self._opening:
+            super()._reset_input_buffer()  # type: ignore[misc]
 
 
 class _Port:
@@ -32,6 +53,7 @@ class _Port:
         self.last_board: str | None = None
         self.opens = 0
         self.corrupt = 0
+        self.rejects = RejectLog(self.link)
 
 
 class SerialTransport(Transport):
@@ -93,7 +115,7 @@ class SerialTransport(Transport):
 
     def _open(self, port: _Port) -> bool:
         try:
-            port.handle = serial.Serial(port.path, self.baudrate, timeout=READ_TIMEOUT_S)
+            port.handle = KeepInputSerial(port.path, self.baudrate, timeout=READ_TIMEOUT_S)
         except (serial.SerialException, OSError):
             return False
         port.opens += 1
@@ -117,6 +139,7 @@ class SerialTransport(Transport):
     def _read(self, port: _Port) -> None:
         assert self._sink is not None and port.handle is not None
         buffer = b""
+        skipping = False  # inside an overlong line: drop everything up to its end
         while not self._stop.is_set():
             chunk = port.handle.read(max(1, port.handle.in_waiting))
             if not chunk:
@@ -124,10 +147,15 @@ class SerialTransport(Transport):
             buffer += chunk
             while b"\n" in buffer:
                 line, buffer = buffer.split(b"\n", 1)
-                self._line(port, line)
+                if skipping:
+                    skipping = False
+                else:
+                    self._line(port, line)
             if len(buffer) > protocol.MAX_LINE:
                 buffer = b""
-                self._corrupt(port, "line too long")
+                if not skipping:
+                    skipping = True
+                    self._corrupt(port, "line too long")
 
     def _line(self, port: _Port, line: bytes) -> None:
         assert self._sink is not None
@@ -147,6 +175,7 @@ class SerialTransport(Transport):
     def _corrupt(self, port: _Port, reason: str) -> None:
         assert self._sink is not None
         port.corrupt += 1
+        port.rejects.note(port.last_board, reason)
         self._sink.device_corrupt(self, port.link, reason, port.last_board)
 
 

@@ -74,3 +74,68 @@ class Broker:
         self.stop()
         time.sleep(down_seconds)
         self.start()
+
+
+class AuthBroker(Broker):
+    """The shipped event configuration (hardware/mosquitto/) as Debian runs it: a main
+    config with persistence and ``include_dir``, our file as a drop-in in that folder,
+    users made by scripts/mqtt-users. Only the listener, paths and (as root) the user
+    are changed. ``password(user)`` reads a user's password back."""
+
+    def __init__(self, workdir: Path, boards: list[str], hubs: list[str] | None = None,
+                 port: int | None = None, tls: bool = False) -> None:
+        super().__init__(workdir, port)
+        self.tls_port = free_port() if tls else None
+        root = Path(__file__).resolve().parent.parent
+        self.users = workdir / "trigono"
+        self.hubs = hubs or ["hub"]
+        args = [str(root / "scripts" / "mqtt-users"), "--out", str(self.users), "--boards", *boards]
+        for hub in self.hubs:
+            args += ["--hub", hub]
+        subprocess.run(args, check=True, capture_output=True)
+        dropins = workdir / "conf.d"
+        dropins.mkdir(exist_ok=True)
+        shipped = (root / "hardware" / "mosquitto" / "mosquitto.conf").read_text()
+        shipped = shipped.replace("listener 1883 0.0.0.0", f"listener {self.port} 127.0.0.1")
+        shipped = shipped.replace("/etc/mosquitto/trigono/", f"{self.users}/")
+        if self.tls_port is not None:
+            make_certificates(self.users)
+            shipped = shipped.replace("#listener 8883 0.0.0.0", f"listener {self.tls_port} 127.0.0.1")
+            for key in ("cafile", "certfile", "keyfile", "require_certificate"):
+                shipped = shipped.replace(f"#{key} ", f"{key} ")
+        (dropins / "trigono.conf").write_text(shipped)
+        # Debian's /etc/mosquitto/mosquitto.conf, with our paths.
+        self.conf.write_text(
+            "persistence true\n"
+            f"persistence_location {workdir}/\n"
+            f"log_dest file {workdir}/mosquitto.log\n"
+            + ("user root\n" if os.geteuid() == 0 else "")
+            + f"include_dir {dropins}\n")
+
+    @property
+    def cafile(self) -> Path:
+        return self.users / "ca.crt"
+
+    def password(self, user: str) -> str:
+        import json
+
+        secrets: dict[str, str] = json.loads((self.users / "secrets.json").read_text())
+        return secrets[user]
+
+    def password_file(self, user: str) -> Path:
+        return self.users / f"hub-{user}.password"
+
+
+def make_certificates(folder: Path) -> None:
+    """A throwaway CA and a server certificate for 127.0.0.1 (ca.crt, server.crt,
+    server.key), made with the openssl command."""
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
+
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=trigono test CA",
+            "-keyout", "ca.key", "-out", "ca.crt")
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", "server.key",
+            "-out", "server.csr")
+    (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+            "-days", "2", "-extfile", "san.ext", "-out", "server.crt")

@@ -11,12 +11,17 @@ import json
 import sys
 
 from firmware import config as fconfig
+from firmware.clock import ticks_diff
 from firmware.links import MqttLink, SerialLink
 from firmware.node import Node
 from firmware.outbox import FileStorage
 
 BOOT_FILE = "boot.txt"
 PINMAP_FILE = "pinmap.json"
+CRASH_FILE = "crash.txt"
+CTRL_C = 3
+CTRL_C_GRACE_MS = 1000  # a second Ctrl-C within this stops the program (mpremote, a human)
+SERIAL_READ_MAX = 256  # bytes taken from the serial input per loop pass
 
 
 def console(text):
@@ -89,13 +94,13 @@ def stdout_write(data):
         flush()
 
 
-def build(cfg, board, storage=None):
+def build(cfg, board, storage=None, crash=None):
     node = Node(cfg, board.ticks_us, board.read_beam, board.set_emitter,
                 storage if storage is not None else FileStorage(BOOT_FILE),
-                getattr(gc, "mem_free", None), board.reset, board.rssi)
+                getattr(gc, "mem_free", None), board.reset, board.rssi, crash=crash)
     serial = None
     if "serial" in cfg["links"]:
-        serial = SerialLink(stdout_write)
+        serial = SerialLink(stdout_write, SerialInput(board.ticks_ms))
         node.add_link(serial)
     if "mqtt" in cfg["links"]:
         mq = cfg["mqtt"]
@@ -104,31 +109,134 @@ def build(cfg, board, storage=None):
     return node, serial
 
 
-async def serial_reader(link):
-    reader = asyncio.StreamReader(sys.stdin)
-    while True:
-        line = await reader.readline()
-        if not line:
-            await asyncio.sleep_ms(100)
-            continue
-        link.feed(line if isinstance(line, bytes) else line.encode())
+def _set_ctrl_c(enabled):
+    try:
+        import micropython
+
+        micropython.kbd_intr(CTRL_C if enabled else -1)
+    except (ImportError, AttributeError):  # CPython
+        pass
+
+
+class SerialInput:
+    """Non-blocking serial input: the bytes already waiting, never a wait for a newline
+    (a partial line used to freeze the loop in readline()).
+
+    Ctrl-C is a plain byte while the loop runs (kbd_intr(-1)), so a stray one on the
+    cable cannot leave the board at the REPL; two within CTRL_C_GRACE_MS stop the
+    program on purpose (mpremote and scripts/deploy-board send two).
+    """
+
+    def __init__(self, ticks_ms, stream=None):
+        import select
+
+        self.ticks_ms = ticks_ms
+        self.stream = stream if stream is not None else sys.stdin.buffer
+        self.poller = select.poll()
+        self.poller.register(self.stream, select.POLLIN)
+        self.closed = False
+        self.ctrl_c_at = None
+        self.one = bytearray(1)
+        _set_ctrl_c(False)
+
+    def __call__(self):
+        if self.closed:
+            return None
+        data = bytearray()
+        one = self.one
+        while len(data) < SERIAL_READ_MAX and self.poller.poll(0):
+            if not self.stream.readinto(one):  # the host closed our input: stop polling it
+                self.closed = True
+                self.poller.unregister(self.stream)
+                break
+            if one[0] == CTRL_C:
+                self._ctrl_c()
+                continue
+            data.append(one[0])
+        if self.ctrl_c_at is not None and ticks_diff(self.ticks_ms(), self.ctrl_c_at) > CTRL_C_GRACE_MS:
+            self.ctrl_c_at = None
+            _set_ctrl_c(False)
+        return bytes(data) if data else None
+
+    def _ctrl_c(self):
+        now = self.ticks_ms()
+        if self.ctrl_c_at is not None and ticks_diff(now, self.ctrl_c_at) <= CTRL_C_GRACE_MS:
+            _set_ctrl_c(True)
+            raise KeyboardInterrupt
+        self.ctrl_c_at = now
+        _set_ctrl_c(True)  # a real second Ctrl-C on a board's USB interrupts at once
+        console("Ctrl-C ignored: send it twice within 1 s to stop the program")
+
+
+def crash_summary(trace, err):
+    """One line of at most 64 characters for the next `hello`: type, message and the
+    innermost file:line of the traceback text."""
+    where = ""
+    for line in trace.split("\n"):
+        line = line.strip()
+        if line.startswith("File "):
+            parts = line.split('"')
+            name = parts[1].rsplit("/", 1)[-1] if len(parts) > 2 else "?"
+            where = " @" + name + ":" + line.rsplit("line ", 1)[-1].split(",")[0]
+    text = type(err).__name__ + ": " + str(err)
+    return (text[: 64 - len(where)] + where)[:64]
+
+
+def record_crash(err, path=CRASH_FILE):
+    """Write the crash where the next boot finds it: the summary line, then the traceback."""
+    trace = ""
+    try:
+        with open(path, "w") as f:
+            sys.print_exception(err, f)  # MicroPython: a real traceback to the file
+        with open(path) as f:
+            trace = f.read()[-1024:]
+    except OSError:
+        pass
+    summary = crash_summary(trace, err)
+    console("CRASH: " + summary)
+    try:
+        with open(path, "w") as f:
+            f.write(summary + "\n" + trace)
+    except OSError:
+        pass
+    return summary
+
+
+def take_crash(board, path=CRASH_FILE):
+    """The summary of the previous boot's crash (file, else a watchdog reset), or None;
+    the file is removed (the hello that carries it is kept until acknowledged)."""
+    import os
+
+    text = None
+    try:
+        with open(path) as f:
+            text = f.readline().strip()[:64] or "crash"
+        os.remove(path)
+    except OSError:
+        pass
+    if text is None and board.watchdog_reset():
+        text = "watchdog reset"
+    return text
 
 
 async def run(node, board, serial, stop=None):
     board.start(node)
     node.start()
-    if serial is not None:
-        asyncio.create_task(serial_reader(serial))
     period = node.th["poll_ms"]
+    watchdog = board.watchdog(node.th["watchdog_ms"])
     while stop is None or not stop():
         board.poll()
         node.poll()
+        if watchdog is not None:
+            watchdog.feed()  # only here: a loop stuck anywhere stops feeding and resets
         await asyncio.sleep_ms(period)
 
 
 def main(tasks=()):
     """Load the config (or keep printing why not), build, run. `tasks`: extra coroutines
-    to run beside the loop (the unix-port tests' scripted beams)."""
+    to run beside the loop (the unix-port tests' scripted beams). Any exception is
+    recorded in the crash file (reported in the next hello) and resets the board; two
+    Ctrl-C on the serial line leave the program for the REPL."""
     cfg = load_config()
     if cfg is None:
         import time
@@ -137,11 +245,19 @@ def main(tasks=()):
             time.sleep(5)
             load_config()
     board = make_board(cfg)
-    node, serial = build(cfg, board)
+    try:
+        node, _serial = build(cfg, board, crash=take_crash(board))
 
-    async def everything():
-        for coro in tasks:
-            asyncio.create_task(coro)
-        await run(node, board, serial)
+        async def everything():
+            for coro in tasks:
+                asyncio.create_task(coro)
+            await run(node, board, _serial)
 
-    asyncio.run(everything())
+        asyncio.run(everything())
+    except KeyboardInterrupt:
+        _set_ctrl_c(True)
+        console("stopped by Ctrl-C: at the REPL (machine.reset() restarts the board)")
+        raise
+    except Exception as err:  # noqa: BLE001 - anything else: record it, start again
+        record_crash(err)
+        board.reset()

@@ -17,7 +17,7 @@ import time
 import esp32
 import machine
 
-from firmware.board_rp2 import wifi_rssi, wifi_up
+from firmware.board_rp2 import start_watchdog, watchdog_caused_reset, wifi_rssi, wifi_up
 from firmware.clock import wrap
 from firmware.edges import EdgeCounter
 
@@ -54,8 +54,17 @@ class Board:
     def set_emitter(self, hole, on):
         self.emitters[hole].value(1 if on else 0)
 
+    def ticks_ms(self):
+        return time.ticks_ms()
+
     def reset(self):
         machine.reset()
+
+    def watchdog(self, timeout_ms):
+        return start_watchdog(timeout_ms)
+
+    def watchdog_reset(self):
+        return watchdog_caused_reset()
 
     def start(self, node):
         pins = self.beam_pins + self.button_pins

@@ -41,8 +41,18 @@ class Board:
     def set_emitter(self, hole, on):
         self.emitters[hole].value(1 if on else 0)
 
+    def ticks_ms(self):
+        return time.ticks_ms()
+
     def reset(self):
         machine.reset()
+
+    def watchdog(self, timeout_ms):
+        """A started machine.WDT (the main loop feeds it), or None when timeout_ms is 0."""
+        return start_watchdog(timeout_ms)
+
+    def watchdog_reset(self):
+        return watchdog_caused_reset()
 
     def start(self, node):
         """Attach the interrupt handlers (built here, once: nothing allocated in IRQs)."""
@@ -62,6 +72,22 @@ class Board:
 
     def rssi(self):
         return wifi_rssi(self)
+
+
+WDT_MAX_MS = 8388  # rp2's hardware limit (8.3 s); the ESP32 takes longer ones
+
+
+def start_watchdog(timeout_ms):
+    if not timeout_ms:
+        return None
+    return machine.WDT(timeout=min(timeout_ms, WDT_MAX_MS))
+
+
+def watchdog_caused_reset():
+    try:
+        return machine.reset_cause() == machine.WDT_RESET
+    except AttributeError:
+        return False
 
 
 def wifi_up(board):

@@ -29,6 +29,7 @@ DEFAULTS = {
     "filter_ns": 12000,  # esp32 PCNT glitch filter (max 1023 APB ticks = 12.8 us)
     "mqtt_retry_ms": 2000,  # wait between MQTT connection attempts
     "button_settle_ms": 50,
+    "watchdog_ms": 8000,  # machine.WDT, fed by the main loop only (rp2 caps it at 8388); 0 = off
 }
 
 PORTS = ("rp2", "esp32", "unix")

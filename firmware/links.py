@@ -124,7 +124,11 @@ class MqttLink:
             if self._next_try is not None and ticks_diff(now, self._next_try) < 0:
                 return
             self._next_try = ticks_add(now, self.retry_us)
-            if self.network_up is not None and not self.network_up():
+            try:  # ESP32 wlan.connect() raises "Wifi Internal Error" while still connecting
+                if self.network_up is not None and not self.network_up():
+                    return
+            except Exception as err:  # noqa: BLE001 - Wi-Fi trouble is a link fault, not a crash
+                self._down(err, now)
                 return
             self._connect(now)
             return

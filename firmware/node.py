@@ -28,10 +28,11 @@ class Node:
     set_emitter(hole, on)  switch a hole's IR emitter (None: no emitter self-test)
     storage      boot-counter storage callable (firmware.outbox.FileStorage on a board)
     mem_free()   -> free heap bytes; reboot() restarts the board; rssi() -> dBm or None
+    crash        one line on the previous boot's crash (or watchdog reset), or None
     """
 
     def __init__(self, cfg, clock, read_beam, set_emitter=None, storage=None, mem_free=None,
-                 reboot=None, rssi=None, fw=FW_VERSION):
+                 reboot=None, rssi=None, fw=FW_VERSION, crash=None):
         self.cfg = cfg
         self.board = cfg["board"]
         self.th = cfg["thresholds"]
@@ -43,6 +44,7 @@ class Node:
         self.reboot = reboot
         self.rssi = rssi
         self.fw = fw
+        self.crash = crash  # summary of the previous boot's crash, told in the hello
         self.ring = EdgeRing(self.th["edge_ring"])
         self.holes = []
         self.chan_map = []  # channel -> (Hole, beam index)
@@ -107,8 +109,11 @@ class Node:
         self._last_health = self._last_selftest = self.uptime_ms
         self.boot, error = next_boot(self.storage)
         self.outbox.boot = self.boot
-        self._emit("hello", now, {"fw": self.fw, "config": config_hash(_public(self.cfg)),
-                                  "holes": [h.name for h in self.holes]})
+        hello = {"fw": self.fw, "config": config_hash(_public(self.cfg)),
+                 "holes": [h.name for h in self.holes]}
+        if self.crash:
+            hello["crash"] = self.crash[:64]
+        self._emit("hello", now, hello)
         if error is not None:
             self._emit("fault", now, {"reason": error})
         for hole in self.holes:

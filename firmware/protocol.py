@@ -9,7 +9,8 @@
 #
 # Every message carries board (str), boot (int, a counter kept in flash), seq (int, per
 # boot) and t_us (int, device microseconds). Event types and their own fields:
-#   hello    fw (str), config (str, hash of the board config), holes (list of str)
+#   hello    fw (str), config (str, hash of the board config), holes (list of str),
+#            crash optional (str: the previous boot's crash or "watchdog reset")
 #   drop     hole          palet went A then B (or A only on single-beam holes)
 #   bounce   hole          entered and came back out: not a drop (T11)
 #   blocked  hole          beam held longer than the stuck time: a drop plus an alert (T13)
@@ -68,7 +69,7 @@ BAD_NAME_CHARS = "/+#$* \"\\"
 BEAM_STATES = ("open", "closed", "blocked", "fault")
 COMMON_FIELDS = ("type", "board", "boot", "seq", "t_us")
 FIELDS = {
-    "hello": ("fw", "config", "holes"),
+    "hello": ("fw", "config", "holes", "crash"),
     "drop": ("hole",),
     "bounce": ("hole",),
     "blocked": ("hole",),
@@ -153,6 +154,8 @@ def validate(msg):
             return "hello: bad fw or config"
         if not isinstance(holes, list) or len(holes) > MAX_ITEMS or not all(is_name(h) for h in holes):
             return "hello: bad holes"
+        if "crash" in msg and not _is_text(msg["crash"]):
+            return "hello: bad crash"
     elif kind == "fault":
         if not _is_text(msg.get("reason")):
             return "fault: bad reason"

@@ -8,7 +8,7 @@ import json
 from firmware import config, protocol
 from firmware.clock import TICKS_PERIOD, ticks_add, ticks_diff, wrap
 from firmware.edges import EdgeCounter, EdgeRing, pin_handler
-from firmware.links import SerialLink
+from firmware.links import MqttLink, SerialLink
 from firmware.node import Node
 from firmware.outbox import MemoryStorage, Outbox, next_boot
 
@@ -495,6 +495,25 @@ def case_serial_link_frames_lines_and_reads_acks():
     bad[3] ^= 1
     link.feed(bytes(bad))
     assert link.bad == 2
+
+
+def case_wifi_error_while_connecting_is_a_link_fault_not_a_crash():
+    # ESP32: wlan.connect() while still connecting raises OSError("Wifi Internal Error").
+    calls = []
+
+    def network_up():
+        calls.append(1)
+        raise OSError("Wifi Internal Error")
+
+    def make_client():
+        raise AssertionError("no broker connection without Wi-Fi")
+
+    rig = Rig()
+    link = MqttLink("B1", make_client, 15, 100, network_up)
+    rig.node.add_link(link)
+    rig.run(1000)
+    assert len(calls) >= 5 and link.errors == len(calls) and not link.is_up()
+    assert "Wifi Internal Error" in link.last_error
 
 
 def case_protocol_round_trip_and_checksum():

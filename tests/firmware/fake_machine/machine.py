@@ -11,6 +11,8 @@
 
 import asyncio
 import json
+import os
+import time
 
 import micropython
 
@@ -18,6 +20,11 @@ _pins = {}
 _wiring = {}  # emitter gpio -> receiver gpios
 _palet = {}  # receiver gpio -> interrupted by a palet
 irq_calls = 0
+_raise_on_read = None  # text of a RuntimeError the next pin read raises (a scripted bug)
+CAUSE_FILE = "fake_reset_cause"  # in the board's cwd: the cause the next boot reads
+PWRON_RESET = 1
+HARD_RESET = 2
+WDT_RESET = 3
 
 
 class Pin:
@@ -36,7 +43,11 @@ class Pin:
         _pins[gpio] = self
 
     def value(self, v=None):
+        global _raise_on_read
         if v is None:
+            if _raise_on_read is not None:
+                text, _raise_on_read = _raise_on_read, None
+                raise RuntimeError(text)
             return self.level
         self.level = 1 if v else 0
         if self.gpio in _wiring:
@@ -84,6 +95,17 @@ def interrupt(gpio, interrupted):
     _update(gpio)
 
 
+def _step(gpio, arg):
+    """A scripted step: a beam edge, or a fault injected into the board."""
+    global _raise_on_read
+    if gpio == "raise":
+        _raise_on_read = arg
+    elif gpio == "hang":  # the loop stops for arg ms (a blocking call): the watchdog must bite
+        time.sleep_ms(arg)
+    else:
+        interrupt(gpio, arg)
+
+
 async def play(path):
     done = 0
     while True:
@@ -98,9 +120,43 @@ async def play(path):
             for delay_ms, gpio, interrupted in steps:
                 if delay_ms:
                     await asyncio.sleep_ms(delay_ms)
-                interrupt(gpio, interrupted)
+                _step(gpio, interrupted)
         await asyncio.sleep_ms(20)
 
 
 def reset():
     raise SystemExit("machine.reset()")
+
+
+def reset_cause():
+    try:
+        with open(CAUSE_FILE) as f:
+            cause = int(f.read())
+        os.remove(CAUSE_FILE)
+        return cause
+    except (OSError, ValueError):
+        return PWRON_RESET
+
+
+class WDT:
+    """machine.WDT: a thread checks the feeds; when one is late it resets the "board" the
+    hard way (SIGKILL of this process: no Python code runs, like the real reset) and
+    leaves WDT_RESET as the next boot's reset cause."""
+
+    def __init__(self, id=0, timeout=5000):
+        import _thread
+
+        self.timeout = timeout
+        self.fed = time.ticks_ms()
+        _thread.start_new_thread(self._watch, ())
+
+    def feed(self):
+        self.fed = time.ticks_ms()
+
+    def _watch(self):
+        while True:
+            time.sleep_ms(50)
+            if time.ticks_diff(time.ticks_ms(), self.fed) > self.timeout:
+                with open(CAUSE_FILE, "w") as f:
+                    f.write(str(WDT_RESET))
+                os.system("kill -9 $PPID")

@@ -1,0 +1,110 @@
+"""A unix-port board process for the fault tests: the real firmware.app main loop on the
+fake `machine`, its filesystem a directory that survives restarts (like flash), the
+serial link on stdin/stdout, scripted beam edges and faults through a control file."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from firmware import protocol
+from tests.firmware.mp import ROOT, tool
+from tests.firmware.mplib import ensure_umqtt
+
+
+class BoardProcess:
+    def __init__(self, workdir: Path, cfg: dict[str, Any]) -> None:
+        workdir.mkdir(parents=True, exist_ok=True)
+        self.workdir = workdir
+        (workdir / "board_config.py").write_text("CONFIG = " + repr(cfg) + "\n")
+        shutil.copyfile(ROOT / "hardware" / "pinmap.json", workdir / "pinmap.json")
+        self.control = workdir / "edges.jsonl"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.lines: list[bytes] = []
+        self.lock = threading.Lock()
+
+    def start(self) -> None:
+        """Power on (again): a fresh process on the same filesystem."""
+        self.stop()
+        self.control.write_text("")
+        path = [str(self.workdir), str(ROOT), str(ROOT / "tests" / "firmware" / "fake_machine"),
+                str(ensure_umqtt()), ".frozen"]
+        self.proc = subprocess.Popen([tool("micropython"), str(ROOT / "tests" / "firmware" / "mp_e2e.py"),
+                                      str(self.control)], cwd=self.workdir,
+                                     env=dict(os.environ, MICROPYPATH=":".join(path)),
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        with self.lock:
+            self.lines = []
+        threading.Thread(target=self._read, args=(self.proc,), daemon=True).start()
+
+    def _read(self, proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            with self.lock:
+                if proc is self.proc:
+                    self.lines.append(line)
+
+    def messages(self) -> list[dict[str, Any]]:
+        with self.lock:
+            lines = list(self.lines)
+        out = []
+        for line in lines:
+            msg, _ = protocol.decode_line(line)
+            if msg is not None:
+                out.append(msg)
+        return out
+
+    def text(self) -> str:
+        with self.lock:
+            return b"".join(self.lines).decode(errors="replace")
+
+    def events(self, kind: str | None = None) -> list[dict[str, Any]]:
+        return [m for m in self.messages() if m["type"] != "health" and (kind is None or m["type"] == kind)]
+
+    def wait(self, predicate: Any, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if predicate():
+                return
+            time.sleep(0.02)
+        raise AssertionError(f"timed out; board said:\n{self.text()[-3000:]}")
+
+    def script(self, *parts: list[list[Any]]) -> None:
+        with self.control.open("a") as f:
+            f.write(json.dumps([s for p in parts for s in p]) + "\n")
+
+    def write(self, data: bytes) -> None:
+        assert self.proc is not None and self.proc.stdin is not None
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.write(protocol.encode_line(msg))
+
+    def exited(self, timeout: float) -> int | None:
+        assert self.proc is not None
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def stop(self) -> None:
+        proc = self.proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=10)
+        time.sleep(0.05)  # let the reader thread see the end of the output
+        for stream in (proc.stdin, proc.stdout):
+            if stream is not None:
+                try:
+                    stream.close()
+                except BrokenPipeError:
+                    pass

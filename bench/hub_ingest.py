@@ -12,8 +12,10 @@
 4. Restart time of a hub over the resulting store (>= N stored events): with the
    snapshots as a crash would leave them, and with no snapshot at all (full replay).
 
-Run: ``python bench/hub_ingest.py`` (``--events 20000`` for a quick run). The machine is
-shared: figures are noisy, run twice.
+Run: ``python bench/hub_ingest.py`` (``--events 20000`` for a quick run). ``--db
+postgresql://127.0.0.1/test`` measures the PostgreSQL store instead of SQLite (in a
+schema of its own, dropped at the end). The machine is shared: figures are noisy, run
+twice.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 from firmware import protocol  # noqa: E402
 from hub.mqtt_link import MqttProcessTransport  # noqa: E402
 from hub.service import Hub  # noqa: E402
+from hub.store import EventStore, is_postgres_url, open_store  # noqa: E402
 from tests.broker import Broker  # noqa: E402
 
 TICKS_MASK = (1 << 30) - 1
@@ -158,8 +161,8 @@ class Festival:
                 self.new_match([b for b, t in self.table_of.items() if t == table_id])
 
 
-def make_hub(db: Path, boards: Boards) -> tuple[Hub, Festival]:
-    hub = Hub(db)
+def make_hub(db: str, boards: Boards) -> tuple[Hub, Festival]:
+    hub = Hub(open_store(db))
     return hub, Festival(hub, boards)
 
 
@@ -234,9 +237,9 @@ def latency(broker: Broker, hub: Hub, festival: Festival, boards: Boards, rate: 
             "max_ms": 1000 * lat[-1]}
 
 
-def restart_time(db: Path) -> float:
+def restart_time(db: str) -> float:
     start = time.perf_counter()
-    hub = Hub(db)
+    hub = Hub(open_store(db))
     elapsed = time.perf_counter() - start
     hub.close()
     return elapsed
@@ -248,34 +251,30 @@ def main() -> int:
     parser.add_argument("--boards", type=int, default=100)
     parser.add_argument("--rate", type=float, default=200.0)
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--db", default="", help="a postgresql:// URL (default: SQLite in a temporary folder)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         broker = Broker(workdir / "mosquitto")
         broker.start()
+        schema = None
         try:
             bare = bare_throughput(broker, Boards(args.boards, seed=1).stream(args.events))
             print(json.dumps({"bare_paho_events_per_s": round(bare)}), flush=True)
             boards = Boards(args.boards, seed=1)
-            db = workdir / "hub.db"
+            if is_postgres_url(args.db):
+                schema, db = postgres_schema(args.db)
+            else:
+                db = str(workdir / "hub.db")
             hub, festival = make_hub(db, boards)
             ingest = hub_throughput(broker, hub, festival, boards.stream(args.events))
-            print(json.dumps({"hub_ingest_events_per_s": round(ingest),
+            print(json.dumps({"store": "postgresql" if schema else "sqlite",
+                              "hub_ingest_events_per_s": round(ingest),
                               "ratio": round(ingest / bare, 2)}), flush=True)
             lat = latency(broker, hub, festival, boards, args.rate, args.seconds)
             print(json.dumps({"rate_per_s": args.rate, **{k: round(v, 2) for k, v in lat.items()}}),
                   flush=True)
-            # A crash leaves the snapshots as they were: copy the store without closing.
-            crash_db = workdir / "crash.db"
-            with sqlite3.connect(db) as src, sqlite3.connect(crash_db) as dst:
-                src.backup(dst)
-            hub.close()
-            with sqlite3.connect(crash_db) as conn:
-                stored = conn.execute("SELECT COUNT(*) FROM log WHERE seq IS NOT NULL").fetchone()[0]
-            after_crash = restart_time(crash_db)
-            with sqlite3.connect(crash_db) as conn:
-                conn.execute("DELETE FROM snapshot")
-            full_replay = restart_time(crash_db)
+            stored, after_crash, full_replay = restarts(hub, db, workdir)
             print(json.dumps({"stored_events": stored, "matches": festival.matches, "restart_s": round(after_crash, 3),
                               "restart_without_snapshots_s": round(full_replay, 3)}), flush=True)
             print(json.dumps({"summary": {
@@ -286,8 +285,58 @@ def main() -> int:
                 "restart_without_snapshots_s": round(full_replay, 3)}}), flush=True)
         finally:
             broker.stop()
+            if schema is not None:
+                drop_schema(args.db, schema)
     return 0
 
+
+def postgres_schema(server: str) -> tuple[str, str]:
+    """A fresh schema on ``server`` and the URL whose tables live in it."""
+    import psycopg
+
+    schema = f"bench_{random.randrange(16**8):08x}"
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    sep = "&" if "?" in server else "?"
+    return schema, f"{server}{sep}options=-csearch_path%3D{schema}"
+
+
+def drop_schema(server: str, schema: str) -> None:
+    import psycopg
+
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+def stored_events(store: EventStore) -> int:
+    return sum(count for _low, _high, count in store.device_marks().values())
+
+
+def restarts(hub: Hub, db: str, workdir: Path) -> tuple[int, float, float]:
+    """(stored events, restart time, restart time without snapshots). On SQLite the
+    store is copied while the hub runs (snapshots as a crash leaves them); a PostgreSQL
+    hub is closed first (its final snapshots make that restart a little faster)."""
+    if is_postgres_url(db):
+        hub.close()
+        crash_db = db
+    else:
+        crash_db = str(workdir / "crash.db")
+        with sqlite3.connect(db) as src, sqlite3.connect(crash_db) as dst:
+            src.backup(dst)
+        hub.close()
+    store = open_store(crash_db)
+    stored = stored_events(store)
+    store.close()
+    after_crash = restart_time(crash_db)
+    if is_postgres_url(db):
+        import psycopg
+
+        with psycopg.connect(db, autocommit=True) as conn:
+            conn.execute("DELETE FROM snapshot")
+    else:
+        with sqlite3.connect(crash_db) as conn:
+            conn.execute("DELETE FROM snapshot")
+    return stored, after_crash, restart_time(crash_db)
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -17,8 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engines.triolet.board import Board, generate  # noqa: E402
+from engines.triolet.board import Board  # noqa: E402
 from engines.triolet.game import TrioletGame  # noqa: E402
+from engines.triolet.movegen import generate  # noqa: E402
 
 
 def positions(games: int) -> list[tuple[Board, list[int]]]:

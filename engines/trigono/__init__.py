@@ -19,7 +19,8 @@ from engines.trigono.actions import (
     action_to_json,
     parse_action,
 )
-from engines.trigono.game import TrigonoGame, TrigonoState, describe_event
+from engines.trigono.events import describe_event
+from engines.trigono.game import TrigonoGame, TrigonoState
 from engines.trigono.layout import Layout, hexagon_boards
 from engines.trigono.options import Options
 

@@ -31,9 +31,7 @@ from engines.core import (
     Game,
     GameOverError,
     IllegalMoveError,
-    RecordError,
     State,
-    check_keys,
 )
 from engines.trigono.actions import (
     BOARD_PREFIX,
@@ -44,71 +42,12 @@ from engines.trigono.actions import (
     action_to_json,
     parse_action,
 )
+from engines.trigono.events import describe_event
 from engines.trigono.options import Options
+from engines.trigono.position import checked_dump, copy_json, restore, set_position
 
 NORMAL, LAST_CHANCE, FINAL = "normal", "last_chance", "final"
 PLAYING, MATCH_OVER = "playing", "match_over"
-
-DUMP_FIELDS = (
-    "options",
-    "first",
-    "round",
-    "starter",
-    "rounds_won",
-    "round_results",
-    "hands",
-    "eliminated",
-    "boards",
-    "floor",
-    "holes",
-    "phase",
-    "target",
-    "finalists",
-    "final_throws",
-    "steps",
-    "to_move",
-    "winner",
-    "log",
-    "events",
-)
-
-
-def describe_event(event: Mapping[str, Any]) -> str:
-    """One announcement in English (the web pages translate from the structured event).
-
-    >>> describe_event({"type": "take", "player": "Ben", "palets": 3, "holes": ["B1.big"]})
-    'Ben takes 3 palets (B1.big)'
-    >>> describe_event({"type": "round_won", "round": 1, "player": "Ana"})
-    'Ana wins round 1'
-    """
-    kind = event["type"]
-    if kind == "take":
-        n = event["palets"]
-        return f"{event['player']} takes {n} palet{'s' if n != 1 else ''} ({', '.join(event['holes'])})"
-    if kind == "pending":
-        return f"invalid drop: the palet stays in {event['hole']} (T10)"
-    if kind == "eliminated":
-        return f"{event['player']} is out of the round"
-    if kind == "step_back":
-        return f"step back: throw from {event['throw_distance_m']:.2f} m"
-    if kind == "last_chance":
-        return f"last chance for {event['player']}"
-    if kind == "final":
-        target = event.get("target")
-        aim = f", target {target}" if target else f"; {event['chooser']} chooses the target"
-        return f"final: {' v '.join(event['finalists'])}{aim}"
-    if kind == "target":
-        return f"{event['player']} chooses {event['hole']} as the target"
-    if kind == "round_won":
-        return f"{event['player']} wins round {event['round']}"
-    if kind == "round_drawn":
-        return f"round {event['round']} is drawn"
-    if kind == "match_won":
-        return f"{event['player']} wins the match"
-    if kind == "round_start":
-        return f"round {event['round']}: {event['starter']} throws first"
-    return str(kind)
-
 
 class TrigonoState(State[Action]):
     """One moment of a Trigono match. Build it with :meth:`TrigonoGame.new_initial_state`."""
@@ -480,7 +419,7 @@ class TrigonoState(State[Action]):
             "to_move": self.to_move,
             "scores": dict(self.rounds_won),
             "winner": self.winner_name,
-            "log": [_deep(entry) for entry in self.log],
+            "log": [copy_json(entry) for entry in self.log],
             "round": self.round,
             "rounds_won": dict(self.rounds_won),
             "round_results": [dict(r) for r in self.round_results],
@@ -523,8 +462,8 @@ class TrigonoState(State[Action]):
             "steps": self.steps,
             "to_move": self.to_move,
             "winner": self.winner_name,
-            "log": [_deep(entry) for entry in self.log],
-            "events": [_deep(e) for e in self.events],
+            "log": [copy_json(entry) for entry in self.log],
+            "events": [copy_json(e) for e in self.events],
         }
 
     def clone(self) -> TrigonoState:
@@ -541,15 +480,6 @@ class TrigonoState(State[Action]):
             list(self.events),
         )
         return twin
-
-
-def _deep(obj: Any) -> Any:
-    """A copy of a JSON value (dicts and lists copied all the way down)."""
-    if isinstance(obj, dict):
-        return {k: _deep(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_deep(v) for v in obj]
-    return obj
 
 
 class TrigonoGame(Game[Action]):
@@ -571,90 +501,12 @@ class TrigonoGame(Game[Action]):
         self, rng: random.Random, position: Mapping[str, JSON] | None = None
     ) -> TrigonoState:
         """T4: the first thrower is ``first`` or drawn with the seed; ``position`` (optional)
-        sets up a moment of a round, see :meth:`set_position`."""
+        sets up a moment of a round, see :func:`engines.trigono.position.set_position`."""
         first = self.opts.first if self.opts.first is not None else rng.choice(self.opts.players)
         state = TrigonoState(self, first)
         if position is not None:
-            self.set_position(state, position)
+            set_position(state, position)
         return state
-
-    def set_position(self, state: TrigonoState, position: Mapping[str, JSON]) -> None:
-        """Set up a rule-book situation in the middle of a round (phase normal).
-
-        Fields, all optional: ``hands`` {player: n} (others hold ``palets_per_player``),
-        ``boards`` {board: n}, ``floor`` n, ``holes`` {hole: pending n}, ``eliminated``
-        [players] (3+ players, empty hands), ``to_move`` (default: the first thrower; also
-        the round's starter), ``round`` and ``rounds_won``. A situation where the round is
-        already over or is a final is refused.
-
-        >>> game = TrigonoGame({"players": ["Ana", "Ben"], "first": "Ana"})
-        >>> s = game.new_initial_state(random.Random(0), {"hands": {"Ana": 1}, "boards": {"B1": 4}})
-        >>> s.apply(Throw("Ana", "B1.big"))
-        >>> s.hands, s.log[-1]["points"]
-        ({'Ana': 5, 'Ben': 10}, 5)
-        """
-        opts = self.opts
-        raw = check_keys(
-            dict(position),
-            ("hands", "boards", "floor", "holes", "eliminated", "to_move", "round", "rounds_won"),
-            "position",
-        )
-
-        def counts(field: str, names: tuple[str, ...], base: dict[str, int]) -> dict[str, int]:
-            given = check_keys(raw.get(field, {}), names, f"position.{field}")
-            out = dict(base)
-            for key, value in given.items():
-                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                    raise RecordError(
-                        f"position.{field}.{key}: expected a count >= 0, got {value!r}"
-                    )
-                out[key] = value
-            return out
-
-        hands = counts("hands", opts.players, state.hands)
-        boards = counts("boards", opts.layout.board_ids, state.boards)
-        holes = counts("holes", opts.layout.holes, state.holes)
-        floor = raw.get("floor", 0)
-        if isinstance(floor, bool) or not isinstance(floor, int) or floor < 0:
-            raise RecordError(f"position.floor: expected a count >= 0, got {floor!r}")
-        rounds_won = counts("rounds_won", opts.players, state.rounds_won)
-        if any(n >= opts.rounds_to_win for n in rounds_won.values()):
-            raise RecordError("position.rounds_won: the match would already be over (T18)")
-        round_no = raw.get("round", 1)
-        if isinstance(round_no, bool) or not isinstance(round_no, int) or round_no < 1:
-            raise RecordError(f"position.round: expected an integer >= 1, got {round_no!r}")
-        eliminated = raw.get("eliminated", [])
-        if not isinstance(eliminated, list) or any(p not in opts.players for p in eliminated):
-            raise RecordError(
-                f"position.eliminated: expected a list of players, got {eliminated!r}"
-            )
-        if eliminated and len(opts.players) < 3:
-            raise RecordError("position.eliminated: nobody is eliminated with two players (T14)")
-        for player in opts.players:
-            if player in eliminated and hands[player]:
-                raise RecordError(f"position: {player} is eliminated but holds palets")
-            if player not in eliminated and not hands[player]:
-                raise RecordError(
-                    f"position: {player} holds no palet (the round would be over)"
-                    if len(opts.players) == 2
-                    else f"position: {player} holds no palet: list them in eliminated"
-                )
-        remaining = [p for p in opts.players if p not in eliminated]
-        if len(remaining) < 2:
-            raise RecordError("position: the round would already be over (T15)")
-        if len(remaining) == 2 and len(opts.players) >= 3 and opts.has_finals:
-            raise RecordError("position: two players left would be a final (T17); not supported")
-        to_move = raw.get("to_move", state.to_move)
-        if to_move not in remaining:
-            raise RecordError(
-                f"position.to_move: expected a player still in the round, got {to_move!r}"
-            )
-        state.hands, state.boards, state.holes, state.floor = hands, boards, holes, floor
-        state.rounds_won, state.round = rounds_won, round_no
-        state.eliminated = [p for p in opts.players if p in eliminated]
-        if opts.steps_back and opts.step_back_m > 0:
-            state.steps = len(state.eliminated)  # T16: one step per elimination so far
-        state.to_move = state.starter = to_move
 
     def parse_action(self, obj: JSON) -> Action:
         return parse_action(obj)
@@ -664,32 +516,7 @@ class TrigonoGame(Game[Action]):
 
     def load(self, data: Mapping[str, JSON]) -> TrigonoState:
         """Rebuild a state from :meth:`TrigonoState.dump` (made with these same options)."""
-        raw = check_keys(dict(data), DUMP_FIELDS, "state", required=DUMP_FIELDS)
-        if raw["options"] != self.opts.to_json():
-            raise RecordError("state: it was dumped with other options")
-        if raw["first"] not in self.opts.players:
-            raise RecordError(f"state: unknown first player {raw['first']!r}")
+        raw = checked_dump(self, data)
         state = TrigonoState(self, raw["first"])
-        state.round = int(raw["round"])
-        state.starter = raw["starter"]
-        state.rounds_won = dict(raw["rounds_won"])
-        state.round_results = _deep(raw["round_results"])
-        state.hands = dict(raw["hands"])
-        state.eliminated = list(raw["eliminated"])
-        state.boards = dict(raw["boards"])
-        state.floor = int(raw["floor"])
-        state.holes = dict(raw["holes"])
-        state.phase = raw["phase"]
-        state.target = raw["target"]
-        state.finalists = list(raw["finalists"])
-        state.final_throws = int(raw["final_throws"])
-        state.steps = int(raw["steps"])
-        state.to_move = raw["to_move"]
-        state.winner_name = raw["winner"]
-        state.log = _deep(raw["log"])
-        state.events = _deep(raw["events"])
-        if set(state.hands) != set(self.opts.players) or set(state.holes) != set(
-            self.opts.layout.holes
-        ):
-            raise RecordError("state: hands or holes do not match the options")
+        restore(state, raw)
         return state

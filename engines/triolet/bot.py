@@ -51,10 +51,9 @@ from engines.triolet.board import (
     Board,
     Play,
     cell_index,
-    generate,
-    single_threats,
 )
 from engines.triolet.game import TrioletState
+from engines.triolet.movegen import generate, single_threats
 
 NEXT_TURN_WEIGHT = 1.0
 TRIOLET_VALUE = (TRIO_POINTS + TRIOLET_BONUS) * 0.7  # a line of 3 free cells is usually there

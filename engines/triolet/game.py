@@ -53,10 +53,10 @@ from engines.triolet.board import (
     cell_index,
     cell_name,
     check_play,
-    generate,
     parse_token,
     token_name,
 )
+from engines.triolet.movegen import generate
 from engines.triolet.rules import Rules
 
 POSITION_FIELDS = ("board", "racks", "bag", "scores", "to_move")

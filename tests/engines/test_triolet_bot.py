@@ -9,8 +9,8 @@ from typing import Any
 
 from engines.records import replay
 from engines.triolet import Exchange, Pass, PlayTokens, TrioletGame, TrioletState, parse_action
-from engines.triolet.board import single_threats
 from engines.triolet.bot import choose, expected_best, greedy_choose, hint, unseen_tokens
+from engines.triolet.movegen import single_threats
 
 
 def setup(board: dict[str, Any], rack: list[Any], bag: list[Any] | None = None) -> TrioletState:

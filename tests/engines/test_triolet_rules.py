@@ -32,9 +32,9 @@ from engines.triolet.board import (
     cell_index,
     cell_name,
     check_play,
-    generate,
     index,
 )
+from engines.triolet.movegen import generate
 
 ROOT = Path(__file__).resolve().parents[2]
 

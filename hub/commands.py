@@ -65,11 +65,16 @@ def cmd_hub(args: argparse.Namespace) -> int:
 
         hub.add_transport(SerialTransport(args.serial, baudrate=args.baud))
     if args.mqtt:
-        from hub.mqtt_link import MqttProcessTransport, MqttTransport
+        from hub.mqtt_link import transport_from_args
 
-        host, port = args.mqtt
-        link = MqttTransport if args.mqtt_in_process else MqttProcessTransport
-        hub.add_transport(link(host, port, client_id=args.client_id))
+        try:
+            mqtt_link = transport_from_args(args, args.db)
+        except OSError as err:
+            print(f"--mqtt-password-file: {err}", file=sys.stderr)
+            hub.close()
+            return EXIT_BAD_INPUT
+        if mqtt_link is not None:
+            hub.add_transport(mqtt_link)
     print(json.dumps({"hub": "ready", "db": args.db, "tables": [t["id"] for t in hub.list_tables()]}),
           flush=True)
     while not stop.wait(0.5):
@@ -150,10 +155,9 @@ def add_hub(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("hub", help="run the hub: device links, event store, referee")
     p.add_argument("--serial", nargs="+", metavar="PORT", default=[], help="serial ports of boards")
     p.add_argument("--baud", type=int, default=115200)
-    p.add_argument("--mqtt", type=parse_hostport, metavar="HOST:PORT", help="MQTT broker")
-    p.add_argument("--client-id", default="trigono-hub", help="MQTT client id (persistent session)")
-    p.add_argument("--mqtt-in-process", action="store_true",
-                   help="run the MQTT client in the hub's process (default: a receiver process)")
+    from hub.mqtt_link import add_mqtt_options
+
+    add_mqtt_options(p)
     p.add_argument("--db", required=True, help="SQLite event store (created if missing)")
     p.add_argument("--settle", type=float, default=1.0, help="knock-in window after a drop, s")
     p.add_argument("--table", action="append", metavar="JSON",

@@ -52,11 +52,14 @@ class UmqttPaho:
     """paho-mqtt with umqtt.simple's synchronous API, driven from the board's own loop
     (``check_msg`` runs paho's network loop once, without waiting)."""
 
-    def __init__(self, board: str, host: str, port: int, keepalive_s: int) -> None:
+    def __init__(self, board: str, host: str, port: int, keepalive_s: int,
+                 user: str | None = None, password: str | None = None) -> None:
         self.host, self.port, self.keepalive_s = host, port, keepalive_s
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
                                   client_id=f"sim-{board}-{os.getpid()}-{next(_client_ids)}",
                                   clean_session=True)
+        if user is not None:  # umqtt.simple's MQTTClient(..., user, password): local.py
+            self.client.username_pw_set(user, password)
         self.client.max_queued_messages_set(0)
         self.client.max_inflight_messages_set(100)
         self._callback: Any = None
@@ -105,7 +108,8 @@ class SimBoard:
     to drop and restore its link."""
 
     def __init__(self, board: str, holes: list[str], path: Path, speed: float = 0.0,
-                 mqtt_broker: tuple[str, int] | None = None) -> None:
+                 mqtt_broker: tuple[str, int] | None = None,
+                 mqtt_login: tuple[str, str] | None = None) -> None:
         self.board = board
         self.holes = list(holes)
         self.path = path
@@ -132,7 +136,8 @@ class SimBoard:
             self.link = SerialLink(write=self._write, read=self._read)
         else:
             host, port = mqtt_broker
-            self.link = MqttLink(board, lambda: UmqttPaho(board, host, port, 5), keepalive_s=5,
+            user, password = mqtt_login or (None, None)
+            self.link = MqttLink(board, lambda: UmqttPaho(board, host, port, 5, user, password), keepalive_s=5,
                                  retry_ms=300)
         self.node.add_link(self.link)
         self.node.start()

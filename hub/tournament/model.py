@@ -31,7 +31,8 @@ DEFAULT_TIEBREAKS = ("wins", "buchholz", "score", "head_to_head", "lot")
 SEEDINGS = ("rating", "registration", "random")
 MAX_SEATS = 8
 SPEC_FIELDS = ("name", "game", "format", "seats", "pool_size", "advance", "consolation",
-               "bracket_seats", "rounds", "points", "tiebreaks", "check_in", "seeding", "seed")
+               "bracket_seats", "rounds", "points", "tiebreaks", "check_in", "seeding", "seed",
+               "options")
 
 
 class TournamentError(HubError):
@@ -99,6 +100,8 @@ class Spec:
     check_in: bool = True
     seeding: str = "rating"
     seed: int = 0
+    options: tuple[tuple[str, Any], ...] = ()
+    """The game's options for every match table (e.g. Trike's board size)."""
 
     @classmethod
     def parse(cls, obj: Any) -> Spec:
@@ -136,9 +139,13 @@ class Spec:
         seeding = obj.get("seeding", "rating")
         if seeding not in SEEDINGS:
             raise BadInputError(f"seeding: expected one of {', '.join(SEEDINGS)}")
+        options = obj.get("options", {})
+        if not isinstance(options, Mapping) or "players" in options:
+            raise BadInputError("options: expected an object of game options (players come from the draw)")
         return cls(name, game, fmt, seats, pool_size, advance, _bool(obj, "consolation", True),
                    bracket_seats, rounds, tuple(float(p) for p in raw_points), tiebreaks,
-                   _bool(obj, "check_in", True), seeding, _int(obj, "seed", 0, 0, 2**53))
+                   _bool(obj, "check_in", True), seeding, _int(obj, "seed", 0, 0, 2**53),
+                   tuple(sorted(options.items())))
 
     def to_json(self) -> JSONDict:
         return {"name": self.name, "game": self.game, "format": self.format,
@@ -146,7 +153,7 @@ class Spec:
                 "consolation": self.consolation, "bracket_seats": self.bracket_seats,
                 "rounds": self.rounds, "points": list(self.points),
                 "tiebreaks": list(self.tiebreaks), "check_in": self.check_in,
-                "seeding": self.seeding, "seed": self.seed}
+                "seeding": self.seeding, "seed": self.seed, "options": dict(self.options)}
 
     def placing_points(self, place: int, shared: int = 1) -> float:
         """Points for ``shared`` players tied from 1-based ``place`` on (the mean of the

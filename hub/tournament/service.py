@@ -1,0 +1,390 @@
+"""Tournaments on a running hub: durable, thread-safe, fed by the tables they start.
+
+:class:`TournamentService` keeps every tournament as entries of the hub's event store
+(the same append-only log as the tables, SQLite or PostgreSQL): an entry is checked on a
+copy, stored, then applied (R1); at start the tournaments are the replay of their
+entries, so a SIGKILL and a restart give the same tournaments. Entries are stored with
+``source = "tournament"``, no table id, and the body ``{"tournament": ID, "entry": {...}}``.
+
+After each entry the director's follow-ups (:meth:`Tournament.follow_up`: redraws after
+a correction, the next Swiss round, calls to free stations) are stored the same way.
+Calling a match to a station creates its table on the hub (the station's boards bound
+to it); when that table's game ends — seen on the hub's change feed, or at start for a
+table that ended while the service was down — its ranking (``State.ranking()``) comes
+back as the match's ``result``.
+
+>>> from hub.store import SqliteStore
+>>> service = TournamentService(SqliteStore(":memory:"))
+>>> t = service.create({"name": "Club night", "game": "trike", "format": "elimination",
+...                     "check_in": False}, tournament_id="T1")
+>>> for name in ("Ana", "Ben"):
+...     _ = service.submit("T1", {"type": "register", "player": {"name": name}})
+>>> view = service.submit("T1", {"type": "start"})
+>>> view = service.submit("T1", {"type": "result", "match": "m1", "ranking": ["p2", "p1"]})
+>>> view["status"], view["podium"][0]["name"]
+('finished', 'Ben')
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Protocol
+
+from engines.records import replay
+from hub.errors import BadInputError, ConflictError, HubError, RefusedError, UnknownTableError
+from hub.store import Entry, EventStore
+from hub.tournament.model import JSONDict, UnknownTournamentError
+from hub.tournament.ratings import Rating, rate
+from hub.tournament.state import Tournament
+
+log = logging.getLogger("hub.tournament")
+
+SOURCE = "tournament"
+EXPORT_FORMAT = "trigono-tournament"
+EXPORT_VERSION = 1
+ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,30}$")
+MAX_FOLLOW_UPS = 10_000
+
+
+class TableHub(Protocol):
+    """What the service needs from :class:`hub.service.Hub`."""
+
+    store: EventStore
+
+    def create_table(self, game: str, *, options: Mapping[str, Any] | None = None,
+                     seats: list[Any] | None = None, boards: list[Any] | None = None,
+                     seed: int | None = None, table_id: str | None = None,
+                     referee: Mapping[str, Any] | None = None) -> JSONDict: ...
+
+    def game_over(self, table_id: str) -> bool: ...
+
+    def export(self, table_id: str) -> JSONDict: ...
+
+    def last_change_id(self) -> int: ...
+
+    def changes_since(self, last_id: int, timeout: float) -> list[JSONDict]: ...
+
+
+class TournamentService:
+    """All tournaments of one hub (see the module doc). Every method is thread-safe.
+
+    ``hub`` is optional: without one (tests, a CLI export) matches are never sent to
+    tables and results are entered by hand.
+    """
+
+    def __init__(self, store: EventStore, hub: TableHub | None = None, *,
+                 create_tables: bool = True) -> None:
+        self.store = store
+        self.hub = hub
+        self.create_tables = create_tables and hub is not None
+        self._lock = threading.RLock()
+        self._tournaments: dict[str, Tournament] = {}
+        self._by_table: dict[str, tuple[str, str]] = {}  # table id -> (tournament, match)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.listeners: list[Callable[[str], None]] = []
+        """Called with a tournament id after it changed (the web's live pages)."""
+        self._restore()
+
+    # -- durable log ----------------------------------------------------------------------
+    def _restore(self) -> None:
+        bodies: dict[str, list[tuple[JSONDict, float]]] = {}
+        for tid, body, at in entries_of(self.store):
+            bodies.setdefault(tid, []).append((body, at))
+        for tid, items in bodies.items():
+            try:
+                t = Tournament.create(tid, items[0][0], items[0][1])
+                for body, at in items[1:]:
+                    t.apply(body, at)
+            except HubError as err:  # stored entries were valid when stored
+                log.error("replay of tournament %s: %s", tid, err)
+                continue
+            self._tournaments[tid] = t
+            self._index_tables(t)
+
+    def _store(self, tid: str, body: JSONDict, at: float, by: str | None = None) -> None:
+        payload: JSONDict = {"tournament": tid, "entry": body}
+        if by:
+            payload["by"] = by
+        self.store.append([Entry.new(SOURCE, payload, at=at)])
+
+    def _index_tables(self, t: Tournament) -> None:
+        for m in t.matches.values():
+            if m.table:
+                self._by_table[m.table] = (t.id, m.id)
+
+    # -- reading --------------------------------------------------------------------------
+    def ids(self) -> list[str]:
+        with self._lock:
+            return list(self._tournaments)
+
+    def get(self, tid: str) -> Tournament:
+        """A copy of the tournament (callers may read it freely)."""
+        with self._lock:
+            return copy.deepcopy(self._get(tid))
+
+    def _get(self, tid: str) -> Tournament:
+        t = self._tournaments.get(tid)
+        if t is None:
+            raise UnknownTournamentError(f"no tournament {tid!r}")
+        return t
+
+    def summaries(self) -> list[JSONDict]:
+        """A summary of every tournament, oldest first."""
+        with self._lock:
+            return [{"id": t.id, "name": t.spec.name, "game": t.spec.game, "format": t.spec.format,
+                     "status": t.status, "players": len(t.players), "round": t.round,
+                     "created_at": t.created_at} for t in self._tournaments.values()]
+
+    def view(self, tid: str) -> JSONDict:
+        """The tournament's public view (:meth:`Tournament.to_json`) plus each player's
+        rating across events."""
+        with self._lock:
+            t = self._get(tid)
+            out = t.to_json()
+        ratings = self.ratings()
+        for p in out["players"]:
+            rating = ratings.get(p["key"])
+            p["rating_now"] = rating.to_json() if rating else None
+        return out
+
+    def ratings(self) -> dict[str, Rating]:
+        """Ratings of every player key over every tournament's results, in log order."""
+        with self._lock:
+            results = []
+            for t in self._tournaments.values():
+                key = {p.id: p.key for p in t.players.values()}
+                order = [m for m in t.matches.values() if m.status == "done" and not m.bye
+                         and len(m.players) >= 2]
+                for m in order:
+                    results.append((t.created_at, m.number,
+                                    tuple(tuple(key[p] for p in g) for g in m.ranking)))
+        results.sort(key=lambda r: (r[0], r[1]))
+        return rate(r[2] for r in results)
+
+    def player_history(self, key: str) -> list[JSONDict]:
+        """Every match of the player with this key, in every tournament."""
+        out: list[JSONDict] = []
+        with self._lock:
+            for t in self._tournaments.values():
+                ids = [p.id for p in t.players.values() if p.key == key]
+                for m in t.matches.values():
+                    if ids and ids[0] in m.players and m.status != "cancelled":
+                        out.append({"tournament": t.id, "tournament_name": t.spec.name,
+                                    **t.match_json(m),
+                                    "placing": m.placing(ids[0]) if m.status == "done" and m.ranking else None})
+        return out
+
+    # -- writing --------------------------------------------------------------------------
+    def create(self, spec: Mapping[str, Any], *, tournament_id: str | None = None,
+               by: str | None = None) -> JSONDict:
+        """Create a tournament from its spec (:class:`hub.tournament.model.Spec`)."""
+        with self._lock:
+            if tournament_id is None:
+                n = len(self._tournaments) + 1
+                while f"T{n}" in self._tournaments:
+                    n += 1
+                tournament_id = f"T{n}"
+            elif not isinstance(tournament_id, str) or not ID_PATTERN.match(tournament_id):
+                raise BadInputError("tournament id: 1 to 30 letters, digits, - or _")
+            elif tournament_id in self._tournaments:
+                raise ConflictError(f"tournament id {tournament_id!r} is taken")
+            now = time.time()
+            t = Tournament.create(tournament_id, {"type": "create", "spec": dict(spec)}, now)
+            self._store(tournament_id, t.log[0], now, by)
+            self._tournaments[tournament_id] = t
+        self._changed(tournament_id)
+        return self.view(tournament_id)
+
+    def submit(self, tid: str, body: Mapping[str, Any], *, by: str | None = None) -> JSONDict:
+        """Apply one entry (module doc of :mod:`hub.tournament.state`) and its follow-ups;
+        return the new view. ``{"type": "start"}`` without an order is seeded here
+        (ratings across events). A refused entry raises and stores nothing."""
+        with self._lock:
+            self._submit(tid, body, by)
+        self._changed(tid)
+        return self.view(tid)
+
+    def _submit(self, tid: str, body: Mapping[str, Any], by: str | None) -> None:
+        t = self._get(tid)
+        if not isinstance(body, Mapping):
+            raise BadInputError("an entry is an object")
+        entry = dict(body)
+        if entry.get("type") == "start" and "order" not in entry:
+            ratings = {k: r.ordinal for k, r in self.ratings().items()}
+            entry = t.start_entry(ratings)
+        self._apply(tid, entry, by)
+        last = entry
+        for _ in range(MAX_FOLLOW_UPS):
+            follow = self._tournaments[tid].follow_up(last)
+            if follow is None:
+                break
+            if follow["type"] == "call":
+                follow = self._open_table(self._tournaments[tid], follow)
+            self._apply(tid, follow, "director")
+            last = follow
+
+    def _apply(self, tid: str, body: JSONDict, by: str | None) -> None:
+        now = time.time()
+        trial = copy.deepcopy(self._tournaments[tid])
+        trial.apply(body, now)  # raises: nothing stored
+        self._store(tid, body, now, by)
+        self._tournaments[tid] = trial
+        self._index_tables(trial)
+
+    def _open_table(self, t: Tournament, call: JSONDict) -> JSONDict:
+        """Create the match's table on the hub (its station's boards bound) and name it in
+        the call; a table the hub refuses leaves the match to a result entered by hand."""
+        if not self.create_tables or self.hub is None:
+            return call
+        m = t.matches[call["match"]]
+        station = t.stations[call["station"]]
+        seats = [t.name(p) for p in m.players]
+        base = f"{t.id}-{m.id}"
+        for attempt in range(5):
+            table_id = base if attempt == 0 else f"{base}-{attempt}"
+            try:
+                self.hub.create_table(t.spec.game, options=dict(t.spec.options), seats=seats, boards=list(station.boards) or None,
+                                      table_id=table_id, seed=t.spec.seed + m.number)
+            except ConflictError as err:
+                if "table id" in str(err):
+                    continue
+                log.warning("match %s of %s: %s (result by hand)", m.number, t.id, err)
+                return call
+            except HubError as err:
+                log.warning("match %s of %s: no table: %s (result by hand)", m.number, t.id, err)
+                return call
+            return {**call, "table": table_id}
+        return call
+
+    def export(self, tid: str) -> JSONDict:
+        """The tournament as a file a new hub loads (:meth:`load`): its entries in order."""
+        with self._lock:
+            t = self._get(tid)
+            return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "id": t.id,
+                    "created_at": t.created_at, "entries": copy.deepcopy(t.log)}
+
+    def load(self, doc: Mapping[str, Any], *, tournament_id: str | None = None) -> JSONDict:
+        """Load an exported tournament (replayed entry by entry, stored as new entries)."""
+        if not isinstance(doc, Mapping) or doc.get("format") != EXPORT_FORMAT:
+            raise BadInputError(f"not a {EXPORT_FORMAT} file")
+        entries = doc.get("entries")
+        if not isinstance(entries, list) or not entries:
+            raise BadInputError("entries: expected a non-empty list")
+        tid = tournament_id or str(doc.get("id", ""))
+        with self._lock:
+            if not ID_PATTERN.match(tid) or tid in self._tournaments:
+                raise ConflictError(f"tournament id {tid!r} is taken or malformed")
+            t = Tournament.create(tid, entries[0])
+            for body in entries[1:]:
+                t.apply(body)  # raises before anything is stored
+            at = time.time()
+            self.store.append([Entry.new(SOURCE, {"tournament": tid, "entry": body}, at=at)
+                               for body in t.log])
+            self._tournaments[tid] = t
+        self._changed(tid)
+        return self.view(tid)
+
+    # -- results from tables ---------------------------------------------------------------
+    def table_changed(self, table_id: str) -> None:
+        """A hub table changed: if it plays a called match and its game is over, store
+        the match's result (its ranking by player id, its scores)."""
+        link = self._by_table.get(table_id)
+        if link is None or self.hub is None:
+            return
+        tid, mid = link
+        with self._lock:
+            m = self._tournaments[tid].matches.get(mid)
+            if m is None or m.status != "called" or m.table != table_id:
+                return
+        try:
+            if not self.hub.game_over(table_id):
+                return
+            state = replay(self.hub.export(table_id))
+            names = state.ranking()
+            scores = state.scores()
+        except (HubError, ValueError) as err:
+            log.warning("table %s: cannot read its result: %s", table_id, err)
+            return
+        with self._lock:
+            t = self._tournaments[tid]
+            ids = {p.name: p.id for p in t.players.values()}
+            ranking = [[ids[n] for n in group if n in ids] for group in names]
+            playing = [p for p in t.matches[mid].players if p not in t.matches[mid].forfeits]
+            ranking = [[p for p in g if p in playing] for g in ranking]
+            body = {"type": "result", "match": mid, "ranking": [g for g in ranking if g],
+                    "scores": {ids[n]: float(v) for n, v in scores.items() if ids.get(n) in playing},
+                    "table": table_id}
+            try:
+                self._submit(tid, body, "table")
+            except (HubError, UnknownTableError, RefusedError) as err:
+                log.warning("table %s: result refused: %s", table_id, err)
+                return
+        self._changed(tid)
+
+    def catch_up(self) -> None:
+        """Report the results of tables that ended while nobody was listening."""
+        for table_id in list(self._by_table):
+            self.table_changed(table_id)
+
+    def start(self) -> None:
+        """Follow the hub's change feed in a thread (idempotent)."""
+        if self._thread is not None or self.hub is None:
+            return
+        self.catch_up()
+        self._thread = threading.Thread(target=self._follow, name="hub-tournaments", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5.0)
+
+    def _follow(self) -> None:
+        assert self.hub is not None
+        last = self.hub.last_change_id()
+        while not self._stop.is_set():
+            try:
+                changes = self.hub.changes_since(last, timeout=0.5)
+                for change in changes:
+                    last = max(last, change["id"])
+                    if change["kind"] == "table":
+                        self.table_changed(change["table"])
+                    elif change["kind"] == "reset":
+                        self.catch_up()
+            except Exception:  # noqa: BLE001 - the follower must survive anything
+                log.exception("tournament follower")
+                time.sleep(0.5)
+
+    def _changed(self, tid: str) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(tid)
+            except Exception:  # noqa: BLE001 - a listener must not break a submit
+                log.exception("tournament listener")
+
+
+def entries_of(store: EventStore) -> Iterator[tuple[str, JSONDict, float]]:
+    """(tournament id, entry body, time) of every tournament entry in a store, in order."""
+    for entry in store.entries():
+        if entry.source == SOURCE and entry.table_id is None and "tournament" in entry.body:
+            yield entry.body["tournament"], entry.body["entry"], entry.at
+
+
+_SERVICES: dict[int, TournamentService] = {}
+_SERVICES_LOCK = threading.Lock()
+
+
+def service_for(hub: TableHub) -> TournamentService:
+    """The one service of a hub (created, and its feed follower started, on first use)."""
+    with _SERVICES_LOCK:
+        service = _SERVICES.get(id(hub))
+        if service is None or service.hub is not hub:
+            service = _SERVICES[id(hub)] = TournamentService(hub.store, hub)
+            service.start()
+        return service

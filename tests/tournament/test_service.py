@@ -1,0 +1,170 @@
+"""The tournament service on a real hub (SQLite WAL file): matches called to stations
+open tables, finished tables report their ranking by themselves, a SIGKILL and a restart
+give the same tournament, an export loads into a new hub."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engines import game_spec
+from engines.records import replay
+from hub.errors import BadInputError, RefusedError
+from hub.service import Hub
+from hub.store import SqliteStore
+from hub.tournament.service import TournamentService
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC = {"name": "Trike night", "game": "trike", "format": "elimination", "check_in": True,
+        "options": {"size": 3}, "seed": 3}
+
+
+def play_out(hub: Hub, table_id: str, rng: random.Random) -> None:
+    """Play random legal moves on a hub table until its game ends."""
+    spec = game_spec("trike")
+    while not hub.game_over(table_id):
+        state = replay(hub.export(table_id))
+        action = rng.choice(state.legal_actions())
+        hub.submit(table_id, {"move": spec.action_to_json(action), "by": "test"})
+
+
+def test_called_matches_open_tables_that_report_their_results(tmp_path: Path) -> None:
+    hub = Hub(tmp_path / "hub.db")
+    service = TournamentService(hub.store, hub)
+    service.create(SPEC, tournament_id="T1")
+    names = ["Ana", "Ben", "Chloé", "Dan", "Eve"]
+    for name in names:
+        service.submit("T1", {"type": "register", "player": {"name": name}})
+    for pid in ("p1", "p2", "p3", "p4"):  # Eve does not show up
+        service.submit("T1", {"type": "check_in", "player": pid})
+    for station in ("row1", "row2"):
+        service.submit("T1", {"type": "station", "station": {"id": station, "seats": 2}})
+    view = service.submit("T1", {"type": "start"})
+    called = [m for m in view["matches"] if m["status"] == "called"]
+    assert len(called) == 2 and {m["station"] for m in called} == {"row1", "row2"}
+    assert all(m["table"] for m in called)
+    assert sorted(hub.table_view(called[0]["table"])["players"]) == sorted(called[0]["names"])
+    assert view["calls"][0]["players"] == called[0]["names"]
+    rng = random.Random(1)
+    rounds = 0
+    while service.view("T1")["status"] != "finished":
+        rounds += 1
+        assert rounds < 10
+        for m in [m for m in service.view("T1")["matches"] if m["status"] == "called"]:
+            play_out(hub, m["table"], rng)
+            service.table_changed(m["table"])  # what the feed follower does
+            done = next(x for x in service.view("T1")["matches"] if x["id"] == m["id"])
+            assert done["status"] == "done"
+            winner = replay(hub.export(m["table"])).ranking()[0][0]
+            assert done["names"][done["players"].index(done["ranking"][0][0])] == winner
+    final = service.view("T1")
+    assert [p["place"] for p in final["podium"]] == [1, 2, 3, 3]
+    assert "Eve" not in {p["name"] for p in final["ranking"]}
+    assert all(p["rating_now"] for p in final["players"] if p["status"] == "present")
+    hub.close()
+
+
+def test_refused_entries_change_and_store_nothing(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "t.db")
+    service = TournamentService(store)
+    service.create({**SPEC, "check_in": False}, tournament_id="T1")
+    before = store.last_id()
+    with pytest.raises(BadInputError):
+        service.submit("T1", {"type": "register", "player": {"nom": "Ana"}})
+    with pytest.raises(RefusedError):
+        service.submit("T1", {"type": "start"})  # nobody registered
+    assert store.last_id() == before
+    assert service.view("T1")["players"] == []
+
+
+def test_a_results_feed_follower_reports_without_being_asked(tmp_path: Path) -> None:
+    hub = Hub(tmp_path / "hub.db")
+    hub.start()
+    service = TournamentService(hub.store, hub)
+    service.start()
+    try:
+        service.create({**SPEC, "check_in": False}, tournament_id="T1")
+        for name in ("Ana", "Ben"):
+            service.submit("T1", {"type": "register", "player": {"name": name}})
+        service.submit("T1", {"type": "station", "station": {"id": "row1", "seats": 2}})
+        view = service.submit("T1", {"type": "start"})
+        table = view["matches"][0]["table"]
+        play_out(hub, table, random.Random(2))
+        import time
+
+        deadline = time.monotonic() + 10
+        while service.view("T1")["status"] != "finished":
+            assert time.monotonic() < deadline, "the finished table never reported"
+            time.sleep(0.05)
+    finally:
+        service.close()
+        hub.close()
+
+
+CHILD = textwrap.dedent("""
+    import json, sys
+    from hub.store import SqliteStore
+    from hub.tournament.service import TournamentService
+    service = TournamentService(SqliteStore(sys.argv[1]))
+    service.create({"name": "Kill", "game": "triominos", "format": "swiss", "rounds": 4,
+                    "check_in": False, "seed": 5}, tournament_id="K")
+    for i in range(9):
+        service.submit("K", {"type": "register", "player": {"name": f"P{i}"}})
+    view = service.submit("K", {"type": "start"})
+    n = 0
+    while view["status"] != "finished":
+        m = next(m for m in view["matches"] if m["status"] == "ready")
+        order = list(reversed(m["players"])) if n % 3 else m["players"]
+        view = service.submit("K", {"type": "result", "match": m["id"], "ranking": order})
+        n += 1
+        print(json.dumps(view), flush=True)
+""")
+
+
+def test_sigkill_and_restart_give_the_same_tournament(tmp_path: Path) -> None:
+    db = tmp_path / "kill.db"
+    proc = subprocess.Popen([sys.executable, "-c", CHILD, str(db)], cwd=ROOT, stdout=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.stdout is not None
+    views = [json.loads(proc.stdout.readline()) for _ in range(7)]
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    proc.stdout.close()
+    store = SqliteStore(db)
+    restored = TournamentService(store).view("K")
+    store.close()
+    # The kill may land after a commit whose view was not printed yet: never before one.
+    assert restored["entries"] >= views[-1]["entries"]
+    if restored["entries"] == views[-1]["entries"]:
+        assert restored == views[-1]
+    store = SqliteStore(db)
+    assert TournamentService(store).view("K") == restored
+    store.close()
+
+
+def test_export_loads_into_a_new_hub(tmp_path: Path) -> None:
+    first = TournamentService(SqliteStore(tmp_path / "a.db"))
+    first.create({**SPEC, "check_in": False, "format": "pools", "pool_size": 3}, tournament_id="T7")
+    for i in range(7):
+        first.submit("T7", {"type": "register", "player": {"name": f"Player {i}"}})
+    view = first.submit("T7", {"type": "start"})
+    for m in view["matches"][:4]:
+        view = first.submit("T7", {"type": "result", "match": m["id"], "ranking": m["players"]})
+    doc: dict[str, Any] = json.loads(json.dumps(first.export("T7")))
+    second = TournamentService(SqliteStore(tmp_path / "b.db"))
+    loaded = second.load(doc)
+    strip = ("created_at",)
+    assert {k: v for k, v in loaded.items() if k not in strip} == {
+        k: v for k, v in first.view("T7").items() if k not in strip}
+    with pytest.raises(ValueError):
+        second.load(doc)  # the id is taken
+    assert TournamentService(SqliteStore(tmp_path / "b.db")).view("T7")["entries"] == loaded["entries"]

@@ -40,49 +40,6 @@ DEFAULT_SETTLE_S = 1.0
 BUTTON_INPUTS = ("floor", "board", "invalid", "undo", "next_round")
 
 
-def default_cells(count: int) -> list[list[Any]]:
-    """``count`` boards in a side-connected row on the lattice: up, down, up, down…
-
-    >>> default_cells(3)
-    [[0, 0, 'up'], [0, 0, 'down'], [1, 0, 'up']]
-    """
-    return [[k // 2, 0, "up" if k % 2 == 0 else "down"] for k in range(count)]
-
-
-def parse_bindings(boards: Any) -> list[dict[str, Any]]:
-    """Bound boards as ``[{"board", "as", "holes"}]``; holes default to big/small.
-
-    >>> parse_bindings(["B1"])
-    [{'board': 'B1', 'as': 'B1', 'holes': {'big': 'B1.big', 'small': 'B1.small'}}]
-    """
-    if boards is None:
-        return []
-    if not isinstance(boards, list):
-        raise BadInputError("boards: expected a list")
-    out: list[dict[str, Any]] = []
-    for item in boards:
-        if isinstance(item, str):
-            item = {"board": item}
-        try:
-            check_keys(item, ("board", "as", "holes"), "boards", required=("board",))
-        except GameError as err:
-            raise BadInputError(str(err)) from None
-        board = item["board"]
-        if not isinstance(board, str) or not board:
-            raise BadInputError("boards: board must be a non-empty string")
-        engine_board = item.get("as", board)
-        if not isinstance(engine_board, str):
-            raise BadInputError("boards: 'as' must be a board id")
-        holes = item.get("holes", {"big": f"{engine_board}.big", "small": f"{engine_board}.small"})
-        if not isinstance(holes, dict) or not all(isinstance(v, str) for v in holes.values()):
-            raise BadInputError("boards: holes must map hole names to engine hole ids")
-        out.append({"board": board, "as": engine_board, "holes": dict(holes)})
-    names = [b["board"] for b in out]
-    if len(set(names)) != len(names):
-        raise BadInputError("boards: a board is bound twice")
-    return out
-
-
 class TrigonoTable(Table):
     """A refereed Trigono match on physical boards."""
 
@@ -474,8 +431,8 @@ class TrigonoTable(Table):
                  "question": f"Where did {player}'s palet come to rest?",
                  "choices": self._where_choices(), "default": None}]
 
-    def view(self) -> dict[str, Any]:
-        out = super().view()
+    def view(self, state: dict[str, Any] | None = None) -> dict[str, Any]:
+        out = super().view(state)
         out["armed"] = self.armed
         out["layout"] = [dict(b) for b in self.bindings]
         out["throw"] = None if self.throw is None else {

@@ -9,6 +9,26 @@ always a replayable record.
 
 Games other than Trigono need nothing from the hub but the engine contract: moves come
 as ``{"move": ACTION}`` and bots through the game's registration (``GameSpec.bot``).
+
+*Inputs* (:meth:`Hub.submit`): a dict with one of these keys (plus optional ``"by"``,
+who sent it, and ``"player"``, the player it is sent for: a move sent for a player who
+is not to move is refused):
+
+- ``{"answer": {"prompt": "p7", "choice": X}}`` — answer an open prompt;
+- ``{"landed": "board:B1" | "floor" | HOLE}`` — Trigono: where the palet of the player
+  to throw came to rest (a hole when the sensors missed it);
+- ``{"invalid": True}`` — Trigono: the open (or else the last) drop bounced on the
+  floor first (T10);
+- ``{"undo": True}`` — take back the last action (a new log entry, R1);
+- ``{"void": ENTRY_ID}`` — Trigono: a sensor event did not happen (its drop, knock-in or
+  block is removed from what was derived from it);
+- ``{"recount": {"board": "B1", "count": 3}}`` — Trigono: palets counted on a board; a
+  mismatch raises an alert naming the difference;
+- ``{"amend": {"index": K, "action": ACTION}}`` — replace action K of the game record;
+- ``{"target": HOLE}`` — Trigono: the finalist's target (T17);
+- ``{"next_round": True}`` — Trigono: palets are collected, arm the sensors again;
+- ``{"move": ACTION}`` — a move in the game's record notation (any game);
+- ``{"hint": True}`` — ask the game's bot for a hint (shown in the view's ``hint``).
 """
 
 from __future__ import annotations
@@ -19,7 +39,7 @@ from typing import Any
 from engines import GAMES, game_spec
 from engines.core import Bot, Game, GameError, State, check_keys
 from engines.records import initial_state
-from hub.errors import BadInputError, RefusedError, UnknownGameError
+from hub.errors import BadInputError, RefusedError
 from hub.store import Entry
 
 MAX_EVENTS = 60  # events kept for the view
@@ -31,27 +51,37 @@ def game_bot(game: str) -> Bot[Any, Any] | None:
     return GAMES[game].bot
 
 
-def parse_seats(seats: Any, default_players: list[str] | None) -> list[dict[str, Any]]:
-    """Seats as ``[{"name", "bot"}]``; BadInputError on a malformed list."""
-    if seats is None:
-        return [{"name": p, "bot": False} for p in (default_players or [])]
-    if not isinstance(seats, list):
-        raise BadInputError("seats: expected a list")
-    out = []
-    for seat in seats:
-        if isinstance(seat, str):
-            seat = {"name": seat}
-        try:
-            check_keys(seat, ("name", "bot"), "seat", required=("name",))
-        except GameError as err:
-            raise BadInputError(str(err)) from None
-        if not isinstance(seat["name"], str) or not seat["name"]:
-            raise BadInputError("seat: name must be a non-empty string")
-        out.append({"name": seat["name"], "bot": bool(seat.get("bot", False))})
-    names = [s["name"] for s in out]
-    if len(set(names)) != len(names):
-        raise BadInputError("seats: two seats have the same name")
-    return out
+INPUT_EXTRAS = ("by", "player")
+
+
+def parse_input(inp: Any) -> dict[str, Any]:
+    """The body of an input's log entry: ``{"input": {KEY: VALUE}}`` plus ``by`` and
+    ``player`` when given; BadInputError unless there is exactly one action key.
+
+    >>> parse_input({"move": "b2", "player": "Ana"})
+    {'input': {'move': 'b2'}, 'player': 'Ana'}
+    """
+    if not isinstance(inp, Mapping):
+        raise BadInputError("an input is an object")
+    keys = [k for k in inp if k not in INPUT_EXTRAS]
+    if len(keys) != 1:
+        raise BadInputError("an input has exactly one action key (plus optional by, player)")
+    body: dict[str, Any] = {"input": {keys[0]: inp[keys[0]]}}
+    for extra in INPUT_EXTRAS:
+        if extra in inp:
+            if not isinstance(inp[extra], str):
+                raise BadInputError(f"{extra}: expected a string")
+            body[extra] = inp[extra]
+    return body
+
+
+def default_players(printed: Mapping[str, Any]) -> list[str]:
+    """Player names from a printed state when no seats were given (the engine's default)."""
+    for key in ("rounds_won", "scores", "colors", "racks", "hands"):
+        value = printed.get(key)
+        if isinstance(value, dict) and value:
+            return list(value)
+    return ["P1", "P2"]
 
 
 class Table:
@@ -76,6 +106,7 @@ class Table:
         self.state: State[Any] = self._initial()
         self._version = 0  # bumped whenever the state changes (printed-state cache key)
         self._printed: tuple[int, dict[str, Any]] | None = None
+        self._legal: tuple[int, list[Any]] | None = None
 
     # -- building ----------------------------------------------------------------------
     def record(self) -> dict[str, Any]:
@@ -240,8 +271,20 @@ class Table:
             "created_at": self.created_at,
         }
 
-    def view(self) -> dict[str, Any]:
-        printed = self.state.to_json()
+    def legal_actions(self, player: str) -> list[Any]:
+        """``player``'s legal actions in the record notation ([] unless they are to
+        move), computed once per state version."""
+        if self.state.is_terminal() or self.state.current_player() != player:
+            return []
+        if self._legal is None or self._legal[0] != self._version:
+            self._legal = (self._version, [self.game.action_to_json(a)
+                                           for a in self.state.legal_actions()])
+        return list(self._legal[1])
+
+    def view(self, state: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The referee's view (hub/service.py); ``state`` replaces the printed state
+        (an observation, for a public view)."""
+        printed = self.state.to_json() if state is None else state
         return {
             "id": self.id,
             "game": self.game_name,
@@ -280,12 +323,6 @@ class Table:
         self.events = list(data["events"])
         self.alerts = list(data["alerts"])
         self.applied_through = int(data["applied_through"])
-
-
-def check_game(name: Any) -> str:
-    if not isinstance(name, str) or name not in GAMES:
-        raise UnknownGameError(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})")
-    return name
 
 
 def _short(value: Any) -> str:

@@ -10,7 +10,8 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.exceptions import BadRequest
 
-from engines.lattice import Cell, cells_around, hexagons
+from hub.errors import BadInputError
+from hub.layout import place
 from web import get_hub
 from web.flashing import flash_key, flash_refusal
 from web.security import login_required
@@ -49,7 +50,8 @@ def parse_seats(text: str) -> list[dict[str, Any]] | None:
 
 
 def parse_layout(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The grid editor's ``[{"id", "cell", "device"}]`` → engine boards and bindings.
+    """The grid editor's ``[{"id", "cell", "device"}]`` → engine boards and bindings
+    (:func:`hub.layout.place`: default holes, jackpots).
 
     >>> parse_layout('[{"id": "B1", "cell": [0, 0, "up"], "device": "pico-7"}]')[1]
     [{'board': 'pico-7', 'as': 'B1', 'holes': {'big': 'B1.big', 'small': 'B1.small'}}]
@@ -58,47 +60,10 @@ def parse_layout(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]
         placed = json.loads(text)
     except json.JSONDecodeError as err:
         raise BadRequest(f"layout: not JSON ({err.msg})") from err
-    if not isinstance(placed, list) or not all(isinstance(p, dict) for p in placed):
-        raise BadRequest("layout: expected a list of boards")
-    boards: list[dict[str, Any]] = []
-    bindings: list[dict[str, Any]] = []
-    for entry in placed:
-        board_id, cell = entry.get("id"), entry.get("cell")
-        if not isinstance(board_id, str) or not isinstance(cell, list):
-            raise BadRequest("layout: each board needs an id and a cell")
-        device = entry.get("device") or board_id
-        if not isinstance(device, str):
-            raise BadRequest("layout: a device id is text")
-        boards.append({"id": board_id, "cell": cell})
-        bindings.append({"board": device.strip() or board_id, "as": board_id,
-                         "holes": {"big": f"{board_id}.big", "small": f"{board_id}.small"}})
-    attach_jackpots(boards, bindings)
-    return boards, bindings
-
-
-def attach_jackpots(boards: list[dict[str, Any]], bindings: list[dict[str, Any]]) -> None:
-    """Give each hexagon's jackpot sensor to the first placed board around it (T20): its
-    device reports the hole as ``jackpot``. Jackpot ids follow RECORDS.md.
-
-    >>> from engines.trigono.layout import hexagon_boards
-    >>> boards = hexagon_boards()
-    >>> bindings = [{"board": b["id"], "as": b["id"], "holes": {}} for b in boards]
-    >>> attach_jackpots(boards, bindings)
-    >>> bindings[0]["holes"]
-    {'jackpot': 'jackpot'}
-    """
     try:
-        cells = [Cell.from_json(b["cell"]) for b in boards]
-    except ValueError as err:
-        raise BadRequest(f"layout: {err}") from err
-    centres = hexagons(cells)
-    for number, vertex in enumerate(centres, start=1):
-        hole = "jackpot" if len(centres) == 1 else f"jackpot.{number}"
-        around = set(cells_around(vertex))
-        for cell, binding in zip(cells, bindings, strict=True):
-            if cell in around and "jackpot" not in binding["holes"]:
-                binding["holes"]["jackpot"] = hole
-                break
+        return place(placed)
+    except BadInputError as err:
+        raise BadRequest(str(err)) from err
 
 
 def create_from_form() -> dict[str, Any]:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from hub.commands import parse_hostport
 
 if TYPE_CHECKING:
-    from hub.sim.runner import TableSpec
+    from hub.sim.runner import SimTable
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -40,14 +40,14 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def demo_specs(generation: int, seed: int, link: str = "serial") -> list[TableSpec]:
-    from hub.sim.runner import TableSpec
+def demo_specs(generation: int, seed: int, link: str = "serial") -> list[SimTable]:
+    from hub.sim.runner import SimTable
 
     g = f"g{generation}" if generation > 1 else ""
     return [
-        TableSpec(f"{g}row1", {"Ana": 0.7, "Ben": 0.5, "Chloé": 0.4}, boards=2, link=link),
-        TableSpec(f"{g}row2", {"Dario": 0.6, "Eva": 0.8}, boards=1, link=link),
-        TableSpec(f"{g}hexa", {"Féodor": 0.8, "Gaia": 0.7, "Hugo": 0.6, "Inès": 0.9},
+        SimTable(f"{g}row1", {"Ana": 0.7, "Ben": 0.5, "Chloé": 0.4}, boards=2, link=link),
+        SimTable(f"{g}row2", {"Dario": 0.6, "Eva": 0.8}, boards=1, link=link),
+        SimTable(f"{g}hexa", {"Féodor": 0.8, "Gaia": 0.7, "Hugo": 0.6, "Inès": 0.9},
                   layout="hexagon", link=link),
     ]
 
@@ -63,9 +63,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     hub.start()
     password = args.password or secrets.token_urlsafe(9)
     handle = start_server(hub, host=args.host, port=args.port, password=password)
-    print(json.dumps({"dashboard": handle.url + "/", "big_screen": handle.url + "/big",
-                      "console": handle.url + "/console/", "password": password,
-                      "tables": [s.id for s in demo_specs(1, args.seed)]}), flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
@@ -76,6 +73,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                          speed=args.speed, seed=args.seed + generation, mqtt=args.mqtt,
                          hub_mqtt=generation == 1)
         event.start()
+        if generation == 1:  # the tables exist now: every address shown answers
+            print(json.dumps({"dashboard": handle.url + "/", "big_screen": handle.url + "/big",
+                              "console": handle.url + "/console/", "password": password,
+                              "tables": [s.id for s in demo_specs(1, args.seed)]}), flush=True)
         while not stop.is_set() and not event.wait(0.5):
             pass
         print(describe(event.progress()), flush=True)

@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engines.trigono.layout import hexagon_boards
 from hub.errors import HubError
+from hub.layout import hexagon
 from hub.service import Hub
 from hub.sim.board import SimBoard
 from hub.sim.model import KNOCK_DELAY_MS, Outcome, hole_edges, throw_outcome
+from hub.spec import TableSpec, parse_bindings
 
 LAYOUTS = ("row", "hexagon")
 REFEREE = "sim-referee"
@@ -29,7 +30,7 @@ WAIT_S = 20.0
 
 
 @dataclass
-class TableSpec:
+class SimTable:
     """One simulated table: players (name → skill in [0, 1]), boards and their layout."""
 
     id: str
@@ -50,25 +51,22 @@ class TableSpec:
         if self.boards < 1:
             raise ValueError("boards: at least 1")
 
-    def bindings(self) -> list[dict[str, Any]]:
-        out = []
-        for k in range(1, self.boards + 1):
-            holes = {"big": f"B{k}.big", "small": f"B{k}.small"}
-            if self.layout == "hexagon" and k == 1:
-                holes["jackpot"] = "jackpot"  # sensed by the first board of the hexagon
-            out.append({"board": f"{self.id}B{k}", "as": f"B{k}", "holes": holes})
-        return out
-
-    def options(self) -> dict[str, Any]:
-        opts: dict[str, Any] = {"palets_per_player": self.palets_per_player,
-                                "rounds_to_win": self.rounds_to_win}
+    def table_spec(self, seed: int, settle_s: float) -> TableSpec:
+        """The hub table: the engine boards and their bindings come from :mod:`hub.layout`
+        (a row, or a hexagon with its jackpot), each device named ``<table id>B<k>``."""
+        options: dict[str, Any] = {"palets_per_player": self.palets_per_player,
+                                   "rounds_to_win": self.rounds_to_win}
         if self.layout == "hexagon":
-            opts["boards"] = hexagon_boards("B")
-        return opts
+            options["boards"], bindings = hexagon(self.id)
+        else:
+            bindings = parse_bindings([{"board": f"{self.id}B{k}", "as": f"B{k}"}
+                                       for k in range(1, self.boards + 1)])
+        return TableSpec.build("trigono", table_id=self.id, options=options, seats=list(self.skills),
+                               boards=bindings, seed=seed, referee={"settle_s": settle_s})
 
 
 def make_specs(tables: int, players: int, boards: int = 1, layout: str = "row", seed: int = 1,
-               prefix: str = "sim", link: str = "serial") -> list[TableSpec]:
+               prefix: str = "sim", link: str = "serial") -> list[SimTable]:
     """``tables`` tables of ``players`` players with seeded skills.
 
     >>> [(s.id, len(s.skills), s.boards) for s in make_specs(2, 3, layout="hexagon")]
@@ -76,14 +74,14 @@ def make_specs(tables: int, players: int, boards: int = 1, layout: str = "row", 
     """
     rng = random.Random(f"skills:{seed}")
     names = ["Ana", "Ben", "Chloé", "Dario", "Eva", "Féodor", "Gaia", "Hugo"]
-    return [TableSpec(f"{prefix}{t}", {f"{names[p % len(names)]}{'' if p < len(names) else p}":
+    return [SimTable(f"{prefix}{t}", {f"{names[p % len(names)]}{'' if p < len(names) else p}":
                                        round(rng.uniform(0.2, 0.9), 2) for p in range(players)},
                       boards, layout, link=link) for t in range(1, tables + 1)]
 
 
 @dataclass
 class TableRun:
-    spec: TableSpec
+    spec: SimTable
     rng: random.Random
     boards: dict[str, SimBoard] = field(default_factory=dict)  # physical id -> board
     holes: dict[str, tuple[str, str]] = field(default_factory=dict)  # engine hole -> (board, hole)
@@ -103,7 +101,7 @@ class SimEvent:
     match is over; ``close()`` stops it all (the hub stays open).
     """
 
-    def __init__(self, hub: Hub, workdir: Path, specs: list[TableSpec], *, speed: float = 0.0,
+    def __init__(self, hub: Hub, workdir: Path, specs: list[SimTable], *, speed: float = 0.0,
                  seed: int = 1, settle_s: float | None = None,
                  mqtt: tuple[str, int] | None = None, hub_mqtt: bool = True) -> None:
         self.hub = hub
@@ -123,8 +121,9 @@ class SimEvent:
         from hub.serial_link import SerialTransport
 
         self.workdir.mkdir(parents=True, exist_ok=True)
+        tables = {run.spec.id: run.spec.table_spec(self.seed, self.settle_s) for run in self.runs}
         for run in self.runs:
-            for b in run.spec.bindings():
+            for b in tables[run.spec.id].boards:
                 board = SimBoard(b["board"], list(b["holes"]), self.workdir / b["board"], self.speed,
                                  self.mqtt if run.spec.link == "mqtt" else None)
                 run.boards[b["board"]] = self.boards[b["board"]] = board
@@ -140,9 +139,7 @@ class SimEvent:
         known = {t["id"] for t in self.hub.list_tables()}
         for run in self.runs:
             if run.spec.id not in known:
-                self.hub.create_table("trigono", table_id=run.spec.id, options=run.spec.options(),
-                                      seats=list(run.spec.skills), boards=run.spec.bindings(),
-                                      seed=self.seed, referee={"settle_s": self.settle_s})
+                self.hub.create(tables[run.spec.id])
             thread = threading.Thread(target=self._play, args=(run,), name=f"sim-{run.spec.id}",
                                       daemon=True)
             thread.start()
@@ -271,4 +268,4 @@ def describe(progress: list[dict[str, Any]]) -> str:
     return " | ".join(parts)
 
 
-__all__ = ["SimEvent", "TableSpec", "make_specs", "describe", "HubError"]
+__all__ = ["SimEvent", "SimTable", "make_specs", "describe", "HubError"]

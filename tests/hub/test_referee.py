@@ -210,7 +210,7 @@ def test_round_end_disarms_sensors_until_next_round_T14(rig: Rig) -> None:
 
 def test_restart_rebuilds_the_same_tables_from_the_log_and_snapshots(
         rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("hub.service.SNAPSHOT_EVERY", 5)
+    monkeypatch.setattr("hub.tableset.SNAPSHOT_EVERY", 5)
     two_player(rig)
     for k in range(6):
         rig.event("B1", "bounce", hole="big")
@@ -256,7 +256,7 @@ def test_finished_match_restarts_dormant_and_loads_when_opened_T18(rig: Rig) -> 
     again = Hub(rig.db)
     try:
         assert [t["id"] for t in again.list_tables()] == ["t1", "t2"]
-        assert "t1" in again._dormant and again.list_tables()[1]["boards"] == ["B1"]
+        assert again.tables.is_dormant("t1") and again.list_tables()[1]["boards"] == ["B1"]
         assert again.table_view("t1")["state"] == view["state"]
         assert again.export("t1")["actions"] == [a["action"] for a in view["state"]["log"]]
     finally:

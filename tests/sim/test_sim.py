@@ -13,12 +13,12 @@ from typing import Any
 
 from engines.records import replay
 from hub.service import Hub
-from hub.sim.runner import SimEvent, TableSpec, make_specs
+from hub.sim.runner import SimEvent, SimTable, make_specs
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_event(tmp: Path, specs: list[TableSpec], seed: int, during: Any = None) -> tuple[Hub, SimEvent]:
+def run_event(tmp: Path, specs: list[SimTable], seed: int, during: Any = None) -> tuple[Hub, SimEvent]:
     hub = Hub(str(tmp / "hub.db"))
     hub.start()
     event = SimEvent(hub, tmp / "pty", specs, speed=0.0, seed=seed, settle_s=0.5)
@@ -35,7 +35,7 @@ def finish(hub: Hub, event: SimEvent) -> None:
 
 
 def test_R1_simulated_match_equals_replay_of_its_stored_log(tmp_path: Path) -> None:
-    spec = TableSpec("t1", {"Ana": 0.6, "Ben": 0.4}, boards=2)
+    spec = SimTable("t1", {"Ana": 0.6, "Ben": 0.4}, boards=2)
     hub, event = run_event(tmp_path, [spec], seed=5)
     try:
         assert event.progress()[0]["error"] is None
@@ -63,7 +63,7 @@ def test_seeded_runs_are_reproducible_event_for_event(tmp_path: Path) -> None:
 
 
 def test_T17_T20_hexagon_of_six_boards_reaches_the_jackpot_and_a_final(tmp_path: Path) -> None:
-    spec = TableSpec("hx", {"Ana": 0.9, "Ben": 0.8, "Chloé": 0.7}, layout="hexagon")
+    spec = SimTable("hx", {"Ana": 0.9, "Ben": 0.8, "Chloé": 0.7}, layout="hexagon")
     hub, event = run_event(tmp_path, [spec], seed=1)  # seed chosen so both happen
     try:
         record = hub.export("hx")
@@ -79,7 +79,7 @@ def test_T17_T20_hexagon_of_six_boards_reaches_the_jackpot_and_a_final(tmp_path:
 
 
 def test_a_board_link_drop_loses_nothing(tmp_path: Path) -> None:
-    spec = TableSpec("t1", {"Ana": 0.7, "Ben": 0.7}, boards=1)
+    spec = SimTable("t1", {"Ana": 0.7, "Ben": 0.7}, boards=1)
 
     def drop_link(event: SimEvent) -> None:
         run = event.runs[0]
@@ -136,7 +136,7 @@ def test_demo_starts_and_its_dashboard_answers(tmp_path: Path) -> None:
 
 
 def test_an_mqtt_board_survives_a_broker_restart_and_loses_nothing(tmp_path: Path, own_mosquitto: Any) -> None:
-    spec = TableSpec("m1", {"Ana": 0.7, "Ben": 0.7}, boards=1, link="mqtt")
+    spec = SimTable("m1", {"Ana": 0.7, "Ben": 0.7}, boards=1, link="mqtt")
 
     def restart_broker(event: SimEvent) -> None:
         run = event.runs[0]

@@ -1,0 +1,266 @@
+"""Device ingest: board messages → log entries to store, acks to send, health alerts.
+
+Pure bookkeeping — no threads, no clock, no I/O — so every rule here is testable with
+plain values. The hub's ingest thread (:mod:`hub.service`) drives it:
+
+1. :func:`take` a batch of arrivals: board health is updated, each board's events are
+   put back in seq order (a later one waits, unstored and unacknowledged, for a missing
+   one: :class:`hub.health.SeqTracker`), duplicates are dropped (the device resent
+   because it missed an ack), and what is ready comes back as :class:`Entry` values;
+2. the hub stores those entries in one commit;
+3. :func:`stored` with the ids the store gave: what to apply to which table (and the
+   health counters that depend on whether the store already had an event);
+4. the hub applies them, *then* sends the intake's acks. Acks are cumulative ("every
+   event of this boot up to seq N is stored"), so under load one per board and boot every
+   :data:`ACK_EVERY_S` says it all; the rest wait in the state until :func:`due_acks`.
+
+:func:`expire` gives up old seq gaps (their held events become ready) and marks silent
+boards lost; the hub's timer calls it.
+
+>>> from firmware import protocol
+>>> state: IngestState[str] = IngestState(bound={"B1": "t1"})
+>>> drop = {"type": "drop", "board": "B1", "boot": 1, "seq": 1, "hole": "big", "t_us": 5}
+>>> intake = take(state, [Arrival("link", drop, "fake", at=10.0)], now=0.0)
+>>> [(e.table_id, e.seq) for e in intake.entries], intake.acks
+([('t1', 1)], [Ack(link='link', board='B1', msg={'type': 'ack', 'boot': 1, 'seq': 1})])
+>>> [(table_id, e.id) for table_id, e in stored(state, intake, [41])]
+[('t1', 41)]
+>>> take(state, [Arrival("link", {**drop, "seq": 3}, "fake", at=11.0)], now=1.0).alerts
+[Alert(board='B1', at=11.0, text='seq gap: seq 2 of boot 1 missing')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from firmware import protocol
+from hub.health import BoardHealth, SeqTracker
+from hub.store import Entry, with_id
+
+JSONDict = dict[str, Any]
+LinkT = TypeVar("LinkT", bound=Hashable)
+
+ACK_EVERY_S = 0.25  # at most one ack per link, board and boot this often (devices resend after 2 s)
+
+
+@dataclass(frozen=True, slots=True)
+class Arrival(Generic[LinkT]):
+    """One decoded device message as it arrived: on which link object (acks go back the
+    same way), under which link name (``serial:/dev/ttyACM0``), at what wall-clock time."""
+
+    link: LinkT
+    msg: JSONDict
+    link_name: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Ack(Generic[LinkT]):
+    """A cumulative ack to send to ``board`` over ``link`` (only after the commit)."""
+
+    link: LinkT
+    board: str
+    msg: JSONDict
+
+
+@dataclass(frozen=True, slots=True)
+class Alert:
+    """A board-health alert (also kept in the board's :class:`BoardHealth`)."""
+
+    board: str
+    at: float
+    text: str
+
+
+@dataclass
+class Intake(Generic[LinkT]):
+    """What one step of ingest decided."""
+
+    ready: list[Arrival[LinkT]] = field(default_factory=list)
+    """Arrivals to store now, in order."""
+    entries: list[Entry] = field(default_factory=list)
+    """One log entry per ready arrival, same order (no ids yet)."""
+    acks: list[Ack[LinkT]] = field(default_factory=list)
+    """Send these after the entries are committed, never before."""
+    alerts: list[Alert] = field(default_factory=list)
+    boards: list[str] = field(default_factory=list)
+    """Boards whose health changed (for the change feed)."""
+
+
+AckKey = tuple[Hashable, str, int]  # (link, board, boot)
+
+
+@dataclass
+class IngestState(Generic[LinkT]):
+    """Everything ingest remembers between batches."""
+
+    bound: dict[str, str] = field(default_factory=dict)
+    """Physical board → id of the table its events go to."""
+    health: dict[str, BoardHealth] = field(default_factory=dict)
+    seqs: SeqTracker[Arrival[LinkT]] = field(default_factory=SeqTracker)
+    ack_sent: dict[AckKey, float] = field(default_factory=dict)
+    acks_due: dict[AckKey, LinkT] = field(default_factory=dict)
+
+    def board(self, board: str) -> BoardHealth:
+        """The board's health record (created on first sight)."""
+        h = self.health.get(board)
+        if h is None:
+            h = self.health[board] = BoardHealth(board, table=self.bound.get(board))
+        return h
+
+    def bind(self, board: str, table_id: str) -> None:
+        """Route the board's events to ``table_id`` from now on."""
+        self.bound[board] = table_id
+        self.board(board).table = table_id
+
+    def restore(self, last_seen: dict[str, float],
+                marks: dict[tuple[str, int], tuple[int, int, int]]) -> None:
+        """Rebuild seq marks and health after a restart from what the store says: when
+        each board was last seen, and (low, high, count) of the stored seqs per boot."""
+        for board, seen in last_seen.items():
+            h = self.board(board)
+            h.last_seen, h.status = seen, "unknown"
+        latest: dict[str, tuple[int, int]] = {}
+        for (board, boot), (_low, high, _count) in marks.items():
+            if board not in latest or boot > latest[board][0]:
+                latest[board] = (boot, high)
+        for board, (boot, high) in latest.items():
+            # Events are stored in seq order, so everything up to the highest stored seq
+            # is stored (or was given up as lost): that is the ack mark.
+            self.seqs.restore(board, boot, high)
+            h = self.board(board)
+            h.boot, h.last_seq = boot, high
+
+
+def seqs_text(seqs: list[int]) -> str:
+    """``seq 4`` or ``seqs 4-9`` (gaps are ranges).
+
+    >>> seqs_text([4]), seqs_text([4, 5, 6])
+    ('seq 4', 'seqs 4-6')
+    """
+    return f"seq {seqs[0]}" if len(seqs) == 1 else f"seqs {seqs[0]}-{seqs[-1]}"
+
+
+def take(state: IngestState[LinkT], batch: Iterable[Arrival[LinkT]], now: float) -> Intake[LinkT]:
+    """One batch of arrivals: health, reordering, dedupe; entries to store and acks.
+
+    ``now`` is a monotonic clock in seconds (it only paces acks); arrival times come
+    from each :class:`Arrival`. Duplicates (board, boot, seq) are acknowledged again but
+    neither stored nor applied.
+    """
+    intake: Intake[LinkT] = Intake()
+    to_ack: dict[AckKey, LinkT] = {}
+    for item in batch:
+        msg = item.msg
+        board = msg["board"]
+        h = state.board(board)
+        if board not in intake.boards:
+            intake.boards.append(board)
+        if msg["type"] != "status":
+            h.seen(msg, item.link_name, item.at)
+        if msg["type"] not in protocol.EVENT_TYPES:
+            intake.ready.append(item)
+            continue
+        to_ack[(item.link, board, msg["boot"])] = item.link
+        released, missing, duplicate = state.seqs.offer(board, msg["boot"], msg["seq"], item, item.at)
+        if duplicate:
+            h.resends += 1
+        if missing:
+            h.gaps += len(missing)
+            _alert(state, intake, board, item.at,
+                   f"seq gap: {seqs_text(missing)} of boot {msg['boot']} missing")
+        intake.ready.extend(released)
+    intake.entries = [_entry(state, item) for item in intake.ready]
+    intake.acks = _pace(state, to_ack, now)
+    return intake
+
+
+def stored(state: IngestState[LinkT], intake: Intake[LinkT],
+           ids: list[int | None]) -> list[tuple[str, Entry]]:
+    """The intake's entries were stored with these ids (None: the store had that event
+    already, from before a restart). Returns (table id, stored entry) to apply, in order.
+    """
+    out: list[tuple[str, Entry]] = []
+    for item, entry, entry_id in zip(intake.ready, intake.entries, ids, strict=True):
+        msg = item.msg
+        h = state.board(msg["board"])
+        if msg["type"] == "status":
+            if msg["status"] == "lost" and h.status != "lost":
+                _alert(state, intake, h.board, entry.at, f"link lost ({item.link_name})")
+            h.status, h.link = msg["status"], item.link_name
+            continue
+        if entry.seq is None:
+            continue
+        if entry_id is None:
+            h.resends += 1
+            continue
+        h.received += 1
+        if h.boot != msg["boot"] or h.last_seq is None or msg["seq"] > h.last_seq:
+            h.boot, h.last_seq = msg["boot"], msg["seq"]
+        if entry.table_id is not None:
+            out.append((entry.table_id, with_id(entry, entry_id)))
+    return out
+
+
+def expire(state: IngestState[LinkT], now: float, mono: float,
+           lost_after_s: float) -> Intake[LinkT]:
+    """Give up seq gaps older than the tracker's timeout (their held events become
+    ready, with acks) and mark boards silent for ``lost_after_s`` as lost. ``now`` is
+    the wall clock (arrival times are), ``mono`` the monotonic one that paces acks."""
+    intake: Intake[LinkT] = Intake()
+    to_ack: dict[AckKey, LinkT] = {}
+    for board, boot, lost, released in state.seqs.expire(now):
+        h = state.board(board)
+        h.lost_events += len(lost)
+        _alert(state, intake, board, now, f"gave up waiting for {seqs_text(lost)} of boot {boot}")
+        intake.ready.extend(released)
+        for item in released:
+            to_ack[(item.link, board, boot)] = item.link
+        intake.boards.append(board)
+    for h in state.health.values():
+        if h.status == "online" and h.last_seen is not None and now - h.last_seen > lost_after_s:
+            h.status = "lost"
+            _alert(state, intake, h.board, now, f"silent for {lost_after_s:.0f} s")
+            intake.boards.append(h.board)
+    intake.entries = [_entry(state, item) for item in intake.ready]
+    intake.acks = _pace(state, to_ack, mono)
+    return intake
+
+
+def due_acks(state: IngestState[LinkT], now: float) -> list[Ack[LinkT]]:
+    """The acks held back by pacing, all sent now (the timer calls this every tick)."""
+    if not state.acks_due:
+        return []
+    due, state.acks_due = state.acks_due, {}
+    return _pace(state, due, now + ACK_EVERY_S)
+
+
+def _entry(state: IngestState[Any], item: Arrival[Any]) -> Entry:
+    msg, board = item.msg, item.msg["board"]
+    if msg["type"] in protocol.EVENT_TYPES:
+        return Entry.new("device", msg, table_id=state.bound.get(board), at=item.at, board=board,
+                         boot=msg["boot"], seq=msg["seq"])
+    # health and status: stored, neither deduplicated nor routed
+    return Entry.new("device", msg, at=item.at, board=board)
+
+
+def _pace(state: IngestState[LinkT], to_ack: dict[AckKey, LinkT], now: float) -> list[Ack[LinkT]]:
+    acks: list[Ack[LinkT]] = []
+    for key, link in to_ack.items():
+        _, board, boot = key
+        if now - state.ack_sent.get(key, -1.0) >= ACK_EVERY_S:
+            mark = state.seqs.ack_mark(board, boot)
+            if mark is not None:
+                acks.append(Ack(link, board, protocol.ack(boot, mark)))
+            state.ack_sent[key] = now
+            state.acks_due.pop(key, None)
+        else:
+            state.acks_due[key] = link
+    return acks
+
+
+def _alert(state: IngestState[Any], intake: Intake[Any], board: str, at: float, text: str) -> None:
+    state.board(board).alert(at, text)
+    intake.alerts.append(Alert(board, at, text))

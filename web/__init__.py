@@ -15,21 +15,19 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, current_app, render_template
-from flask_wtf.csrf import CSRFError  # type: ignore[import-untyped]
+from flask import Flask, current_app
 from jinja2.bccache import Bucket, BytecodeCache
-from werkzeug.exceptions import HTTPException
 
-from hub.errors import ConflictError, UnknownTableError
-from web import flashing, i18n, security
+from web import describe, errors, flashing, i18n, security
+from web.errors import NoHubError
 from web.feed import Feed
-from web.views import LegalActions
+from web.hub_protocol import HubAPI
+from web.views import LegalActions  # until the hub answers legal_actions (H2)
 
-__all__ = ["create_app", "serve", "start_server", "get_hub", "get_feed"]
+__all__ = ["create_app", "serve", "start_server", "get_hub", "get_feed", "HubAPI", "NoHubError"]
 
 
-
-def create_app(test_config: Mapping[str, Any] | None = None, hub: Any = None) -> Flask:
+def create_app(test_config: Mapping[str, Any] | None = None, hub: HubAPI | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(
         SECRET_KEY=secrets.token_hex(32),
@@ -65,9 +63,10 @@ def create_app(test_config: Mapping[str, Any] | None = None, hub: Any = None) ->
     app.extensions["stream_slots"] = StreamSlots(int(app.config["MAX_STREAMS"]))
 
     i18n.init_app(app)
+    describe.init_app(app)
     flashing.init_app(app)
     security.init_app(app)
-    register_error_handlers(app)
+    errors.register(app)
 
     from web import admin, api, auth, console, dashboard, play
 
@@ -117,12 +116,8 @@ class StreamSlots:
             self.open -= 1
 
 
-class NoHubError(RuntimeError):
-    """The app was made without a hub (``create_app(hub=None)``)."""
-
-
-def get_hub() -> Any:
-    hub = current_app.extensions.get("hub")
+def get_hub() -> HubAPI:
+    hub: HubAPI | None = current_app.extensions.get("hub")
     if hub is None:
         raise NoHubError
     return hub
@@ -136,56 +131,14 @@ def get_feed() -> Feed:
     return feed
 
 
-def hub_error_status(err: ValueError) -> int:
-    """404 for an unknown table, 409 for a clash, 400 for every other refusal."""
-    if isinstance(err, UnknownTableError):
-        return 404
-    if isinstance(err, ConflictError):
-        return 409
-    return 400
-
-
-def register_error_handlers(app: Flask) -> None:
-    def page(status: int, key: str, detail: str | None = None) -> tuple[str, int]:
-        return render_template("error.html", message_key=key, detail=detail, status=status), status
-
-    @app.errorhandler(CSRFError)
-    def csrf_failed(err: CSRFError) -> Any:
-        if security.wants_json():
-            return security.json_error(400, "CSRFError", str(err.description))
-        return page(400, "error.csrf")
-
-    @app.errorhandler(NoHubError)
-    def no_hub(err: NoHubError) -> Any:
-        if security.wants_json():
-            return security.json_error(503, "NoHub", "the hub is not running")
-        return page(503, "error.no_hub")
-
-    @app.errorhandler(HTTPException)
-    def http_error(err: HTTPException) -> Any:
-        status = err.code or 500
-        if security.wants_json():
-            return security.json_error(status, type(err).__name__, str(err.description))
-        key = {404: "error.not_found", 403: "error.forbidden", 503: "error.busy"}.get(status, "error.bad_request")
-        return page(status, key)
-
-    @app.errorhandler(ValueError)
-    def hub_refused(err: ValueError) -> Any:
-        # The hub's and engines' typed errors: a clear message, nothing changed.
-        status = hub_error_status(err)
-        if security.wants_json():
-            return security.json_error(status, type(err).__name__, str(err))
-        return page(status, "error.bad_request", str(err))
-
-
-def serve(hub: Any, host: str = "127.0.0.1", port: int = 8080, password: str | None = None, **kwargs: Any) -> None:
+def serve(hub: HubAPI, host: str = "127.0.0.1", port: int = 8080, password: str | None = None, **kwargs: Any) -> None:
     """Serve the web app for ``hub`` until interrupted (blocking). See :mod:`web.server`."""
     from web.server import serve as _serve
 
     _serve(hub, host=host, port=port, password=password, **kwargs)
 
 
-def start_server(hub: Any, host: str = "127.0.0.1", port: int = 0, password: str | None = None, **kwargs: Any) -> Any:
+def start_server(hub: HubAPI, host: str = "127.0.0.1", port: int = 0, password: str | None = None, **kwargs: Any) -> Any:
     """Serve in a background thread; returns a handle with ``.url`` and ``.close()``."""
     from web.server import start_server as _start
 

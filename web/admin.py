@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.exceptions import BadRequest
 
-from hub.errors import BadInputError
+from hub.errors import BadInputError, HubError
 from hub.layout import place
 from web import get_hub
 from web.flashing import flash_key, flash_refusal
@@ -117,7 +117,7 @@ def create_table() -> Any:
     request_fields = create_from_form()
     try:
         view = get_hub().create_table(**request_fields)
-    except ValueError as err:
+    except HubError as err:
         flash_refusal(str(err))
         return render_template("admin/index.html", **page_context(form=request.form)), 400
     flash_key("admin.created", id=view["id"])

@@ -7,13 +7,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.exceptions import BadRequest
 
-from hub.errors import UnknownTableError
+from hub.errors import HubError, UnknownTableError
 from web import get_hub
 from web.flashing import flash_key, flash_refusal
-from web.i18n import gettext
 from web.security import login_required, seat_token
 from web.views import human_seats
 
@@ -26,61 +25,37 @@ def require_login() -> None:
     return None
 
 
-def hole_label_parts(hole: str) -> tuple[str, dict[str, Any]]:
-    """The catalogue key and parameters naming a hole or a landing place.
+# Transitional: events from a hub that does not say ``voidable`` yet.
+VOIDABLE_KINDS = ("drop", "drop_while_deciding", "knock_in_settle", "blocked")
 
-    >>> hole_label_parts("B1.big")
-    ('where.big', {'board': 'B1'})
-    >>> hole_label_parts("board:B2")
-    ('where.board', {'board': 'B2'})
-    >>> hole_label_parts("jackpot.2")
-    ('where.jackpot_n', {'n': '2'})
+
+@bp.app_template_global()
+def can_void(event: dict[str, Any]) -> bool:
+    """Whether Void applies to a table event: a sensor drop (or knock-in, or blocked
+    beam) that scored or is being refereed — never a hello, a note, or a console line."""
+    if "voidable" in event:
+        return bool(event["voidable"])
+    if event.get("source") != "device":
+        return False
+    if "kind" in event:
+        return event["kind"] in VOIDABLE_KINDS
+    text = str(event.get("text", ""))
+    return ": drop (" in text or "knock-in" in text or "another drop" in text
+
+
+def amendable_throws(state: dict[str, Any], keep: int = 12) -> list[dict[str, Any]]:
+    """The last throws of the game record, newest first, for the "correct a throw" form:
+    ``[{"index": K, "player", "to"}]`` (K is the action's place in the record).
+
+    >>> amendable_throws({"log": [{"player": "Ana", "action": {"throw": {"player": "Ana", "to": "floor"}}}]})
+    [{'index': 0, 'player': 'Ana', 'to': 'floor'}]
     """
-    if hole == "floor":
-        return "where.floor", {}
-    if hole.startswith("board:"):
-        return "where.board", {"board": hole[len("board:"):]}
-    if hole == "jackpot":
-        return "where.jackpot", {}
-    if hole.startswith("jackpot."):
-        return "where.jackpot_n", {"n": hole.split(".", 1)[1]}
-    board, _, kind = hole.rpartition(".")
-    if kind in ("big", "small") and board:
-        return f"where.{kind}", {"board": board}
-    return "where.board", {"board": hole}
-
-
-CHOICE_KEYS = {"valid": "console.choice.valid", "invalid": "console.choice.invalid", "start": "console.choice.start"}
-
-
-@bp.app_template_global()
-def where_label(choice: Any) -> str:
-    """A prompt choice or a landing place in the page's language."""
-    if isinstance(choice, str):
-        if choice in CHOICE_KEYS:
-            return gettext(CHOICE_KEYS[choice])
-        key, params = hole_label_parts(choice)
-        return gettext(key, **params)
-    return json.dumps(choice, ensure_ascii=False)
-
-
-@bp.app_template_global()
-def prompt_text(prompt: dict[str, Any], view: dict[str, Any]) -> str:
-    """The hub's question in the page's language (the hub's own words for new kinds)."""
-    kind, name = prompt.get("kind"), prompt.get("player") or ""
-    state = view.get("state") or {}
-    if kind == "landed":
-        return gettext("console.landed", name=name)
-    if kind == "valid":
-        drops = (view.get("throw") or {}).get("drops") or [{}]
-        return gettext("console.valid", name=name, hole=where_label(str(drops[0].get("hole", "?"))))
-    if kind == "target":
-        return gettext("console.target")
-    if kind == "next_round":
-        return gettext("console.next_round_q", n=state.get("round", ""))
-    if kind == "fix":
-        return gettext("console.fix", name=name)
-    return str(prompt.get("question", ""))
+    out = []
+    for index, item in enumerate(state.get("log") or []):
+        throw = (item.get("action") or {}).get("throw") if isinstance(item, dict) else None
+        if isinstance(throw, dict):
+            out.append({"index": index, "player": throw.get("player"), "to": throw.get("to")})
+    return list(reversed(out))[:keep]
 
 
 def panel_context(table_id: str) -> dict[str, Any]:
@@ -96,6 +71,8 @@ def panel_context(table_id: str) -> dict[str, Any]:
         "table_id": table_id, "view": view, "state": state, "places": places, "seats": seats,
         "holes": list(state.get("holes") or {}), "boards": list(state.get("boards") or {}),
         "is_trigono": view.get("game") == "trigono",
+        "finished": bool(state.get("winner")) or state.get("status", "playing") != "playing",
+        "throws": amendable_throws(state),
         "events": list(reversed(view.get("events") or []))[:15],
         "settings": {"mode": "console", "table": table_id},
     }
@@ -158,6 +135,9 @@ def input_from_form(kind: str) -> dict[str, Any]:
         return {"target": form_text("hole")}
     if kind == "next_round":
         return {"next_round": True}
+    if kind == "amend":
+        # Trigono's "correct a throw": same thrower (filled in by submit), new landing place.
+        return {"amend": {"index": form_int("index"), "action": {"throw": {"to": form_text("to")}}}}
     if kind == "move":
         # Trike's moves are bare cell names: accept "c2" as well as the JSON "\"c2\"".
         text = form_text("action")
@@ -168,6 +148,13 @@ def input_from_form(kind: str) -> dict[str, Any]:
     raise BadRequest(f"unknown console input {kind!r}")
 
 
+def thrower(table_id: str, index: int) -> str:
+    for throw in amendable_throws(get_hub().table_view(table_id).get("state") or {}, keep=10**6):
+        if throw["index"] == index:
+            return str(throw["player"])
+    raise BadRequest(f"index: action {index} is not a throw")
+
+
 @bp.post("/<table_id>/input")
 def submit(table_id: str) -> Any:
     inp = input_from_form(request.form.get("input", ""))
@@ -175,12 +162,13 @@ def submit(table_id: str) -> Any:
     if player:
         inp["player"] = player
     inp["by"] = "referee"
-    hub = get_hub()
+    if "amend" in inp:
+        inp["amend"]["action"]["throw"]["player"] = thrower(table_id, inp["amend"]["index"])
     try:
-        hub.submit(table_id, inp)
-    except ValueError as err:
-        if isinstance(err, UnknownTableError):
-            abort(404)
+        get_hub().submit(table_id, inp)
+    except UnknownTableError:
+        raise
+    except HubError as err:
         flash_refusal(str(err))
         return redirect(url_for("console.table", table_id=table_id), code=303)
     flash_key("console.done")

@@ -26,12 +26,11 @@ export function render(view, root, api) {
       el("button", { type: "button", class: "action mono", "data-action": label(action),
         onclick: (event) => { event.target.disabled = true; api.play(action).catch(() => { event.target.disabled = false; }); } },
       label(action)))));
-    const hintLine = el("p", { class: "hint" });
+    // The hint stays in the view until the next move: every redraw shows it again.
+    const hintText = (hint) => (hint && hint.action !== undefined ? `${label(hint.action)} — ${hint.why || ""}` : "");
+    const hintLine = el("p", { class: "hint", "aria-live": "polite" }, hintText(view.hint));
     parts.push(el("button", { type: "button", class: "hint-button",
-      onclick: async () => {
-        const hint = await api.hint();
-        hintLine.textContent = hint.action !== undefined ? `${label(hint.action)} — ${hint.why || ""}` : "";
-      } }, t("play.hint")), hintLine);
+      onclick: async () => { hintLine.textContent = hintText(await api.hint()); } }, t("play.hint")), hintLine);
   }
   const log = (state.log || []).slice(-8).reverse();
   parts.push(el("ol", { class: "fallback-log mono", reversed: true, start: (state.log || []).length },

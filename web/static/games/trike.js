@@ -155,11 +155,12 @@ export function render(view, root, api) {
         el("button", { type: "button", class: "action swap", "data-action": "swap", onclick: () => send("swap") },
           t("trike.swap"))));
     }
-    const hintLine = el("p", { class: "hint" });
+    // The hint stays in the view until the next move: every redraw shows it again.
+    const hintText = (hint) => (hint && hint.action !== undefined ? `${hint.action} — ${hint.why || ""}` : "");
+    const hintLine = el("p", { class: "hint", "aria-live": "polite" }, hintText(view.hint));
     panel.push(el("button", { type: "button", class: "hint-button", onclick: async () => {
       try {
-        const hint = await api.hint();
-        hintLine.textContent = hint.action !== undefined ? `${hint.action} — ${hint.why || ""}` : "";
+        hintLine.textContent = hintText(await api.hint());
       } catch (err) { hintLine.textContent = String(err.message || err); }
     } }, t("play.hint")), hintLine);
   } else if (state.to_move) {

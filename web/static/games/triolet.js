@@ -125,6 +125,7 @@ export function render(view, root, api) {
 
   const key = `${log.length}|${state.to_move}|${view.you}|${rack.join(",")}`;
   if (key !== ui.key) ui = { key, selected: null, pending: [], jokerCell: null, swapping: false, swap: [], hint: null };
+  if (!ui.hint && view.your_turn && view.hint) ui.hint = view.hint; // kept by the hub until the next move
   const rerender = () => render(view, root, api);
   const send = (action) => {
     if (busy) return;

@@ -249,18 +249,14 @@ export function render(view, root, api) {
     if (canDraw) buttons.push(el("button", { type: "button", class: "action draw", "data-action": "draw", onclick: () => send({ draw: true }) }, t("triominos.draw")));
     if (canPass) buttons.push(el("button", { type: "button", class: "action pass", "data-action": "pass", onclick: () => send({ pass: true }) }, t("triominos.pass")));
     if (buttons.length) panel.push(el("div", { class: "triominos-buttons" }, buttons));
-    const hintLine = el("p", { class: "hint" });
+    // The hint lives in the view (the hub keeps it until the next move), so every
+    // redraw shows it again; the click only asks for it.
+    const hintLine = el("p", { class: "hint", "aria-live": "polite" }, view.hint ? hintText(view.hint) : "");
     panel.push(el("button", { type: "button", class: "hint-button", onclick: async () => {
       try {
         const hint = await api.hint();
-        const a = hint.action || {};
-        hintLine.textContent = a.place
-          ? `${tileName(a.place.corners)} → [${a.place.cell.join(", ")}] — ${hint.why || ""}`
-          : `${a.draw ? t("triominos.draw") : t("triominos.pass")} — ${hint.why || ""}`;
-        if (a.place) {
-          const g = root.querySelector(`[data-cell="${key(a.place.cell)}"]`);
-          if (g) g.classList.add("hinted");
-        }
+        hintLine.textContent = hintText(hint);
+        markHint(hint);
       } catch (err) { hintLine.textContent = String(err.message || err); }
     } }, t("play.hint")), hintLine);
   } else if (!over && state.to_move) {
@@ -274,4 +270,20 @@ export function render(view, root, api) {
   root.replaceChildren(
     el("div", { class: "triominos-layout" }, svg, el("div", { class: "triominos-panel" }, ...panel)),
   );
+  if (view.your_turn && view.hint) markHint(view.hint);
+
+  function hintText(hint) {
+    const a = (hint && hint.action) || {};
+    if (hint.action === undefined) return "";
+    return a.place
+      ? `${tileName(a.place.corners)} → [${a.place.cell.join(", ")}] — ${hint.why || ""}`
+      : `${a.draw ? t("triominos.draw") : t("triominos.pass")} — ${hint.why || ""}`;
+  }
+
+  function markHint(hint) {
+    const a = (hint && hint.action) || {};
+    if (!a.place) return;
+    const g = root.querySelector(`[data-cell="${key(a.place.cell)}"]`);
+    if (g) g.classList.add("hinted");
+  }
 }

@@ -10,9 +10,16 @@ export function addMessages(messages) {
   Object.assign(extraMessages, (messages && messages[lang]) || {});
 }
 
-// Same rule as web/i18n.py translate(): the key when missing, "{name}" filled from params.
+function lookup(key) { return extraMessages[key] ?? page.messages[key]; }
+
+// Same rules as web/i18n.py translate(): a count n picks key.one / key.other when they
+// exist (French: 0 and 1 are singular), the key itself when missing, "{name}" filled.
 export function t(key, params = {}) {
-  let text = extraMessages[key] ?? page.messages[key] ?? key;
+  if (typeof params.n === "number" && lookup(`${key}.one`) !== undefined) {
+    const one = lang === "fr" ? params.n === 0 || params.n === 1 : params.n === 1;
+    key = `${key}.${one ? "one" : "other"}`;
+  }
+  let text = lookup(key) ?? key;
   for (const [name, value] of Object.entries(params)) text = text.split(`{${name}}`).join(String(value));
   return text;
 }

@@ -11,7 +11,10 @@ const base = `/api/tables/${encodeURIComponent(tableId)}`;
 
 let renderer = null;
 let fallback = null;
-let latest = 0; // ignore answers that arrive after a newer one
+// Views are ordered by the hub's change id (last_event_id): an answer that arrives after
+// a newer view (a slow reply to our move, overtaken by the bot's reply) is dropped, so the
+// page never goes back to "Waiting for Robot" when it is our turn.
+let shownChange = -1;
 
 function showError(message) {
   errorBox.textContent = message;
@@ -28,6 +31,7 @@ const api = {
     try {
       const answer = await postJSON(`${base}/play`, { action });
       show(answer.view);
+      root.dataset.answered = String(Number(root.dataset.answered || 0) + 1); // tests wait on it
       return { ok: true };
     } catch (err) {
       showError(err.message);
@@ -60,7 +64,11 @@ function describe(view) {
 }
 
 function show(view) {
+  const change = Number(view.last_event_id ?? -1);
+  if (change < shownChange) return;
+  shownChange = change;
   statusLine.textContent = describe(view);
+  root.dataset.change = String(change);
   root.dataset.yourTurn = view.your_turn ? "1" : "0";
   try {
     renderer.render(view, root, api);
@@ -73,9 +81,7 @@ function show(view) {
 }
 
 async function refresh() {
-  const ticket = ++latest;
-  const view = await getJSON(`${base}/play`);
-  if (ticket === latest) show(view);
+  show(await getJSON(`${base}/play`));
 }
 
 async function start() {

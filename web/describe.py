@@ -1,0 +1,165 @@
+"""Plain words, in the page's language, for what the hub reports: places, prompts,
+table events and alerts (the hub sends each as a ``kind`` with ``params``; the words
+live in the catalogue, web/messages/<lang>.json, under ``where.``, ``console.``,
+``event.`` and ``alert.``).
+
+>>> from web import create_app
+>>> with create_app({"TESTING": True}).test_request_context(headers={"Accept-Language": "en"}):
+...     print(where_label("B1.big"), "/", event_text({"kind": "drop", "params": {"hole": "B2.small", "player": "Ana"}}))
+B1 big hole / B2 small hole: drop (Ana throwing)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+from web.i18n import MESSAGES, current_language, gettext
+
+# Parameters that name a place, and are shown as one (``B1.big`` → "B1 big hole").
+PLACE_PARAMS = ("hole", "where", "to", "target", "choice")
+CHOICE_KEYS = {"valid": "console.choice.valid", "invalid": "console.choice.invalid", "start": "console.choice.start"}
+
+
+def hole_label_parts(hole: str) -> tuple[str, dict[str, Any]]:
+    """The catalogue key and parameters naming a hole or a landing place.
+
+    >>> hole_label_parts("B1.big")
+    ('where.big', {'board': 'B1'})
+    >>> hole_label_parts("board:B2")
+    ('where.board', {'board': 'B2'})
+    >>> hole_label_parts("jackpot.2")
+    ('where.jackpot_n', {'n': '2'})
+    """
+    if hole == "floor":
+        return "where.floor", {}
+    if hole.startswith("board:"):
+        return "where.board", {"board": hole[len("board:"):]}
+    if hole == "jackpot":
+        return "where.jackpot", {}
+    if hole.startswith("jackpot."):
+        return "where.jackpot_n", {"n": hole.split(".", 1)[1]}
+    board, _, kind = hole.rpartition(".")
+    if kind in ("big", "small") and board:
+        return f"where.{kind}", {"board": board}
+    return "where.board", {"board": hole}
+
+
+def where_label(choice: Any) -> str:
+    """A prompt choice or a landing place in the page's language."""
+    if isinstance(choice, str):
+        if choice in CHOICE_KEYS:
+            return gettext(CHOICE_KEYS[choice])
+        key, params = hole_label_parts(choice)
+        return gettext(key, **params)
+    return compact(choice)
+
+
+def compact(value: Any) -> str:
+    """A move or other value as short readable notation: ``"c2"``, ``H8:5 H9:3``.
+
+    >>> compact({"play": ["H8:5", "H9:3"]}), compact("c2"), compact({"pass": True})
+    ('play H8:5 H9:3', 'c2', 'pass')
+    """
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool) or value is None:
+        return ""
+    if isinstance(value, list):
+        return " ".join(compact(v) for v in value)
+    if isinstance(value, dict):
+        return " ".join(k if v is True else f"{k} {compact(v)}".strip() for k, v in value.items())
+    return json.dumps(value, ensure_ascii=False)
+
+
+def who(by: Any) -> str:
+    """Who sent an input: the referee, the sensors, a bot, or a player's name."""
+    if by in ("referee", "sensors", "bot", "console", "hub", "device"):
+        return gettext(f"event.by.{by}")
+    return str(by)
+
+
+def shown_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, value in params.items():
+        if name in PLACE_PARAMS and isinstance(value, str):
+            out[name] = where_label(value)
+        elif name == "by":
+            out[name] = who(value)
+        elif isinstance(value, list):
+            out[name] = ", ".join(compact(v) for v in value)
+        elif isinstance(value, dict):
+            out[name] = compact(value)
+        else:
+            out[name] = value
+    return out
+
+
+def known(key: str) -> bool:
+    catalogue = MESSAGES[current_language()]
+    return key in catalogue or f"{key}.one" in catalogue
+
+
+def input_text(params: Mapping[str, Any]) -> str:
+    """An input the table took: "Referee: Ana's palet landed on the floor"."""
+    key, value = str(params.get("key")), params.get("value")
+    fields: dict[str, Any] = {"by": who(params.get("by")), "player": params.get("player") or ""}
+    if isinstance(value, dict) and key == "answer":
+        fields["choice"] = where_label(value.get("choice"))
+    elif isinstance(value, dict) and key == "recount":
+        fields.update(board=value.get("board"), n=value.get("count"))
+    elif isinstance(value, dict) and key == "amend":
+        fields.update(index=value.get("index"), action=compact(value.get("action")))
+    elif isinstance(value, str) and key in ("landed", "target"):
+        fields["where"] = where_label(value)
+    else:
+        fields["value"] = compact(value)
+    name = f"event.input.{key}"
+    return gettext(name, **fields) if known(name) else gettext("event.input", key=key, **fields)
+
+
+def event_text(event: Mapping[str, Any]) -> str:
+    """One line of a table's event log in plain words."""
+    kind, params = event.get("kind"), event.get("params") or {}
+    if kind == "input" and isinstance(params, dict):
+        return input_text(params)
+    if isinstance(kind, str) and known(f"event.{kind}") and isinstance(params, dict):
+        return gettext(f"event.{kind}", **shown_params(params))
+    return str(event.get("text") or kind or "")
+
+
+def alert_text(alert: Mapping[str, Any]) -> str:
+    """An alert (of a table or of a board) in plain words."""
+    kind, params = alert.get("kind"), alert.get("params") or {}
+    if isinstance(kind, str) and known(f"alert.{kind}") and isinstance(params, dict):
+        return gettext(f"alert.{kind}", **shown_params(params))
+    return str(alert.get("text") or kind or "")
+
+
+def prompt_text(prompt: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+    """The hub's question to the referee, in the page's language."""
+    kind, name = prompt.get("kind"), prompt.get("player") or ""
+    state = view.get("state") or {}
+    params = prompt.get("params") or {}
+    if kind == "landed":
+        return gettext("console.landed", name=name)
+    if kind == "valid":
+        drops = (view.get("throw") or {}).get("drops") or [{}]
+        hole = params.get("hole") or drops[0].get("hole", "?")
+        return gettext("console.valid", name=name, hole=where_label(str(hole)))
+    if kind == "target":
+        return gettext("console.target")
+    if kind == "next_round":
+        return gettext("console.next_round_q", n=params.get("round", state.get("round", "")))
+    if kind == "fix":
+        return gettext("console.fix", name=name)
+    return str(prompt.get("question") or kind or "")
+
+
+def init_app(app: Flask) -> None:
+    """The templates' helpers: ``where_label``, ``prompt_text``, ``event_text``, ``alert_text``."""
+    for helper in (where_label, prompt_text, event_text, alert_text):
+        app.jinja_env.globals[helper.__name__] = helper

@@ -1,0 +1,84 @@
+"""How errors become answers: pages get a short page in the visitor's language, the JSON
+API gets ``{"error": {"type", "message"}}`` (docs/api.md).
+
+Only the project's own errors say why: a :class:`hub.errors.HubError` is a refusal of
+the request (404 unknown table, 409 clash, 400 otherwise) and its message is shown; a
+werkzeug :class:`~werkzeug.exceptions.HTTPException` keeps its status. Anything else is
+a bug: Flask logs it with its traceback and the visitor gets a plain 500 that tells
+nothing of the inside.
+
+>>> from hub.errors import RefusedError, UnknownTableError
+>>> hub_error_status(UnknownTableError("no table 'x'")), hub_error_status(RefusedError("no"))
+(404, 400)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, render_template
+from flask_wtf.csrf import CSRFError  # type: ignore[import-untyped]
+from werkzeug.exceptions import HTTPException
+
+from hub.errors import ConflictError, HubError, UnknownTableError
+from web import security
+
+
+class NoHubError(RuntimeError):
+    """The app was made without a hub (``create_app(hub=None)``)."""
+
+
+# The catalogue key (web/i18n.py) of each status a page may answer with.
+STATUS_KEYS = {
+    400: "error.bad_request", 401: "error.forbidden", 403: "error.forbidden", 404: "error.not_found",
+    405: "error.method", 409: "error.conflict", 413: "error.too_large", 429: "error.busy",
+    500: "error.server", 503: "error.busy",
+}
+
+
+def hub_error_status(err: HubError) -> int:
+    """404 for an unknown table, 409 for a clash, 400 for every other refusal."""
+    if isinstance(err, UnknownTableError):
+        return 404
+    if isinstance(err, ConflictError):
+        return 409
+    return 400
+
+
+def status_key(status: int) -> str:
+    return STATUS_KEYS.get(status, "error.server" if status >= 500 else "error.bad_request")
+
+
+def page(status: int, key: str, detail: str | None = None) -> tuple[str, int]:
+    return render_template("error.html", message_key=key, detail=detail, status=status), status
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_failed(err: CSRFError) -> Any:
+        if security.wants_json():
+            return security.json_error(400, "CSRFError", str(err.description))
+        return page(400, "error.csrf")
+
+    @app.errorhandler(NoHubError)
+    def no_hub(err: NoHubError) -> Any:
+        if security.wants_json():
+            return security.json_error(503, "NoHub", "the hub is not running")
+        return page(503, "error.no_hub")
+
+    @app.errorhandler(HTTPException)
+    def http_error(err: HTTPException) -> Any:
+        # Also the 500 Flask makes of an unhandled exception, after logging it.
+        status = err.code or 500
+        if security.wants_json():
+            message = "internal error (logged)" if status >= 500 else str(err.description)
+            return security.json_error(status, type(err).__name__, message)
+        return page(status, status_key(status))
+
+    @app.errorhandler(HubError)
+    def hub_refused(err: HubError) -> Any:
+        # The hub's typed refusals: a clear message, nothing changed.
+        status = hub_error_status(err)
+        if security.wants_json():
+            return security.json_error(status, type(err).__name__, str(err))
+        return page(status, status_key(status), None if status == 404 else str(err))

@@ -1,0 +1,66 @@
+"""What the web layer needs from the hub: :class:`HubAPI`, a typed protocol.
+
+The web holds the hub through this protocol only, so the pages depend on the hub's
+published methods (hub/service.py documents their JSON shapes), never on its insides;
+a test or a read-only replica can stand in for it with the same methods.
+
+Every method may raise a :class:`hub.errors.HubError` (a ``ValueError``) about its
+input; the web turns those into 400/404/409 answers (:mod:`web.errors`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+JSONDict = dict[str, Any]
+
+
+class HubAPI(Protocol):
+    """The hub as the web sees it (:class:`hub.service.Hub` implements it)."""
+
+    def games(self) -> list[str]:
+        """Names of the registered games."""
+        ...
+
+    def list_tables(self) -> list[JSONDict]:
+        """A summary of every table, oldest first."""
+        ...
+
+    def table_view(self, table_id: str) -> JSONDict:
+        """The full view of one table (the referee's: hidden information included)."""
+        ...
+
+    def create_table(
+        self,
+        game: str,
+        *,
+        options: Mapping[str, Any] | None = None,
+        seats: list[Any] | None = None,
+        boards: list[Any] | None = None,
+        seed: int | None = None,
+        table_id: str | None = None,
+        referee: Mapping[str, Any] | None = None,
+    ) -> JSONDict:
+        """Create a table and return its view."""
+        ...
+
+    def submit(self, table_id: str, inp: Mapping[str, Any]) -> JSONDict:
+        """Apply one console or player input and return the new view."""
+        ...
+
+    def export(self, table_id: str) -> JSONDict:
+        """The table's game record (RECORDS.md)."""
+        ...
+
+    def boards(self) -> list[JSONDict]:
+        """Health of every board seen or bound."""
+        ...
+
+    def last_change_id(self) -> int:
+        """The id of the newest change."""
+        ...
+
+    def changes_since(self, last_id: int, timeout: float) -> list[JSONDict]:
+        """Changes after ``last_id``, waiting up to ``timeout`` s for one."""
+        ...

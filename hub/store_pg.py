@@ -10,9 +10,9 @@ Same contract as :class:`hub.store.SqliteStore` (see :class:`hub.store.EventStor
 - :func:`migrate` brings an empty database (or schema) to the current version; every
   store runs it at open, under an advisory lock so two hubs starting together do not race.
 
-Each committed append also sends ``NOTIFY trigono_log, '<last id>'`` in the same
-transaction, so read-only web processes (:mod:`web.readonly`) follow the log without
-polling. A ``schema`` is chosen with the libpq URL option
+Each committed append also sends ``NOTIFY "trigono_log:<schema>", '<last id>'`` in the
+same transaction, so read-only web processes (:mod:`web.readonly`, with
+:class:`LogListener`) follow the log without polling. A ``schema`` is chosen with the libpq URL option
 ``?options=-csearch_path%3Dhall_a`` (tests use one schema per test).
 
 Connections come from a :class:`psycopg_pool.ConnectionPool` (the hub writes from one
@@ -22,15 +22,17 @@ thread; exports and the web read from others).
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 import psycopg
+from psycopg import sql
 from psycopg_pool import ConnectionPool
 
 from hub.store import Entry, EventStore, encode_body
 
-NOTIFY_CHANNEL = "trigono_log"
+NOTIFY_PREFIX = "trigono_log:"  # + the schema: each event (schema) has its own channel
 MIGRATE_LOCK = 0x7472_6967  # "trig": pg_advisory_xact_lock key serialising migrations
 
 # Each step runs once, in order, in one transaction with its version bump. Append new
@@ -66,6 +68,11 @@ MIGRATIONS: tuple[str, ...] = (
         FOR EACH ROW EXECUTE FUNCTION log_append_only();
     CREATE TRIGGER log_append_only_truncate BEFORE TRUNCATE ON log
         FOR EACH STATEMENT EXECUTE FUNCTION log_append_only();
+    """,
+    # Values every process of one event must share (the web's signing key, so a seat
+    # link made on one web process opens on another).
+    """
+    CREATE TABLE setting (name TEXT PRIMARY KEY, value TEXT NOT NULL);
     """,
 )
 
@@ -126,8 +133,9 @@ class PostgresStore(EventStore):
                 if not cur.nextset():
                     break
             last = max((i for i in ids if i is not None), default=None)
-            if last is not None:
-                cur.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, str(last)))
+            if last is not None:  # delivered at commit, only if it commits
+                cur.execute("SELECT pg_notify(%s || current_schema(), %s)",
+                            (NOTIFY_PREFIX, str(last)))
         return ids
 
     def entries(self, table_id: str | None = None, after: int = 0) -> Iterator[Entry]:
@@ -192,5 +200,56 @@ class PostgresStore(EventStore):
             rows = conn.execute("SELECT table_id, entry_id, final, summary FROM snapshot").fetchall()
         return {r[0]: (int(r[1]), bool(r[2]), json.loads(r[3])) for r in rows}
 
+    def shared_setting(self, name: str, proposed: str) -> str:
+        """The event-wide value of setting ``name``: ``proposed`` if this is the first
+        process to ask, else what the first one stored."""
+        with self.pool.connection() as conn:
+            conn.execute("INSERT INTO setting (name, value) VALUES (%s, %s)"
+                         " ON CONFLICT (name) DO NOTHING", (name, proposed))
+            row = conn.execute("SELECT value FROM setting WHERE name = %s", (name,)).fetchone()
+        assert row is not None
+        return str(row[0])
+
     def close(self) -> None:
         self.pool.close()
+
+
+class LogListener:
+    """Wakes a reader when entries are appended to the log at ``url`` (LISTEN on the
+    store's channel, a connection of its own). Reconnects after the server restarts.
+
+    >>> LogListener.__doc__ is not None
+    True
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._conn: psycopg.Connection[Any] | None = None
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        conn = psycopg.connect(self.url, autocommit=True)
+        row = conn.execute("SELECT current_schema()").fetchone()
+        assert row is not None
+        conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(NOTIFY_PREFIX + str(row[0]))))
+        return conn
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` s for an append; True if one was announced. False also
+        when the server cannot be reached (the caller then reads the log anyway)."""
+        try:
+            if self._conn is None or self._conn.closed:
+                self._conn = self._connect()
+            for _ in self._conn.notifies(timeout=timeout, stop_after=1):
+                return True
+            return False
+        except psycopg.OperationalError:
+            if self._conn is not None:
+                self._conn.close()
+            self._conn = None
+            time.sleep(min(timeout, 1.0))  # the server is away: do not spin
+            return False
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None

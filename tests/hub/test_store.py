@@ -242,3 +242,35 @@ def test_a_hub_on_either_store_restarts_to_the_same_tables_R1(store_url: str) ->
         assert again.submit("g2", {"move": "b1"})["state"]["log"][-1]["action"] == "b1"
     finally:
         again.close()
+
+
+def test_a_listener_is_woken_by_a_committed_append_of_its_own_schema_only(pg_url: str) -> None:
+    from hub.store_pg import LogListener
+    from tests import pg
+
+    store = open_store(pg_url)
+    listener = LogListener(pg_url)
+    try:
+        assert listener.wait(0.05) is False  # connects and listens; nothing yet
+        store.append([device("B1", 1, 1)])
+        assert listener.wait(5.0) is True
+        with pg.fresh_schema() as other_url:  # another event on the same server
+            other = open_store(other_url)
+            other.append([device("B1", 1, 1)])
+            other.close()
+        assert listener.wait(0.3) is False
+    finally:
+        listener.close()
+        store.close()
+
+
+def test_a_shared_setting_is_the_first_proposal_for_every_process(pg_url: str) -> None:
+    from hub.store_pg import PostgresStore
+
+    first, second = PostgresStore(pg_url), PostgresStore(pg_url)
+    try:
+        assert first.shared_setting("web_secret", "aaa") == "aaa"
+        assert second.shared_setting("web_secret", "bbb") == "aaa"
+    finally:
+        first.close()
+        second.close()

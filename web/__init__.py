@@ -22,7 +22,6 @@ from web import describe, errors, flashing, i18n, security
 from web.errors import NoHubError
 from web.feed import Feed
 from web.hub_protocol import HubAPI
-from web.views import LegalActions  # until the hub answers legal_actions (H2)
 
 __all__ = ["create_app", "serve", "start_server", "get_hub", "get_feed", "HubAPI", "NoHubError"]
 
@@ -59,7 +58,6 @@ def create_app(test_config: Mapping[str, Any] | None = None, hub: HubAPI | None 
         if hub is not None
         else None
     )
-    app.extensions["legal_actions"] = LegalActions()
     app.extensions["stream_slots"] = StreamSlots(int(app.config["MAX_STREAMS"]))
 
     i18n.init_app(app)

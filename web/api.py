@@ -1,6 +1,7 @@
 """The JSON API (documented in docs/api.md) and the live stream.
 
-Reads are public and show only public information (:func:`web.views.public_view`).
+Reads are public and show only public information (:meth:`Hub.public_view`: the
+engine's observation for the audience).
 Writes need the referee login (console inputs, table creation) or a claimed seat
 (a player's move or hint), and a CSRF token in the ``X-CSRFToken`` header. Errors are
 ``{"error": {"type": ..., "message": ...}}`` with 400 (malformed or refused), 401
@@ -17,7 +18,7 @@ from werkzeug.exceptions import BadRequest, Forbidden, ServiceUnavailable
 from web import get_feed, get_hub
 from web.i18n import current_language
 from web.security import claimed_seat, is_logged_in, login_required
-from web.views import public_view, seat_names
+from web.views import seat_names
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -73,29 +74,29 @@ def create_request(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def play_view(table_id: str) -> dict[str, Any]:
-    """The view a play page renders (web/GAMES.md): public, plus the viewer's seat."""
+    """The view a play page renders (web/GAMES.md): what the viewer's seat may see."""
     hub = get_hub()
-    view = hub.table_view(table_id)
+    shown = hub.public_view(table_id)
     you = claimed_seat(table_id)
-    if you not in seat_names(view):
+    if you not in seat_names(shown):
         you = None
-    shown = public_view(view, you=you)
-    state = view.get("state") or {}
-    your_turn = bool(you) and state.get("to_move") == you and view.get("status", state.get("status")) == "playing"
-    legal: list[Any] = current_app.extensions["legal_actions"].for_view(hub, view) if your_turn else []
+    elif you is not None:
+        shown = hub.public_view(table_id, you)
+    state = shown.get("state") or {}
+    your_turn = bool(you) and state.get("to_move") == you and shown.get("status", state.get("status")) == "playing"
     return {
         "table": table_id,
-        "game": view.get("game"),
+        "game": shown.get("game"),
         "options": shown.get("options", {}),
-        "state": shown.get("state", {}),
+        "state": state,
         "players": shown.get("seats", []),
         "you": you,
         "your_turn": your_turn,
-        "legal_actions": legal,
-        "last_event_id": view.get("change_id"),
+        "legal_actions": hub.legal_actions(table_id, you) if your_turn and you else [],
+        "last_event_id": shown.get("change_id"),
         "lang": current_language(),
-        "hint": view.get("hint") if your_turn else None,
-        "bot_thinking": view.get("bot_thinking", False),
+        "hint": shown.get("hint") if your_turn else None,
+        "bot_thinking": shown.get("bot_thinking", False),
         "view": shown,
     }
 
@@ -133,12 +134,12 @@ def tables() -> Any:
 @login_required
 def create_table() -> Any:
     view = get_hub().create_table(**create_request(json_body()))
-    return jsonify(public_view(view)), 201
+    return jsonify(get_hub().public_view(str(view["id"]))), 201
 
 
 @bp.get("/tables/<table_id>")
 def table(table_id: str) -> Any:
-    return jsonify(public_view(get_hub().table_view(table_id)))
+    return jsonify(get_hub().public_view(table_id))
 
 
 @bp.get("/tables/<table_id>/record")
@@ -150,8 +151,8 @@ def record(table_id: str) -> Any:
 @bp.post("/tables/<table_id>/input")
 @login_required
 def console_submit(table_id: str) -> Any:
-    view = get_hub().submit(table_id, console_input(json_body()))
-    return jsonify(public_view(view))
+    get_hub().submit(table_id, console_input(json_body()))
+    return jsonify(get_hub().public_view(table_id))
 
 
 @bp.get("/tables/<table_id>/play")

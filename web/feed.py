@@ -16,11 +16,9 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
-
-from web.views import public_view
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +65,7 @@ class Feed:
         self._start_lock = threading.Lock()
         self._boards_pending: int | None = None  # newest board change not yet sent
         self._boards_sent_at = 0.0
+        self._listeners: list[Callable[[list[StreamEvent]], None]] = []
 
     # -- life cycle ------------------------------------------------------------------
     def start(self) -> None:
@@ -91,6 +90,11 @@ class Feed:
     @property
     def last_id(self) -> int:
         return self._last_id
+
+    def add_listener(self, listener: Callable[[list[StreamEvent]], None]) -> None:
+        """Call ``listener(events)`` from the reader thread after each publish, in order
+        (the event-loop server hands them to its loop this way)."""
+        self._listeners.append(listener)
 
     # -- reading the hub ---------------------------------------------------------------
     def _run(self) -> None:
@@ -141,7 +145,7 @@ class Feed:
     def _event(self, kind: str, table: str, event_id: int) -> StreamEvent:
         if kind == "table":
             try:
-                view = public_view(self.hub.table_view(table))
+                view = self.hub.public_view(table)
             except ValueError:  # the table went away
                 return StreamEvent(event_id, "table_removed", table, sse_frame("table_removed", {"id": table}, event_id))
             return StreamEvent(event_id, "table", table, sse_frame("table", view, event_id))
@@ -164,6 +168,8 @@ class Feed:
                 self._floor = dropped.id
             self._snapshot = None
             self._cond.notify_all()
+        for listener in self._listeners:
+            listener(events)
 
     # -- serving streams -----------------------------------------------------------------
     def snapshot_data(self) -> JSONDict:
@@ -175,10 +181,16 @@ class Feed:
         tables = []
         for summary in shown:
             try:
-                tables.append(public_view(self.hub.table_view(str(summary["id"]))))
+                tables.append(self.hub.public_view(str(summary["id"])))
             except ValueError:
                 continue
         return {"tables": tables, "boards": self.hub.boards()}
+
+    def cached_snapshot(self) -> tuple[int, bytes] | None:
+        """The snapshot frame if it is still current, without asking the hub."""
+        with self._cond:
+            cached = self._snapshot
+            return cached if cached is not None and cached[0] == self._last_id else None
 
     def snapshot(self) -> tuple[int, bytes]:
         """The current snapshot frame and the id it stands for (cached until a change)."""
@@ -192,6 +204,21 @@ class Feed:
             if self._last_id == event_id:
                 self._snapshot = (event_id, frame)
         return event_id, frame
+
+    def events_between(self, after: int, upto: int) -> list[StreamEvent] | None:
+        """Events with ``after < id <= upto``, without waiting; None when ``after`` is
+        older than the ring or newer than anything published (a snapshot is needed)."""
+        with self._cond:
+            if after < self._floor or after > self._last_id:
+                return None
+            newer: list[StreamEvent] = []
+            for event in reversed(self._events):
+                if event.id <= after:
+                    break
+                if event.id <= upto:
+                    newer.append(event)
+            newer.reverse()
+            return newer
 
     def events_after(self, last_id: int, timeout: float) -> list[StreamEvent] | None:
         """Events with an id above ``last_id``, waiting up to ``timeout`` for one.

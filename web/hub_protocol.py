@@ -31,6 +31,14 @@ class HubAPI(Protocol):
         """The full view of one table (the referee's: hidden information included)."""
         ...
 
+    def public_view(self, table_id: str, player: str | None = None) -> JSONDict:
+        """The view ``player`` may see (``None``: the public): the engine's observation."""
+        ...
+
+    def legal_actions(self, table_id: str, player: str) -> list[Any]:
+        """``player``'s legal actions now, in the record notation ([] when not their turn)."""
+        ...
+
     def create_table(
         self,
         game: str,

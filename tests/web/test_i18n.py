@@ -3,6 +3,8 @@ switch, the catalogue, plurals, and no text hard-coded in a template."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 from pathlib import Path
 from typing import Any
@@ -56,6 +58,9 @@ def test_every_key_the_code_names_is_in_the_catalogue() -> None:
             continue  # a game's renderer brings its own messages (web/GAMES.md)
         used |= set(pattern.findall(path.read_text(encoding="utf-8")))
     used = {k for k in used if not k.endswith(".")}  # prefixes completed at run time
+    for module in pkgutil.iter_modules([str(WEB)]):  # modules that bring their own texts merge them
+        if not module.name.startswith("__"):
+            importlib.import_module(f"web.{module.name}")
     missing = sorted(k for k in used if k not in MESSAGES["en"] and f"{k}.one" not in MESSAGES["en"])
     assert not missing, missing
     assert len(used) > 80

@@ -86,8 +86,8 @@ class Exchange:
     @classmethod
     def from_str(cls, text: str) -> Exchange:
         words = text.split()
-        if not words or words[0] != "exchange":
-            raise InvalidMoveError(f"not an exchange: {text!r}")
+        if not words or words[0] != "exchange" or not 1 <= len(words) - 1 <= RACK_SIZE:
+            raise InvalidMoveError(f"not an exchange of 1 to 3 tokens: {text!r}")
         try:
             return cls(tuple(parse_token("J" if w == "J" else int(w), "exchange") for w in words[1:]))
         except ValueError as err:

@@ -330,6 +330,8 @@ class TrioletState(SeatScoreState[Action]):
             self._next_turn()
 
     def _exchange(self, seat: int, action: Exchange) -> None:
+        if not 1 <= len(action.tokens) <= RACK_SIZE:
+            raise IllegalMoveError("exchange: give back 1 to 3 tokens (L13)")
         if not self.can_exchange():
             raise IllegalMoveError(
                 f"exchange: the bag holds {len(self.bag)} tokens, "

@@ -226,19 +226,22 @@ class LogListener:
         self.url = url
         self._conn: psycopg.Connection[Any] | None = None
 
-    def _connect(self) -> psycopg.Connection[Any]:
-        conn = psycopg.connect(self.url, autocommit=True)
-        row = conn.execute("SELECT current_schema()").fetchone()
-        assert row is not None
-        conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(NOTIFY_PREFIX + str(row[0]))))
-        return conn
+    def listen(self) -> None:
+        """Start listening (also done by :meth:`wait`). Call it *before* reading the log
+        the first time, so an append between that read and the first wait is not missed."""
+        if self._conn is None or self._conn.closed:
+            conn = psycopg.connect(self.url, autocommit=True)
+            row = conn.execute("SELECT current_schema()").fetchone()
+            assert row is not None
+            conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(NOTIFY_PREFIX + str(row[0]))))
+            self._conn = conn
 
     def wait(self, timeout: float) -> bool:
         """Wait up to ``timeout`` s for an append; True if one was announced. False also
         when the server cannot be reached (the caller then reads the log anyway)."""
         try:
-            if self._conn is None or self._conn.closed:
-                self._conn = self._connect()
+            self.listen()
+            assert self._conn is not None
             for _ in self._conn.notifies(timeout=timeout, stop_after=1):
                 return True
             return False
@@ -248,6 +251,12 @@ class LogListener:
             self._conn = None
             time.sleep(min(timeout, 1.0))  # the server is away: do not spin
             return False
+
+    def wake(self) -> None:
+        """Wake a :meth:`wait` in another thread (to stop it): a notification on the same
+        channel, from a connection of its own (other listeners wake once for nothing)."""
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            conn.execute("SELECT pg_notify(%s || current_schema(), 'wake')", (NOTIFY_PREFIX,))
 
     def close(self) -> None:
         if self._conn is not None:

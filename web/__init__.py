@@ -70,6 +70,9 @@ def create_app(test_config: Mapping[str, Any] | None = None, hub: HubAPI | None 
 
     for module in (dashboard, console, admin, api, auth, play):
         app.register_blueprint(module.bp)
+    from web import tournament  # issue 16: tournament pages and API
+
+    app.register_blueprint(tournament.bp)
     return app
 
 

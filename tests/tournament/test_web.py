@@ -1,0 +1,101 @@
+"""Tournament pages and API through Flask's test client, on a real hub (issue 16)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+from flask.testing import FlaskClient
+
+from hub.service import Hub
+from tests.web.conftest import api_post, csrf_token
+
+
+def form(client: FlaskClient, url: str, data: dict[str, str], page: str | None = None) -> str:
+    token = csrf_token(client, page or url)
+    response = client.post(url, data={**data, "csrf_token": token})
+    assert response.status_code == 302, response.get_data(as_text=True)[:500]
+    return str(response.headers["Location"])
+
+
+def test_referee_runs_a_tournament_from_the_pages(referee: FlaskClient, hub: Hub) -> None:
+    where = form(referee, "/tournaments/", {"name": "Soirée Trike", "game": "trike", "format": "pools",
+                                             "seats": "2", "pool_size": "3", "advance": "1",
+                                             "options": '{"size": 3}'})
+    tid = where.rstrip("/").split("/")[-2]
+    admin = f"/tournaments/{tid}/admin"
+    form(referee, f"/tournaments/{tid}/players.csv",
+         {"csv": "name,club,licence\nAna,Nantes,L1\nBen,Rennes,\nChloé,,\nDan,,\nEve,,\nFred,,\n"}, page=admin)
+    page = referee.get(admin).get_data(as_text=True)
+    assert "Chloé" in page and "6 joueurs inscrits" in page
+    for pid in ("p1", "p2", "p3", "p4", "p5", "p6"):
+        form(referee, admin, {"action": "check_in", "player": pid})
+    form(referee, admin, {"action": "station", "station": "row1", "seats": "2", "boards": ""})
+    form(referee, admin, {"action": "start"})
+    view = referee.get(f"/api/tournaments/{tid}").get_json()
+    assert view["status"] == "running" and len(view["pools"]) == 2
+    called = [m for m in view["matches"] if m["status"] == "called"]
+    assert len(called) == 1 and called[0]["station"] == "row1" and called[0]["table"]
+    overview = referee.get(f"/tournaments/{tid}").get_data(as_text=True)
+    assert f"Partie {called[0]['number']} : {', '.join(called[0]['names'])} → poste row1" in overview
+    # Results by hand, place by place; a forfeit; then a correction.
+    first = called[0]
+    form(referee, admin, {"action": "result", "match": first["id"],
+                          f"place_{first['players'][0]}": "2", f"place_{first['players'][1]}": "1"})
+    view = referee.get(f"/api/tournaments/{tid}").get_json()
+    done = next(m for m in view["matches"] if m["id"] == first["id"])
+    assert done["ranking"] == [[first["players"][1]], [first["players"][0]]]
+    form(referee, admin, {"action": "correct", "match": first["id"],
+                          f"place_{first['players'][0]}": "1", f"place_{first['players'][1]}": "2"})
+    view = referee.get(f"/api/tournaments/{tid}").get_json()
+    done = next(m for m in view["matches"] if m["id"] == first["id"])
+    assert done["ranking"][0] == [first["players"][0]] and done["corrected"] == 1
+    nxt = next(m for m in view["matches"] if m["status"] in ("ready", "called"))
+    form(referee, admin, {"action": "forfeit", "match": nxt["id"], "player": nxt["players"][0]})
+    token = csrf_token(referee, admin)
+    view = referee.get(f"/api/tournaments/{tid}").get_json()
+    assert next(m for m in view["matches"] if m["id"] == nxt["id"])["status"] == "done"
+    while view["status"] != "finished":
+        m = next(m for m in view["matches"] if m["status"] in ("ready", "called"))
+        response = api_post(referee, f"/api/tournaments/{tid}/entries",
+                            {"type": "result", "match": m["id"], "ranking": m["players"]}, token)
+        assert response.status_code == 200, response.get_json()
+        view = response.get_json()
+    assert view["podium"][0]["place"] == 1
+    for url in ("", "/standings", "/bracket", "/podium", "/big", "/big?mode=bracket", "/big?mode=calls",
+                f"/matches/{first['id']}", "/players/p1", "/sheets", "/admin"):
+        assert referee.get(f"/tournaments/{tid}{url}").status_code == 200, url
+    sheets = referee.get(f"/tournaments/{tid}/sheets").get_data(as_text=True)
+    assert sheets.count('src="data:image/svg+xml') >= 5
+    rows = list(csv.reader(io.StringIO(referee.get(f"/tournaments/{tid}/results.csv").get_data(as_text=True))))
+    assert rows[0][0] == "match" and any(r[:1] == ["1"] for r in rows)
+    players = referee.get(f"/tournaments/{tid}/players.csv").get_data(as_text=True)
+    assert "Ana,Nantes,L1,present" in players
+    export = referee.get(f"/api/tournaments/{tid}/export").get_json()
+    assert export["format"] == "trigono-tournament" and export["entries"][0]["type"] == "create"
+    player_page = referee.get(f"/tournaments/{tid}/players/p1").get_data(as_text=True)
+    assert re.search(r'class="rating">-?\d+\.\d', player_page)
+    assert "L1" in referee.get("/api/ratings").get_json()
+
+
+def test_reads_are_public_writes_need_the_referee(client: FlaskClient, hub: Hub) -> None:
+    assert client.get("/tournaments/").status_code == 200
+    assert client.get("/api/tournaments").get_json() == []
+    token = csrf_token(client, "/tournaments/")
+    response = api_post(client, "/api/tournaments", {"name": "x", "game": "trike", "format": "swiss"}, token)
+    assert response.status_code == 401
+    assert client.get("/tournaments/T1").status_code == 404
+    assert client.get("/api/tournaments/T1").get_json()["error"]["type"] == "UnknownTournamentError"
+
+
+def test_api_refusals_are_typed_and_change_nothing(referee: FlaskClient, hub: Hub) -> None:
+    token = csrf_token(referee, "/tournaments/")
+    created = api_post(referee, "/api/tournaments", {"id": "S1", "name": "Suisse", "game": "triominos",
+                                                     "format": "swiss", "rounds": 3, "check_in": False}, token)
+    assert created.status_code == 201
+    bad = api_post(referee, "/api/tournaments/S1/entries", {"type": "start"}, token)
+    assert bad.status_code == 400 and bad.get_json()["error"]["type"] == "RefusedError"
+    again = api_post(referee, "/api/tournaments", {"id": "S1", "name": "x", "game": "trike", "format": "swiss"}, token)
+    assert again.status_code == 409
+    assert referee.get("/api/tournaments/S1").get_json()["entries"] == 1

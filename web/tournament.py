@@ -1,0 +1,409 @@
+"""Tournament pages and API (issue 16), on :class:`hub.tournament.service.TournamentService`.
+
+Public (read-only): the list, a tournament's overview with the calls ("match 12: Ana,
+Ben, Chloé → station row2"), standings, bracket, podium, match and player pages (with
+the player's OpenSkill rating across events), big-screen modes (``?mode=standings``,
+``bracket``, ``calls``), CSV and JSON exports. Live pages reload themselves every few
+seconds (``<meta http-equiv="refresh">``: no script, nothing for the CSP to refuse).
+
+Referee (login): creating a tournament, registration, check-in, withdrawals, the
+players' CSV import and export, stations, start, results by hand, corrections,
+forfeits, and printable match sheets with a QR code (segno) to each match's page.
+
+API: ``GET /api/tournaments``, ``GET /api/tournaments/<id>``,
+``GET /api/tournaments/<id>/export``, ``GET /api/ratings``; with login and CSRF:
+``POST /api/tournaments`` (a spec), ``POST /api/tournaments/<id>/entries`` (one entry,
+:mod:`hub.tournament.state`), ``POST /api/tournaments/load`` (an export). See docs/api.md.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import segno
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.exceptions import BadRequest
+
+from hub.errors import BadInputError, HubError
+from hub.tournament.model import UnknownMatchError, UnknownTournamentError
+from hub.tournament.service import TournamentService, service_for
+from web import get_hub, i18n, tournament_messages
+from web.errors import page as error_page
+from web.errors import status_key
+from web.flashing import flash_key, flash_refusal
+from web.security import is_logged_in, json_error, login_required
+
+for _lang, _texts in (("fr", tournament_messages.FR), ("en", tournament_messages.EN)):
+    i18n.MESSAGES[_lang].update(_texts)
+
+bp = Blueprint("tournament", __name__)
+
+REFRESH_S = 5
+BIG_MODES = ("standings", "bracket", "calls")
+CSV_FIELDS = ("name", "club", "licence")
+MAX_IMPORT = 2000
+
+
+def service() -> TournamentService:
+    """The hub's tournament service (kept in the app so tests can give their own)."""
+    found: TournamentService | None = current_app.extensions.get("tournaments")
+    if found is None:
+        found = current_app.extensions["tournaments"] = service_for(get_hub())  # type: ignore[arg-type]
+    return found
+
+
+@bp.errorhandler(UnknownTournamentError)
+@bp.errorhandler(UnknownMatchError)
+def unknown(err: HubError) -> Any:
+    if request.path.startswith("/api/"):
+        return json_error(404, type(err).__name__, str(err))
+    return error_page(404, status_key(404))
+
+
+def _page(template: str, view: Mapping[str, Any] | None = None, **context: Any) -> str:
+    return render_template(f"tournament/{template}", t=view, refresh_s=context.pop("refresh_s", None),
+                           referee=is_logged_in(), **context)
+
+
+def _players(view: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    return {p["id"]: p for p in view["players"]}
+
+
+def _rounds(view: Mapping[str, Any], stage: str) -> list[list[Mapping[str, Any]]]:
+    """A bracket's matches grouped by round (columns of the bracket page)."""
+    rounds: dict[int, list[Mapping[str, Any]]] = {}
+    for m in view["matches"]:
+        if m["stage"] == stage:
+            rounds.setdefault(m["round"], []).append(m)
+    return [rounds[r] for r in sorted(rounds)]
+
+
+# -- public pages --------------------------------------------------------------------------
+@bp.get("/tournaments/")
+def index() -> Any:
+    return _page("index.html", None, tournaments=service().summaries(), games=get_hub().games())
+
+
+@bp.get("/tournaments/<tid>")
+def overview(tid: str) -> Any:
+    view = service().view(tid)
+    return _page("overview.html", view, refresh_s=REFRESH_S, by_id=_players(view),
+                 brackets=[(s, _rounds(view, s)) for s in ("main", "consolation") if _rounds(view, s)])
+
+
+@bp.get("/tournaments/<tid>/standings")
+def standings(tid: str) -> Any:
+    view = service().view(tid)
+    return _page("standings.html", view, refresh_s=REFRESH_S)
+
+
+@bp.get("/tournaments/<tid>/bracket")
+def bracket(tid: str) -> Any:
+    view = service().view(tid)
+    return _page("bracket.html", view, refresh_s=REFRESH_S,
+                 brackets=[(s, _rounds(view, s)) for s in ("main", "consolation") if _rounds(view, s)])
+
+
+@bp.get("/tournaments/<tid>/big")
+def big(tid: str) -> Any:
+    view = service().view(tid)
+    mode = request.args.get("mode", "standings")
+    if mode not in BIG_MODES:
+        mode = "standings"
+    return _page("big.html", view, refresh_s=REFRESH_S, mode=mode, theme="dark", body_class="big-page",
+                 brackets=[(s, _rounds(view, s)) for s in ("main", "consolation") if _rounds(view, s)])
+
+
+@bp.get("/tournaments/<tid>/podium")
+def podium(tid: str) -> Any:
+    view = service().view(tid)
+    return _page("podium.html", view, refresh_s=REFRESH_S)
+
+
+@bp.get("/tournaments/<tid>/matches/<mid>")
+def match(tid: str, mid: str) -> Any:
+    view = service().view(tid)
+    found = next((m for m in view["matches"] if m["id"] == mid), None)
+    if found is None:
+        abort(404)
+    return _page("match.html", view, refresh_s=REFRESH_S, m=found, by_id=_players(view))
+
+
+@bp.get("/tournaments/<tid>/players/<pid>")
+def player(tid: str, pid: str) -> Any:
+    view = service().view(tid)
+    found = _players(view).get(pid)
+    if found is None:
+        abort(404)
+    history = service().player_history(found["key"])
+    line = next((s for s in view["standings"] if s["player"] == pid), None)
+    return _page("player.html", view, p=found, history=history, line=line)
+
+
+@bp.get("/tournaments/<tid>/export.json")
+def export_json(tid: str) -> Any:
+    response = jsonify(service().export(tid))
+    response.headers["Content-Disposition"] = f'attachment; filename="tournament-{tid}.json"'
+    return response
+
+
+def _csv(rows: list[list[Any]], filename: str) -> Response:
+    out = io.StringIO()
+    csv.writer(out).writerows(rows)
+    return Response(out.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@bp.get("/tournaments/<tid>/results.csv")
+def export_csv(tid: str) -> Any:
+    """Every match (number, stage, round, pool, station, players, ranking, scores), then
+    the final ranking."""
+    view = service().view(tid)
+    names = {p["id"]: p["name"] for p in view["players"]}
+    rows: list[list[Any]] = [["match", "stage", "round", "pool", "station", "status", "players", "ranking", "scores"]]
+    for m in view["matches"]:
+        rows.append([m["number"], m["stage"], m["round"], m["pool"] or "", m["station"] or "", m["status"],
+                     " / ".join(m["names"]),
+                     " > ".join(" = ".join(names[p] for p in g) for g in m["ranking"]),
+                     " ".join(f"{names[p]}:{v:g}" for p, v in m["scores"].items())])
+    rows.append([])
+    rows.append(["place", "name", "points", "wins", "buchholz"])
+    lines = {s["player"]: s for s in view["standings"]}
+    for r in view["ranking"]:
+        s = lines.get(r["player"], {})
+        rows.append([r["place"], r["name"], s.get("points", ""), s.get("wins", ""), s.get("buchholz", "")])
+    return _csv(rows, f"tournament-{tid}-results.csv")
+
+
+# -- referee pages ---------------------------------------------------------------------------
+def _form_int(name: str, default: int) -> int:
+    raw = request.form.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise BadInputError(f"{name}: expected a whole number") from None
+
+
+@bp.post("/tournaments/")
+@login_required
+def create() -> Any:
+    f = request.form
+    spec: dict[str, Any] = {"name": f.get("name", ""), "game": f.get("game", ""), "format": f.get("format", ""),
+                            "seats": _form_int("seats", 2), "pool_size": _form_int("pool_size", 4),
+                            "advance": _form_int("advance", 2), "rounds": _form_int("rounds", 5)}
+    points = f.get("points", "").strip()
+    if points:
+        try:
+            spec["points"] = [float(p) for p in points.replace(",", " ").split()]
+        except ValueError:
+            raise BadInputError("points: numbers separated by spaces") from None
+    options = f.get("options", "").strip()
+    if options:
+        try:
+            spec["options"] = json.loads(options)
+        except ValueError:
+            raise BadInputError("options: not JSON") from None
+    try:
+        view = service().create(spec, by="referee")
+    except HubError as err:
+        flash_refusal(str(err))
+        return redirect(url_for("tournament.index"))
+    return redirect(url_for("tournament.admin", tid=view["id"]))
+
+
+@bp.get("/tournaments/<tid>/admin")
+@login_required
+def admin(tid: str) -> Any:
+    view = service().view(tid)
+    return _page("admin.html", view, by_id=_players(view))
+
+
+def _entry_from_form(view: Mapping[str, Any]) -> dict[str, Any]:
+    """One log entry from an admin form (``action`` names its type)."""
+    f = request.form
+    action = f.get("action", "")
+    if action == "register":
+        player = {"name": f.get("name", ""), "club": f.get("club", "")}
+        if f.get("licence", "").strip():
+            player["key"] = f.get("licence", "").strip()
+        return {"type": "register", "player": player}
+    if action in ("check_in", "withdraw"):
+        return {"type": action, "player": f.get("player", "")}
+    if action == "station":
+        boards = [b.strip() for b in f.get("boards", "").split(",") if b.strip()]
+        return {"type": "station", "station": {"id": f.get("station", ""), "seats": _form_int("seats", 2),
+                                               "boards": boards}}
+    if action == "start":
+        return {"type": "start"}
+    if action == "forfeit":
+        return {"type": "forfeit", "match": f.get("match", ""), "player": f.get("player", "")}
+    if action in ("result", "correct"):
+        mid = f.get("match", "")
+        m = next((m for m in view["matches"] if m["id"] == mid), None)
+        if m is None:
+            raise UnknownMatchError(f"no match {mid!r}")
+        places: dict[int, list[str]] = {}
+        scores: dict[str, float] = {}
+        for p in m["players"]:
+            if p in m["forfeits"]:
+                continue
+            places.setdefault(_form_int(f"place_{p}", 0), []).append(p)
+            raw = f.get(f"score_{p}", "").strip()
+            if raw:
+                try:
+                    scores[p] = float(raw)
+                except ValueError:
+                    raise BadInputError("score: expected a number") from None
+        entry: dict[str, Any] = {"type": action, "match": mid, "ranking": [places[k] for k in sorted(places)]}
+        if scores:
+            entry["scores"] = scores
+        return entry
+    raise BadRequest("unknown action")
+
+
+@bp.post("/tournaments/<tid>/admin")
+@login_required
+def admin_post(tid: str) -> Any:
+    svc = service()
+    view = svc.view(tid)
+    try:
+        svc.submit(tid, _entry_from_form(view), by="referee")
+        flash_key("tour.saved")
+    except (UnknownMatchError, HubError) as err:
+        flash_refusal(str(err))
+    anchor = request.form.get("anchor", "")
+    return redirect(url_for("tournament.admin", tid=tid) + (f"#{anchor}" if anchor.isidentifier() else ""))
+
+
+@bp.get("/tournaments/<tid>/players.csv")
+@login_required
+def players_csv(tid: str) -> Any:
+    view = service().view(tid)
+    rows: list[list[Any]] = [["name", "club", "licence", "status"]]
+    rows += [[p["name"], p["club"], p["key"] if p["key"] != p["name"].casefold() else "", p["status"]]
+             for p in view["players"]]
+    return _csv(rows, f"tournament-{tid}-players.csv")
+
+
+def parse_players_csv(text: str) -> list[dict[str, str]]:
+    """Players from a CSV (a header row naming name, club, licence — or those three
+    columns in that order); empty lines are skipped.
+
+    >>> parse_players_csv("name,club\\nAna,Nantes\\n\\nBen,\\n")
+    [{'name': 'Ana', 'club': 'Nantes'}, {'name': 'Ben', 'club': ''}]
+    """
+    rows = [r for r in csv.reader(io.StringIO(text)) if any(c.strip() for c in r)]
+    if not rows:
+        return []
+    header = [c.strip().lower() for c in rows[0]]
+    if "name" in header or "nom" in header:
+        columns = ["name" if c == "nom" else c for c in header]
+        rows = rows[1:]
+    else:
+        columns = list(CSV_FIELDS)
+    out = []
+    for row in rows[:MAX_IMPORT]:
+        player = {c: v.strip() for c, v in zip(columns, row, strict=False) if c in CSV_FIELDS}
+        out.append({k: v for k, v in player.items() if k != "licence"} |
+                   ({"key": player["licence"]} if player.get("licence") else {}))
+    return out
+
+
+@bp.post("/tournaments/<tid>/players.csv")
+@login_required
+def players_import(tid: str) -> Any:
+    upload = request.files.get("file")
+    text = upload.read().decode("utf-8-sig", "replace") if upload and upload.filename else request.form.get("csv", "")
+    svc = service()
+    count = 0
+    for player in parse_players_csv(text):
+        try:
+            svc.submit(tid, {"type": "register", "player": player}, by="referee")
+            count += 1
+        except HubError as err:
+            flash_refusal(f"{player.get('name', '?')}: {err}")
+    flash_key("tour.imported", n=count)
+    return redirect(url_for("tournament.admin", tid=tid))
+
+
+def qr_data_uri(url: str) -> str:
+    """An SVG QR code of ``url`` as a data: URI (the CSP allows data: images).
+
+    >>> qr_data_uri("http://hub/t").startswith("data:image/svg+xml")
+    True
+    """
+    return str(segno.make(url, error="m").svg_data_uri(scale=4, border=2))
+
+
+@bp.get("/tournaments/<tid>/sheets")
+@login_required
+def sheets(tid: str) -> Any:
+    view = service().view(tid)
+    only = request.args.get("status", "")
+    matches = [m for m in view["matches"] if m["players"] and not m["bye"] and (not only or m["status"] == only)]
+    qr = {m["id"]: qr_data_uri(url_for("tournament.match", tid=tid, mid=m["id"], _external=True)) for m in matches}
+    return _page("sheets.html", view, matches=matches, qr=qr, body_class="print-page")
+
+
+# -- JSON API --------------------------------------------------------------------------------
+@bp.get("/api/tournaments")
+def api_list() -> Any:
+    return jsonify(service().summaries())
+
+
+@bp.get("/api/tournaments/<tid>")
+def api_view(tid: str) -> Any:
+    return jsonify(service().view(tid))
+
+
+@bp.get("/api/tournaments/<tid>/export")
+def api_export(tid: str) -> Any:
+    return jsonify(service().export(tid))
+
+
+@bp.get("/api/ratings")
+def api_ratings() -> Any:
+    return jsonify({key: r.to_json() for key, r in service().ratings().items()})
+
+
+def _json_body() -> Any:
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise BadRequest("expected a JSON object")
+    return body
+
+
+@bp.post("/api/tournaments")
+@login_required
+def api_create() -> Any:
+    body = _json_body()
+    tid = body.pop("id", None)
+    return jsonify(service().create(body, tournament_id=tid, by="referee")), 201
+
+
+@bp.post("/api/tournaments/<tid>/entries")
+@login_required
+def api_entry(tid: str) -> Any:
+    return jsonify(service().submit(tid, _json_body(), by="referee"))
+
+
+@bp.post("/api/tournaments/load")
+@login_required
+def api_load() -> Any:
+    return jsonify(service().load(_json_body())), 201

@@ -1,4 +1,5 @@
-"""The Trigono referee: sensor events + console inputs → a correct match (T…, R1, R2).
+"""The hub facade end to end (threads, a real SQLite file): the Trigono referee driven by
+sensor events and console inputs into a correct match (T…, R1, R2), restart, feed.
 
 Real hub, real SQLite file; device messages made with firmware.protocol (FakeTransport
 validates them with the codec as a real link would)."""

@@ -1,0 +1,159 @@
+"""Device ingest as pure bookkeeping (hub/ingest.py): no threads, no clock, no store.
+
+Each test feeds arrivals made with the real codec's message shapes and checks the three
+outputs — entries to store, acks to send, alerts — and the board health (DESIGN.md §5:
+cumulative acks mean "everything up to here is stored")."""
+
+from __future__ import annotations
+
+from itertools import count
+from typing import Any
+
+from firmware import protocol
+from hub import ingest
+from hub.health import SeqTracker
+from hub.ingest import ACK_EVERY_S, Arrival, IngestState, Intake
+
+LINK = "link-1"
+_ids = count(1)
+
+
+def drop(seq: int, board: str = "B1", boot: int = 1) -> dict[str, Any]:
+    msg = {"type": "drop", "board": board, "boot": boot, "seq": seq, "hole": "big", "t_us": 1000 * seq}
+    assert protocol.validate(msg) is None
+    return msg
+
+
+def arrive(*msgs: dict[str, Any], at: float = 100.0) -> list[Arrival[str]]:
+    return [Arrival(LINK, m, "fake:1", at) for m in msgs]
+
+
+def commit(state: IngestState[str], intake: Intake[str],
+           already: frozenset[int] = frozenset()) -> list[tuple[str, Any]]:
+    """What the store would do: give ids, None for an event it had already."""
+    ids = [None if e.seq in already else next(_ids) for e in intake.entries]
+    return ingest.stored(state, intake, ids)
+
+
+def ack_seqs(intake: Intake[str]) -> list[int]:
+    return [a.msg["seq"] for a in intake.acks]
+
+
+def new_state(gap_timeout_s: float = 5.0) -> IngestState[str]:
+    return IngestState(bound={"B1": "t1"}, seqs=SeqTracker(gap_timeout_s))
+
+
+def test_in_order_events_become_entries_for_the_bound_table_and_one_cumulative_ack() -> None:
+    state = new_state()
+    intake = ingest.take(state, arrive(drop(1), drop(2), drop(3)), now=0.0)
+    assert [(e.table_id, e.board, e.boot, e.seq, e.source) for e in intake.entries] == [
+        ("t1", "B1", 1, s, "device") for s in (1, 2, 3)]
+    assert ack_seqs(intake) == [3] and intake.acks[0].link == LINK and intake.alerts == []
+    applied = commit(state, intake)
+    assert [(t, e.seq) for t, e in applied] == [("t1", 1), ("t1", 2), ("t1", 3)]
+    assert all(e.id is not None for _, e in applied)
+    health = state.health["B1"]
+    assert (health.received, health.last_seq, health.status, health.quality) == (3, 3, "online", 1.0)
+
+
+def test_an_event_after_a_gap_is_held_unstored_and_the_ack_stays_below_the_gap() -> None:
+    state = new_state()
+    commit(state, ingest.take(state, arrive(drop(1)), now=0.0))
+    intake = ingest.take(state, arrive(drop(4)), now=1.0)
+    assert intake.entries == [] and ack_seqs(intake) == [1]
+    assert [a.text for a in intake.alerts] == ["seq gap: seqs 2-3 of boot 1 missing"]
+    assert state.health["B1"].gaps == 2
+    intake = ingest.take(state, arrive(drop(2), drop(3)), now=2.0)
+    assert [e.seq for e in intake.entries] == [2, 3, 4]  # released in order
+    assert ack_seqs(intake) == [4]
+
+
+def test_a_duplicate_is_acknowledged_again_but_neither_stored_nor_applied() -> None:
+    state = new_state()
+    commit(state, ingest.take(state, arrive(drop(1), drop(2)), now=0.0))
+    intake = ingest.take(state, arrive(drop(2)), now=1.0)
+    assert intake.entries == [] and ack_seqs(intake) == [2]
+    assert state.health["B1"].resends == 1
+
+
+def test_acks_are_paced_per_link_board_and_boot_and_the_held_one_is_sent_by_the_timer() -> None:
+    state = new_state()
+    assert ack_seqs(ingest.take(state, arrive(drop(1)), now=10.0)) == [1]
+    held = ingest.take(state, arrive(drop(2)), now=10.0 + ACK_EVERY_S / 2)
+    assert [e.seq for e in held.entries] == [2] and held.acks == []
+    other = ingest.take(state, arrive(drop(1, board="B2")), now=10.0 + ACK_EVERY_S / 2)
+    assert ack_seqs(other) == [1]  # another board is not held back
+    due = ingest.due_acks(state, now=10.2)
+    assert [(a.board, a.msg) for a in due] == [("B1", protocol.ack(1, 2))]
+    assert ingest.due_acks(state, now=10.3) == []
+
+
+def test_an_event_the_store_already_had_counts_as_a_resend_and_is_not_applied() -> None:
+    state = new_state()
+    intake = ingest.take(state, arrive(drop(1), drop(2)), now=0.0)
+    applied = commit(state, intake, already=frozenset({1}))
+    assert [e.seq for _, e in applied] == [2]
+    assert (state.health["B1"].resends, state.health["B1"].received) == (1, 1)
+
+
+def test_events_of_an_unbound_board_are_stored_but_go_to_no_table() -> None:
+    state = new_state()
+    intake = ingest.take(state, arrive(drop(1, board="B9")), now=0.0)
+    assert [e.table_id for e in intake.entries] == [None]
+    assert commit(state, intake) == []
+    assert ack_seqs(intake) == [1]
+
+
+def test_health_and_status_are_stored_undeduplicated_and_a_lost_link_is_an_alert() -> None:
+    state = new_state()
+    health = {"type": "health", "board": "B1", "uptime_s": 5, "mem_free": 9000, "overflow": 0,
+              "beams": {"big": "ok", "small": "fault"}}
+    status = {"type": "status", "board": "B1", "status": "lost"}
+    intake = ingest.take(state, arrive(health, health, status), now=0.0)
+    assert [(e.seq, e.table_id) for e in intake.entries] == [(None, None)] * 3
+    assert intake.acks == []
+    assert commit(state, intake) == []
+    h = state.health["B1"]
+    assert h.status == "lost" and h.beam_faults == {"small"} and h.uptime_s == 5
+    assert [a["text"] for a in h.alerts] == ["link lost (fake:1)"]
+    assert intake.boards == ["B1"]
+
+
+def test_a_gap_not_filled_in_time_is_given_up_and_the_held_events_released_with_an_ack() -> None:
+    state = new_state(gap_timeout_s=5.0)
+    commit(state, ingest.take(state, arrive(drop(1), at=100.0), now=0.0))
+    ingest.take(state, arrive(drop(3), drop(4), at=101.0), now=1.0)
+    assert ingest.expire(state, now=105.0, mono=5.0, lost_after_s=30.0).entries == []
+    intake = ingest.expire(state, now=106.5, mono=6.5, lost_after_s=30.0)
+    assert [e.seq for e in intake.entries] == [3, 4] and ack_seqs(intake) == [4]
+    assert [a.text for a in intake.alerts] == ["gave up waiting for seq 2 of boot 1"]
+    assert state.health["B1"].lost_events == 1
+
+
+def test_a_silent_board_is_marked_lost_once() -> None:
+    state = new_state()
+    commit(state, ingest.take(state, arrive(drop(1), at=100.0), now=0.0))
+    assert ingest.expire(state, now=129.0, mono=29.0, lost_after_s=30.0).alerts == []
+    intake = ingest.expire(state, now=131.0, mono=31.0, lost_after_s=30.0)
+    assert [(a.board, a.text) for a in intake.alerts] == [("B1", "silent for 30 s")]
+    assert state.health["B1"].status == "lost"
+    assert ingest.expire(state, now=140.0, mono=40.0, lost_after_s=30.0).alerts == []
+
+
+def test_after_a_restart_the_stored_marks_acknowledge_resends_without_storing_them_again() -> None:
+    state = new_state()
+    state.restore({"B1": 90.0}, {("B1", 1): (1, 7, 7)})
+    assert (state.health["B1"].status, state.health["B1"].last_seq) == ("unknown", 7)
+    intake = ingest.take(state, arrive(drop(6), drop(7), drop(8)), now=0.0)
+    assert [e.seq for e in intake.entries] == [8] and ack_seqs(intake) == [8]
+    assert state.health["B1"].resends == 2
+
+
+def test_a_new_boot_starts_its_own_sequence() -> None:
+    state = new_state()
+    commit(state, ingest.take(state, arrive(drop(1), drop(2)), now=0.0))
+    intake = ingest.take(state, arrive(drop(1, boot=2)), now=1.0)
+    assert [(e.boot, e.seq) for e in intake.entries] == [(2, 1)]
+    assert [a.msg for a in intake.acks] == [protocol.ack(2, 1)]
+    commit(state, intake)
+    assert (state.health["B1"].boot, state.health["B1"].last_seq) == (2, 1)

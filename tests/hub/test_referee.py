@@ -1,0 +1,208 @@
+"""The Trigono referee (hub/referee.py) as a pure fold over log entries: no hub, no
+threads, no store, no sleeps. Time passes only through the entries' ``at`` and the
+boards' ``t_us``, and the settle window closes when ``due(now)`` says so (R1: the log
+is the truth, so folding the same entries again gives the same table)."""
+
+from __future__ import annotations
+
+import copy
+from itertools import count
+from typing import Any
+
+import pytest
+
+from engines.records import replay
+from hub.errors import BadInputError, RefusedError
+from hub.referee import TrigonoTable
+from hub.spec import TableSpec
+from hub.store import Entry
+from hub.tables import Table
+from hub.tableset import make_table
+
+
+class Fold:
+    """A Trigono table and the log that built it; every input is one entry."""
+
+    def __init__(self, settle_s: float = 1.0, boards: list[Any] | None = None, **options: Any) -> None:
+        spec = TableSpec.build("trigono", seats=["Ana", "Ben"], boards=boards or ["B1"], seed=1,
+                               options={"first": "Ana", **options}, referee={"settle_s": settle_s})
+        self.body = spec.entry_body(1, settle_s)
+        table = make_table("t1", self.body, 0.0)
+        assert isinstance(table, TrigonoTable)
+        self.table = table
+        self.log: list[Entry] = []
+        self._ids = count(2)
+        self._seqs: dict[str, int] = {}
+        self.now = 0.0
+
+    def _apply(self, source: str, body: dict[str, Any], **kw: Any) -> Entry:
+        entry = Entry(next(self._ids), self.now, source, "t1", body, **kw)
+        self.table.apply_entry(entry)
+        self.log.append(entry)
+        return entry
+
+    def device(self, kind: str, *, t_ms: int, board: str = "B1", **fields: Any) -> Entry:
+        """A board's event at ``t_ms`` on its own clock (arriving at ``self.now``)."""
+        seq = self._seqs[board] = self._seqs.get(board, 0) + 1
+        msg = {"type": kind, "board": board, "boot": 1, "seq": seq, "t_us": t_ms * 1000, **fields}
+        return self._apply("device", msg, board=board, boot=1, seq=seq)
+
+    def console(self, **inp: Any) -> Entry:
+        return self._apply("console", {"input": inp, "by": "referee"})
+
+    def tick(self, now: float) -> None:
+        """What the hub's timer does: store and apply every entry the table says is due."""
+        self.now = now
+        for body in self.table.due(now):
+            self._apply("hub", body)
+
+    def throws(self) -> list[dict[str, Any]]:
+        return [a["action"]["throw"] for a in self.table.actions if "throw" in a["action"]]
+
+    def refold(self) -> Table:
+        """A new table from the same entries (what a restart does)."""
+        table = make_table("t1", self.body, 0.0)
+        for entry in self.log:
+            try:
+                table.apply_entry(entry)
+            except (BadInputError, RefusedError):
+                pass
+        return table
+
+
+def prompt_kinds(table: Table) -> list[str]:
+    return [p["kind"] for p in table.prompts()]
+
+
+def test_a_drop_is_the_current_throwers_once_the_settle_window_closes_T5() -> None:
+    f = Fold(settle_s=1.0)
+    f.device("drop", t_ms=0, hole="big")
+    assert f.throws() == [] and prompt_kinds(f.table) == ["valid"]
+    f.tick(0.9)
+    assert f.throws() == []  # still settling: a knock-in may follow (T12)
+    f.tick(1.0)
+    assert f.throws() == [{"player": "Ana", "to": "B1.big"}]
+    assert f.table.state.current_player() == "Ben" and prompt_kinds(f.table) == ["landed"]
+
+
+def test_a_second_drop_in_the_window_on_the_boards_clock_is_a_knock_in_T12() -> None:
+    f = Fold(settle_s=0.4)
+    f.console(landed="board:B1")
+    f.console(landed="board:B1")
+    f.device("drop", t_ms=0, hole="small")
+    f.device("drop", t_ms=300, hole="big")
+    f.tick(5.0)
+    assert f.throws()[-1] == {"player": "Ana", "to": "B1.small",
+                              "knocked": [{"from": "B1", "to": "B1.big"}]}
+
+
+def test_a_drop_after_the_window_on_the_boards_clock_resolves_the_first_at_once() -> None:
+    f = Fold(settle_s=0.4)
+    f.device("drop", t_ms=0, hole="big")
+    f.device("drop", t_ms=2000, hole="small")  # a backlog arriving at once: the clock says when
+    assert f.throws() == [{"player": "Ana", "to": "B1.big"}]
+    f.tick(10.0)
+    assert f.throws() == [{"player": "Ana", "to": "B1.big"}, {"player": "Ben", "to": "B1.small"}]
+
+
+def test_drops_that_make_no_legal_throw_ask_the_referee_and_a_void_fixes_it() -> None:
+    f = Fold(settle_s=0.3)
+    f.device("drop", t_ms=0, hole="small")
+    second = f.device("drop", t_ms=100, hole="big")  # nothing lay on B1: no knock-in possible
+    f.tick(1.0)
+    assert f.table.stuck and prompt_kinds(f.table) == ["fix"]
+    assert f.table.due(99.0) == []  # a stuck throw waits for the referee, not the clock
+    f.console(void=second.id)
+    assert f.throws() == [{"player": "Ana", "to": "B1.small"}] and f.table.throw is None
+    assert f.table.alerts == []
+
+
+def test_a_bounce_out_is_logged_and_never_scored_T11() -> None:
+    f = Fold()
+    f.device("bounce", t_ms=0, hole="big")
+    f.tick(5.0)
+    assert f.table.actions == [] and f.table.state.current_player() == "Ana"
+
+
+def test_a_blocked_beam_counts_as_a_drop_and_alerts_until_cleared_T13() -> None:
+    f = Fold()
+    f.device("blocked", t_ms=0, hole="small")
+    f.tick(2.0)
+    assert f.throws() == [{"player": "Ana", "to": "B1.small"}]
+    assert [a["key"] for a in f.table.alerts] == ["blocked:B1.small"]
+    f.device("cleared", t_ms=3000, hole="small")
+    assert f.table.alerts == []
+
+
+def test_the_referee_marks_a_settling_drop_invalid_T10() -> None:
+    f = Fold()
+    f.device("drop", t_ms=0, hole="big")
+    (prompt,) = f.table.prompts()
+    f.console(answer={"prompt": prompt["id"], "choice": "invalid"})
+    f.tick(1.0)
+    assert f.throws() == [{"player": "Ana", "to": "B1.big", "invalid": True}]
+
+
+def test_the_landed_prompt_takes_one_answer_and_refuses_stale_or_wrong_ones_R2() -> None:
+    f = Fold()
+    (prompt,) = f.table.prompts()
+    assert prompt["kind"] == "landed" and prompt["choices"] == ["board:B1", "floor"]
+    f.console(answer={"prompt": prompt["id"], "choice": "floor"})
+    with pytest.raises(RefusedError):
+        f.console(answer={"prompt": prompt["id"], "choice": "floor"})
+    with pytest.raises(BadInputError):
+        f.console(answer={"prompt": f.table.prompts()[0]["id"], "choice": "moon"})
+    assert f.throws() == [{"player": "Ana", "to": "floor"}]
+
+
+def test_throw_line_button_and_weight_sensor_answer_for_the_console_R2() -> None:
+    f = Fold()
+    f.device("weight", t_ms=0, board_palets=1)  # one more palet on B1: Ana's rests there
+    f.device("button", t_ms=100, button="floor")  # Ben's went to the floor
+    assert f.throws() == [{"player": "Ana", "to": "board:B1"}, {"player": "Ben", "to": "floor"}]
+
+
+def test_a_round_end_disarms_the_sensors_until_the_next_round_T14() -> None:
+    f = Fold(palets_per_player=2)
+    for _ in range(4):  # Ana throws both; Ben's last chance (T14) misses too: a draw
+        f.console(landed="floor")
+    assert not f.table.armed and prompt_kinds(f.table) == ["next_round"]
+    f.device("drop", t_ms=0, hole="big")  # a palet picked out of a hole
+    f.tick(5.0)
+    assert len(f.table.actions) == 4
+    f.console(next_round=True)
+    assert f.table.armed and prompt_kinds(f.table) == ["landed"]
+
+
+def test_a_hello_with_holes_outside_the_layout_is_an_alert() -> None:
+    f = Fold()
+    f.device("hello", t_ms=0, fw="1.0", config="c", holes=["big", "small", "extra"])
+    assert [a["key"] for a in f.table.alerts] == ["unmapped:B1"]
+    f.device("hello", t_ms=10, fw="1.0", config="c", holes=["big", "small"])
+    assert f.table.alerts == []
+
+
+def test_refolding_the_log_and_folding_on_from_a_snapshot_give_the_same_table_R1() -> None:
+    f = Fold(settle_s=0.4)
+    f.device("drop", t_ms=0, hole="big")
+    f.tick(1.0)
+    f.console(landed="floor")
+    snapshot = copy.deepcopy(f.table.dump())
+    at_snapshot = len(f.log)
+    f.device("drop", t_ms=5000, hole="small")
+    f.device("drop", t_ms=5100, hole="big")
+    f.tick(7.0)
+    f.console(undo=True)
+    f.console(landed="board:B1")
+    assert f.refold().view() == f.table.view()
+    resumed = make_table("t1", f.body, 0.0)
+    resumed.load(snapshot)
+    for entry in f.log[at_snapshot:]:
+        resumed.apply_entry(entry)
+    assert resumed.view() == f.table.view()
+    assert replay(f.table.record()).to_json() == f.table.state.to_json()
+
+
+def test_a_layout_binding_that_names_no_hole_of_the_layout_is_refused() -> None:
+    with pytest.raises(BadInputError):
+        Fold(boards=[{"board": "B1", "holes": {"big": "B9.big"}}])

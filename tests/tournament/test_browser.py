@@ -1,0 +1,84 @@
+"""A 16-player pools-then-bracket tournament run to its podium in Chromium, through the
+referee's pages, with one result corrected on the way (issue 16 "Done when")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from hub.service import Hub
+from tests.web.conftest import browser, login_page, new_page, server, shot  # noqa: F401
+from web.server import ServerHandle
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Ana", "Ben", "Chloé", "Dan", "Eve", "Fred", "Gus", "Hugo",
+         "Inès", "Jo", "Kim", "Léa", "Max", "Noé", "Olga", "Paul"]
+
+
+def test_sixteen_players_pools_then_bracket_to_the_podium(browser: Any, hub: Hub, server: ServerHandle) -> None:  # noqa: F811
+    page = new_page(browser, locale="fr-FR", width=1280, height=900)
+    login_page(page, server, "/tournaments/")
+    page.fill("#new-tournament input[name=name]", "Open de Nantes")
+    page.select_option("#new-tournament select[name=game]", "triominos")
+    page.select_option("#new-tournament select[name=format]", "pools")
+    page.fill("#new-tournament input[name=pool_size]", "4")
+    page.fill("#new-tournament input[name=advance]", "2")
+    page.fill("#new-tournament input[name=points]", "3 0")
+    page.click("#new-tournament button[type=submit]")
+    page.wait_for_url("**/admin")
+    admin = page.url
+    tid = admin.rstrip("/").split("/")[-2]
+    page.fill("#import-form textarea[name=csv]", "name,club\n" + "\n".join(f"{n},Club {i % 3}" for i, n in enumerate(NAMES)))
+    page.click("#import-form button[type=submit]")
+    assert "16 joueurs inscrits" in page.locator(".flashes").inner_text()
+    for _ in NAMES:
+        page.locator("#registration form:has(input[value=check_in]) button").first.click()
+        page.wait_for_load_state()
+    assert page.locator("#registration tr.present").count() == 16
+    for station in ("row1", "row2", "row3"):
+        page.fill("#station-form input[name=station]", station)
+        page.click("#station-form button[type=submit]")
+    page.click("#start-form button")
+    page.wait_for_selector("#results")
+    api = server.url + f"/api/tournaments/{tid}"
+
+    def view() -> Any:
+        return page.request.get(api).json()
+
+    assert len(view()["pools"]) == 4
+    corrected = False
+    for _ in range(60):
+        if view()["status"] == "finished":
+            break
+        page.locator("#results > ul.admin-matches > li .result-form button").first.click()
+        page.wait_for_load_state()
+        done = [m for m in view()["matches"] if m["status"] == "done" and m["stage"] == "pools"]
+        if not corrected and len(done) >= 5:
+            target = done[0]
+            before = {s["player"]: s["points"] for s in view()["standings"]}
+            page.goto(admin)
+            page.click("#corrections summary")
+            form = page.locator(f"#corrections form[data-match={target['id']}]")
+            winner, loser = target["ranking"][0][0], target["ranking"][1][0]
+            form.locator(f"select[name=place_{winner}]").select_option("2")
+            form.locator(f"select[name=place_{loser}]").select_option("1")
+            form.locator("button").click()
+            page.wait_for_load_state()
+            after = {s["player"]: s["points"] for s in view()["standings"]}
+            assert after[loser] == before[loser] + 3 and after[winner] == before[winner] - 3
+            assert next(m for m in view()["matches"] if m["id"] == target["id"])["corrected"] == 1
+            corrected = True
+    final = view()
+    assert corrected and final["status"] == "finished"
+    page.goto(f"{server.url}/tournaments/{tid}/podium")
+    places = page.locator(".podium li .medal").all_inner_texts()
+    assert places[:2] == ["1", "2"] and places[2:] == ["3", "3"]
+    assert page.locator(".podium li").first.inner_text().split()[-1] == final["podium"][0]["name"]
+    shot(page, "tournament-podium.png")
+    page.goto(f"{server.url}/tournaments/{tid}/bracket")
+    assert page.locator(".bracket[data-stage=main] .bracket-match").count() == 7
+    assert page.locator(".bracket[data-stage=consolation] .bracket-match").count() == 7
+    shot(page, "tournament-bracket.png")
+    assert page.js_errors == []

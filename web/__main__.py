@@ -28,7 +28,11 @@ from hub.commands import parse_hostport
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m web", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--db", required=True, help="SQLite event store (created if missing)")
+    p.add_argument("--db", required=True,
+                   help="event store: a SQLite file (created if missing) or a postgresql:// URL")
+    p.add_argument("--read-only", action="store_true",
+                   help="serve the pages of a hub running elsewhere, from its event store "
+                        "(postgresql://…; several such processes can serve the phones)")
     p.add_argument("--host", default="0.0.0.0", help="address to serve on (default: every interface)")
     p.add_argument("--port", type=int, default=8080)
     p.add_argument("--password", default=os.environ.get("TRIGONO_PASSWORD"), help="referee/admin password")
@@ -59,11 +63,22 @@ def stable_secret(path: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.read_only and (args.serial or args.mqtt or args.table):
+        parser.error("--read-only serves pages only: no --serial, --mqtt or --table")
     from hub.service import Hub
+    from hub.standby import become_active
+    from hub.store import is_postgres_url, open_store
     from web.server import start_server
 
-    hub = Hub(args.db, settle_s=args.settle)
+    if args.read_only:  # issue 18: pages from the store of a hub running elsewhere
+        from web.readonly import ReadOnlyHub
+
+        hub: Hub = ReadOnlyHub(args.db)
+    else:
+        become_active(args.db)  # PostgreSQL: wait as the standby while another hub is active
+        hub = Hub(open_store(args.db), settle_s=args.settle)
     try:
         for text in args.table:
             spec: Any = json.loads(text)
@@ -85,7 +100,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         hub.add_transport(MqttTransport(*args.mqtt))
     password = args.password or secrets.token_urlsafe(9)
-    config = {"SECRET_KEY": stable_secret(f"{args.db}.web-secret")}
+    if is_postgres_url(args.db):  # one key for every web process of the event
+        from web.readonly import shared_secret
+
+        config = {"SECRET_KEY": shared_secret(args.db)}
+    else:
+        config = {"SECRET_KEY": stable_secret(f"{args.db}.web-secret")}
     handle = start_server(hub, host=args.host, port=args.port, password=password, max_streams=args.max_streams,
                           config=config)
     shown = {"web": handle.url + "/", "big_screen": handle.url + "/big", "console": handle.url + "/console/"}

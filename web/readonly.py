@@ -20,6 +20,7 @@ quality counters of the active hub (resends, gaps, corrupt) live only in that hu
 from __future__ import annotations
 
 import logging
+import secrets
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -221,3 +222,16 @@ class ReadOnlyHub(Hub):
             if h.status == "online" and h.last_seen is not None and now - h.last_seen > LOST_AFTER_S:
                 h.status = "lost"
                 changes.append({"kind": "board", "board": h.board})
+
+
+def shared_secret(db: str) -> str:
+    """The web signing key of the event at ``db`` (a PostgreSQL URL), the same for every
+    web process (kept in the store's settings), so a seat link or a login made on one is
+    valid on the others."""
+    from hub.store_pg import PostgresStore
+
+    store = PostgresStore(db, pool_size=1)
+    try:
+        return store.shared_setting("web_secret", secrets.token_hex(32))
+    finally:
+        store.close()

@@ -3,64 +3,18 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
-from engines.core import GameOverError, IllegalMoveError, RecordError
+from engines.core import GameOverError, RecordError
 from engines.trigono import (
-    Knock,
     Target,
     Throw,
     TrigonoGame,
-    TrigonoState,
-    action_from_str,
     hexagon_boards,
     parse_action,
 )
-
-TWO_BOARDS = [{"id": "B1", "cell": [0, 0, "up"]}, {"id": "B2", "cell": [0, 0, "down"]}]
-# Two hexagons side by side: the six cells around V(0, 0) and the six around V(1, 0).
-TWO_HEXAGONS = [
-    {"id": f"C{n}", "cell": cell}
-    for n, cell in enumerate(
-        sorted(
-            {tuple(b["cell"]) for b in hexagon_boards() + hexagon_boards(vertex=(1, 0))},
-            key=lambda c: (c[0], c[1], c[2]),
-        ),
-        start=1,
-    )
-]
-
-
-def new(players: list[str] | None = None, **options: Any) -> TrigonoState:
-    opts: dict[str, Any] = {"players": players or ["Ana", "Ben"], **options}
-    opts.setdefault("first", opts["players"][0])
-    return TrigonoGame(opts).new_initial_state(random.Random(0))
-
-
-def play(state: TrigonoState, *moves: str) -> list[int]:
-    """Apply actions in text notation; return the log points of each."""
-    points = []
-    for move in moves:
-        state.apply(action_from_str(move))
-        points.append(state.log[-1]["points"])
-    return points
-
-
-def refused(state: TrigonoState, move: str | Any, match: str) -> None:
-    """The action raises IllegalMoveError naming the problem, and nothing changes."""
-    before = state.dump()
-    action = action_from_str(move) if isinstance(move, str) else move
-    with pytest.raises(IllegalMoveError, match=match):
-        state.apply(action)
-    assert state.dump() == before
-
-
-def printed(state: TrigonoState, *fields: str) -> tuple[Any, ...]:
-    out = state.to_json()
-    return tuple(out[f] for f in fields)
-
+from tests.engines.trigono_setups import TWO_BOARDS, TWO_HEXAGONS, new, play, printed, refused
 
 # -- T1–T4: equipment and set-up -----------------------------------------------------------
 
@@ -75,27 +29,6 @@ def test_T1_every_board_has_a_big_and_a_small_hole_and_the_line_is_3m() -> None:
 
 def test_T1_throw_line_is_an_option() -> None:
     assert new(throw_line_m=2.5).to_json()["throw_distance_m"] == 2.5
-
-
-def test_T2_palets_per_player_defaults_10_for_two_and_5_for_more() -> None:
-    assert set(new().hands.values()) == {10}
-    assert set(new(["A", "B", "C"]).hands.values()) == {5}
-    assert set(new(["A", "B", "C", "D", "E"], boards=TWO_BOARDS).hands.values()) == {5}
-    assert set(new(palets_per_player=4).hands.values()) == {4}
-    with pytest.raises(RecordError, match="palets_per_player"):
-        new(palets_per_player=0)
-
-
-def test_T3_at_most_four_players_per_board_and_at_least_two() -> None:
-    with pytest.raises(RecordError, match=r"5 players need at least 2 boards.*T3"):
-        new(["A", "B", "C", "D", "E"])
-    with pytest.raises(RecordError, match="at least 2"):
-        new(["A"])
-    eight = new([f"P{n}" for n in range(8)], boards=TWO_BOARDS)
-    homes = eight.to_json()["homes"]
-    assert sorted(homes.values()).count("B1") == 4 and sorted(homes.values()).count("B2") == 4
-    with pytest.raises(RecordError, match="unique"):
-        new(["A", "A"])
 
 
 def test_T3_a_palet_may_land_on_any_board_whoever_throws() -> None:
@@ -525,48 +458,6 @@ def test_T18_rounds_to_win_option() -> None:
 # -- T19–T21: several boards ---------------------------------------------------------------------
 
 
-def test_T19_boards_must_be_side_connected_in_any_order() -> None:
-    chain = [
-        {"id": "B3", "cell": [1, 0, "up"]},
-        {"id": "B1", "cell": [0, 0, "up"]},
-        {"id": "B2", "cell": [0, 0, "down"]},
-    ]
-    assert new(["A", "B"], boards=chain).to_json()["boards"] == {"B3": 0, "B1": 0, "B2": 0}
-    corner_only = [{"id": "B1", "cell": [0, 0, "up"]}, {"id": "B2", "cell": [1, 0, "up"]}]
-    with pytest.raises(RecordError, match=r"side-connected \(T19\)"):
-        new(boards=corner_only)
-    with pytest.raises(RecordError, match="duplicate id 'B1'"):
-        new(boards=[{"id": "B1", "cell": [0, 0, "up"]}, {"id": "B1", "cell": [0, 0, "down"]}])
-    with pytest.raises(RecordError, match="same cell"):
-        new(boards=[{"id": "B1", "cell": [0, 0, "up"]}, {"id": "B2", "cell": [0, 0, "up"]}])
-    with pytest.raises(RecordError, match="boards: unknown field 'name'"):
-        new(boards=[{"id": "B1", "cell": [0, 0, "up"], "name": "x"}])
-    with pytest.raises(RecordError, match="id must be"):
-        new(boards=[{"id": "B.1", "cell": [0, 0, "up"]}])
-    with pytest.raises(RecordError, match="cell"):
-        new(boards=[{"id": "B1", "cell": [0, 0, "left"]}])
-
-
-def test_T20_one_hexagon_has_one_jackpot_several_are_numbered_by_vertex() -> None:
-    one = new(boards=hexagon_boards()).to_json()
-    assert "jackpot" in one["holes"]
-    assert one["layout"]["jackpots"] == [
-        {"id": "jackpot", "vertex": [0, 0], "boards": ["H1", "H2", "H3", "H4", "H5", "H6"]}
-    ]
-    two = new(boards=TWO_HEXAGONS).to_json()
-    assert [(j["id"], j["vertex"]) for j in two["layout"]["jackpots"]] == [
-        ("jackpot.1", [0, 0]),
-        ("jackpot.2", [1, 0]),
-    ]
-    assert "jackpot" not in two["holes"] and {"jackpot.1", "jackpot.2"} <= set(two["holes"])
-    refused(new(boards=TWO_HEXAGONS), "Ana>jackpot", "unknown destination 'jackpot'")
-
-
-def test_T20_layout_without_six_boards_around_a_corner_has_no_jackpot() -> None:
-    five = new(boards=hexagon_boards()[:5]).to_json()
-    assert five["layout"]["jackpots"] == [] and not any("jackpot" in h for h in five["holes"])
-
-
 def test_T21_big_hole_takes_only_its_board_small_and_jackpot_the_shared_floor() -> None:
     state = new(["A", "B", "C"], boards=hexagon_boards())
     play(state, "A>board:H1", "B>board:H2", "C>floor", "A>H2.big")
@@ -578,46 +469,6 @@ def test_T21_big_hole_takes_only_its_board_small_and_jackpot_the_shared_floor() 
 # -- actions, notation and errors --------------------------------------------------------------
 
 
-def test_action_text_and_json_notation_round_trip() -> None:
-    actions: list[Throw | Target] = [
-        Throw("Ana", "board:B1"),
-        Throw("Chloé", "B2.small", invalid=True),
-        Throw("Ben", "floor", knocked=(Knock("B1", "B1.big"), Knock("B2", "jackpot.2"))),
-        Target("jackpot"),
-    ]
-    for action in actions:
-        assert action_from_str(action.to_str()) == action
-        assert parse_action(action.to_json()) == action
-
-
-@pytest.mark.parametrize(
-    "obj, match",
-    [
-        ({"throw": {"player": "Ana", "to": "floor", "speed": 3}}, "throw: unknown field 'speed'"),
-        ({"throw": {"player": "Ana"}}, "throw: missing field 'to'"),
-        ({"throw": {"player": "Ana", "to": "floor", "invalid": "yes"}}, "invalid must be"),
-        (
-            {"throw": {"player": "Ana", "to": "floor", "knocked": [{"from": "B1"}]}},
-            "missing field 'to'",
-        ),
-        ({"throw": {"player": 3, "to": "floor"}}, "throw.player"),
-        ({"target": "jackpot", "player": "Ana"}, "action: unknown field 'player'"),
-        ({"pass": True}, "action: unknown field 'pass'"),
-        ("Ana>floor", "expected an object"),
-    ],
-)
-def test_malformed_actions_are_record_errors(obj: Any, match: str) -> None:
-    with pytest.raises(RecordError, match=match):
-        parse_action(obj)
-
-
-def test_unknown_options_are_record_errors() -> None:
-    with pytest.raises(RecordError, match="options: unknown field 'colour'"):
-        TrigonoGame({"colour": "red"})
-    with pytest.raises(RecordError, match="draw_starter"):
-        TrigonoGame({"draw_starter": "loser"})
-
-
 def test_illegal_throws_name_the_problem_and_change_nothing() -> None:
     state = new(["A", "B", "C"], boards=TWO_BOARDS)
     refused(state, "Zoé>floor", "unknown player 'Zoé'")
@@ -625,50 +476,6 @@ def test_illegal_throws_name_the_problem_and_change_nothing() -> None:
     refused(state, "A>board:B3", "unknown board 'board:B3'")
     refused(state, "A>B3.big", "unknown destination 'B3.big'")
     refused(state, "A>board", "unknown destination 'board'")
-
-
-def test_position_sets_up_a_moment_of_a_round() -> None:
-    game = TrigonoGame({"players": ["A", "B", "C", "D", "E"], "boards": TWO_BOARDS, "first": "A"})
-    position = {
-        "hands": {"A": 0, "B": 2, "C": 1},
-        "eliminated": ["A"],
-        "boards": {"B1": 3},
-        "floor": 2,
-        "holes": {"B2.small": 1},
-        "to_move": "C",
-        "round": 2,
-        "rounds_won": {"B": 1},
-    }
-    state = game.new_initial_state(random.Random(0), position)
-    assert printed(state, "hands", "throw_distance_m", "round", "to_move") == (
-        {"A": 0, "B": 2, "C": 1, "D": 5, "E": 5},
-        3.3,
-        2,
-        "C",
-    )
-    play(state, "C>B2.small")  # floor 2 + pending 1 + own
-    assert state.log[-1]["points"] == 4 and state.to_move == "D"
-
-
-@pytest.mark.parametrize(
-    "position, match",
-    [
-        ({"hands": {"Zoé": 1}}, "position.hands: unknown field 'Zoé'"),
-        ({"boards": {"B9": 1}}, "position.boards: unknown field 'B9'"),
-        ({"holes": {"B1.big": -1}}, "expected a count"),
-        ({"phase": "final"}, "position: unknown field 'phase'"),
-        ({"hands": {"A": 0}}, "A holds no palet"),
-        ({"eliminated": ["A"]}, "A is eliminated but holds palets"),
-        ({"hands": {"A": 0, "B": 0}, "eliminated": ["A", "B"]}, "already be over"),
-        ({"rounds_won": {"A": 2}}, "match would already be over"),
-        ({"to_move": "Zoé"}, "position.to_move"),
-    ],
-)
-def test_position_errors_are_record_errors(position: dict[str, Any], match: str) -> None:
-    with pytest.raises(RecordError, match=match):
-        TrigonoGame({"players": ["A", "B", "C"], "first": "A"}).new_initial_state(
-            random.Random(0), position
-        )
 
 
 def test_log_shows_the_action_as_given() -> None:
@@ -693,15 +500,3 @@ def test_legal_actions_list_every_destination_for_the_player_to_move() -> None:
         state.clone().apply(action)
 
 
-def test_dump_load_round_trip_and_clone_independence() -> None:
-    state = new(["A", "B", "C"], boards=hexagon_boards())
-    play(state, "A>board:H1", "B>H1.big~", "C>floor+H1>jackpot")
-    copy = state.game.load(state.dump())
-    assert copy == state and copy.to_json() == state.to_json()
-    before = state.dump()
-    twin = state.clone()
-    assert twin == state
-    play(twin, "A>board:H1", "B>H1.big", "C>floor")
-    assert twin != state and state.dump() == before
-    with pytest.raises(RecordError, match="other options"):
-        TrigonoGame({"players": ["X", "Y"]}).load(state.dump())

@@ -4,48 +4,20 @@ the shipped sample match and seeded random playouts checked after every action."
 from __future__ import annotations
 
 import json
-import random
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from engines.core import GameError
 from engines.records import ReplayError, replay
 from engines.trigono import (
-    Knock,
-    Throw,
-    TrigonoGame,
     TrigonoState,
-    action_from_str,
     hexagon_boards,
 )
-from engines.trigono.playout import random_action
-from engines.trigono.scoreboard import describe
+from tests.engines.trigono_setups import TWO_BOARDS, TWO_HEXAGONS, play, start
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDS = ROOT / "tests" / "records"
-SAMPLE = ROOT / "engines" / "trigono" / "sample_match.json"
-TWO_BOARDS = [{"id": "B1", "cell": [0, 0, "up"]}, {"id": "B2", "cell": [0, 0, "down"]}]
-TWO_HEXAGONS = [
-    {"id": f"C{n}", "cell": list(cell)}
-    for n, cell in enumerate(
-        sorted({tuple(b["cell"]) for b in hexagon_boards() + hexagon_boards(vertex=(1, 0))}),
-        start=1,
-    )
-]
-
-
-def start(options: dict[str, Any]) -> TrigonoState:
-    return TrigonoGame(options).new_initial_state(random.Random(0))
-
-
-def play(state: TrigonoState, line: str) -> None:
-    """Apply a space-separated list of actions in text notation."""
-    for move in line.split():
-        state.apply(action_from_str(move))
 
 
 def out(state: TrigonoState) -> dict[str, Any]:
@@ -204,133 +176,6 @@ def test_examples_include_error_records() -> None:
 # -- the shipped sample match and the scoreboard ----------------------------------------------
 
 
-def test_sample_match_is_a_complete_three_player_two_board_match() -> None:
-    record = json.loads(SAMPLE.read_text(encoding="utf-8"))
-    state = replay(record)
-    printed = state.to_json()
-    assert len(record["options"]["players"]) == 3 and len(record["options"]["boards"]) == 2
-    assert printed["status"] == "match_over" and printed["winner"] == "Ana"
-    board = describe(printed)
-    assert "match over" in board and "Ana" in board and "match winner" in board
-
-
-def test_scoreboard_command_prints_the_sample() -> None:
-    run = subprocess.run(
-        [sys.executable, "-m", "engines.trigono.scoreboard", str(SAMPLE)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.startswith("Trigono — round 4") and "Rounds: 1: Ana, 2: draw" in run.stdout
-
-
-def test_scoreboard_shows_phase_target_and_eliminated() -> None:
-    s = start(
-        {
-            "players": ["A", "B", "C"],
-            "boards": hexagon_boards(),
-            "palets_per_player": 1,
-            "first": "A",
-        }
-    )
-    play(s, "A>floor")
-    text = describe(s.to_json())
-    assert "final, target jackpot" in text and "(out)" in text and "\n> B" in text
-
-
 # -- seeded random playouts ------------------------------------------------------------------------
 
-LAYOUTS: dict[str, dict[str, Any]] = {
-    "2p-1board": {"players": ["A", "B"], "palets_per_player": 4},
-    "3p-2boards": {"players": ["A", "B", "C"], "boards": TWO_BOARDS},
-    "4p-1board": {"players": ["A", "B", "C", "D"], "palets_per_player": 3},
-    "5p-2boards": {"players": list("ABCDE"), "boards": TWO_BOARDS, "palets_per_player": 3},
-    "6p-2boards": {"players": list("ABCDEF"), "boards": TWO_BOARDS, "palets_per_player": 3},
-    "8p-2boards": {"players": list("ABCDEFGH"), "boards": TWO_BOARDS, "palets_per_player": 2},
-    "3p-hexagon": {"players": ["A", "B", "C"], "boards": hexagon_boards()},
-    "6p-hexagon": {"players": list("ABCDEF"), "boards": hexagon_boards(), "palets_per_player": 3},
-    "5p-two-hexagons": {"players": list("ABCDE"), "boards": TWO_HEXAGONS, "palets_per_player": 2},
-}
 
-
-def _check_invariants(state: TrigonoState, options: dict[str, Any]) -> None:
-    printed = state.to_json()
-    each = state.game.opts.palets_per_player
-    total = (
-        sum(printed["hands"].values())
-        + sum(printed["boards"].values())
-        + printed["floor"]
-        + sum(printed["holes"].values())
-    )
-    assert total == len(printed["players"]) * each, "palets are conserved"
-    assert all(n >= 0 for n in printed["hands"].values())
-    mover = printed["to_move"]
-    assert (mover is None) == (printed["status"] == "match_over")
-    if mover is not None:
-        assert mover not in printed["eliminated"] and printed["hands"][mover] > 0
-    if printed["phase"] != "final":
-        assert printed["target"] is None or len(state.game.opts.layout.jackpots) == 1
-    assert state.game.load(state.dump()) == state, "dump/load round trip"
-    assert json.loads(json.dumps(state.dump())) == state.dump(), "dump is plain JSON"
-
-
-def _fuzz_action(state: TrigonoState, rng: random.Random) -> Throw:
-    """Any throw at all: right or wrong player, known or unknown place, knock-ins from anywhere."""
-    opts = state.game.opts
-    places = ["floor", "board:B9", "B9.big", "jackpot", *opts.layout.holes]
-    places += [f"board:{b}" for b in opts.layout.board_ids]
-    knocked = tuple(
-        Knock(
-            rng.choice([*opts.layout.board_ids, "B9"]), rng.choice([*opts.layout.holes, "B9.big"])
-        )
-        for _ in range(rng.choice([0, 0, 1, 2]))
-    )
-    player = rng.choice([*opts.players, "Zoé", state.current_player() or "Zoé"])
-    return Throw(player, rng.choice(places), rng.random() < 0.2, knocked)
-
-
-@pytest.mark.parametrize("layout", sorted(LAYOUTS))
-@pytest.mark.parametrize("seed", [1, 2, 3, 4])
-def test_random_playout_invariants_R1(layout: str, seed: int) -> None:
-    options = LAYOUTS[layout]
-    game = TrigonoGame(options)
-    state = game.new_initial_state(random.Random(seed))
-    rng = random.Random(seed * 1000 + len(layout))
-    actions: list[Any] = []
-    record = {"game": "trigono", "options": options, "seed": seed, "actions": actions}
-    seen_phases = set()
-    while not state.is_terminal():
-        assert len(actions) < 3000, "the match ends"
-        mover = state.current_player()
-        assert mover is not None
-        if actions and len(actions) % 7 == 0:  # a wrong player is refused, nothing changes
-            other = next(p for p in state.game.opts.players if p != mover)
-            before = state.dump()
-            with pytest.raises(GameError):
-                state.apply(Throw(other, "floor"))
-            assert state.dump() == before
-        fuzz = _fuzz_action(state, rng)  # refused without a trace, or legal and consistent
-        trial = state.clone()
-        before = trial.dump()
-        try:
-            trial.apply(fuzz)
-        except GameError:
-            assert trial.dump() == before, f"{fuzz.to_str()} was refused but changed the state"
-        else:
-            _check_invariants(trial, options)
-        eliminated = list(state.eliminated)
-        action = random_action(state, rng)
-        if isinstance(action, Throw):
-            assert action.player not in eliminated, "nobody eliminated throws"
-        state.apply(action)
-        actions.append(state.game.action_to_json(action))
-        seen_phases.add(state.phase)
-        _check_invariants(state, options)
-        if len(actions) % 10 == 0:
-            assert replay(record) == state, "the state is the replay of the log"
-    assert replay(record) == state
-    assert [e["action"] for e in state.log] == actions
-    assert sum(state.rounds_won.values()) == len([r for r in state.round_results if "winner" in r])
-    assert max(state.rounds_won.values()) == state.game.opts.rounds_to_win

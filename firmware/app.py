@@ -66,8 +66,9 @@ def make_board(cfg):
 
 
 def mqtt_client_factory(cfg):
-    """umqtt.simple clients for the broker in the config, credentials from local.py."""
-    from umqtt.simple import MQTTClient
+    """Non-blocking MQTT clients (firmware.mqtt) for the broker in the config,
+    credentials from local.py."""
+    from firmware.mqtt import MqttClient
 
     mq = cfg["mqtt"]
     user = password = None
@@ -81,7 +82,7 @@ def mqtt_client_factory(cfg):
     keepalive = mq.get("keepalive_s", 15)
 
     def make():
-        return MQTTClient(cfg["board"], mq["broker"], mq.get("port", 1883), user, password, keepalive)
+        return MqttClient(cfg["board"], mq["broker"], mq.get("port", 1883), user, password, keepalive)
 
     return make
 
@@ -224,11 +225,15 @@ async def run(node, board, serial, stop=None):
     node.start()
     period = node.th["poll_ms"]
     watchdog = board.watchdog(node.th["watchdog_ms"])
+    last = board.ticks_ms()
     while stop is None or not stop():
         board.poll()
         node.poll()
         if watchdog is not None:
             watchdog.feed()  # only here: a loop stuck anywhere stops feeding and resets
+        now = board.ticks_ms()
+        node.loop_gap(ticks_diff(now, last))  # the longest stall, in health counters
+        last = now
         await asyncio.sleep_ms(period)
 
 

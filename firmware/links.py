@@ -80,15 +80,16 @@ class SerialLink:
 
 
 class MqttLink:
-    """The MQTT link over an umqtt.simple-style client (DESIGN.md §5 topics).
+    """The MQTT link (DESIGN.md §5 topics) over firmware.mqtt.MqttClient, never blocking.
 
-    make_client() -> a fresh client with umqtt.simple's API: set_callback(f),
-    set_last_will(topic, msg, retain, qos), connect(clean_session), publish(topic, msg,
-    retain, qos), subscribe(topic, qos), check_msg(), ping(), disconnect(), and `sock`.
-    Events: QoS 1, not retained. Health: retained. Status: retained "online", last will
-    "lost". Subscribes to the board's ack and cmd topics (QoS 1). The session is clean:
-    the node's outbox, not the broker, keeps what the hub has not acknowledged.
-    network_up() (optional) says whether Wi-Fi is up before a connection attempt.
+    make_client() -> a fresh client with MqttClient's API: set_callback(f),
+    set_last_will(topic, msg, retain, qos), begin(now), service(now), `connected`,
+    publish(topic, msg, retain, qos) -> bool, subscribe(topic, qos), disconnect(),
+    close(). Events and health go at QoS 0 (the hub acknowledges events end to end and
+    the outbox resends); health and status are retained; last will retained "lost".
+    Subscribes to the board's ack and cmd topics. network_up() (optional) says whether
+    Wi-Fi is up before an attempt; any error in it or in the client drops the link and a
+    new attempt follows retry_ms later.
     """
 
     name = "mqtt"
@@ -106,7 +107,6 @@ class MqttLink:
         self.errors = 0
         self.last_error = None
         self._next_try = None
-        self._last_ping = 0
         self.t_event = protocol.topic(board, "event")
         self.t_health = protocol.topic(board, "health")
         self.t_status = protocol.topic(board, "status")
@@ -120,28 +120,32 @@ class MqttLink:
         return self.up
 
     def service(self, now):
-        if not self.up:
+        if self.client is None:
             if self._next_try is not None and ticks_diff(now, self._next_try) < 0:
                 return
             self._next_try = ticks_add(now, self.retry_us)
             try:  # ESP32 wlan.connect() raises "Wifi Internal Error" while still connecting
                 if self.network_up is not None and not self.network_up():
                     return
-            except Exception as err:  # noqa: BLE001 - Wi-Fi trouble is a link fault, not a crash
+                client = self.make_client()
+                self.client = client
+                client.set_callback(self._on_message)
+                client.set_last_will(self.t_status, b"lost", True, 1)
+                client.begin(now)
+            except Exception as err:  # noqa: BLE001 - Wi-Fi or socket trouble: a link fault, not a crash
                 self._down(err, now)
                 return
-            self._connect(now)
-            return
         client = self.client
-        if client is None:
-            self.up = False
-            return
         try:
-            for _ in range(4):
-                client.check_msg()
-            if ticks_diff(now, self._last_ping) >= self.keepalive_us // 2:
-                self._last_ping = now
-                client.ping()
+            client.service(now)
+            if client.connected and not self.up:
+                client.subscribe(self.t_ack, 0)
+                client.subscribe(self.t_cmd, 0)
+                client.publish(self.t_status, b"online", True, 0)
+                self.up = True
+                self.connects += 1
+                if self.node is not None:
+                    self.node.link_up(self)
         except Exception as err:  # noqa: BLE001 - any socket or protocol error: reconnect
             self._down(err, now)
 
@@ -151,10 +155,8 @@ class MqttLink:
             return False
         try:
             if msg["type"] == "health":
-                client.publish(self.t_health, protocol.encode_payload(msg), True, 0)
-            else:
-                client.publish(self.t_event, protocol.encode_payload(msg), False, 1)
-            return True
+                return client.publish(self.t_health, protocol.encode_payload(msg), True, 0)
+            return client.publish(self.t_event, protocol.encode_payload(msg), False, 0)
         except Exception as err:  # noqa: BLE001
             self._down(err, None)
             return False
@@ -164,36 +166,12 @@ class MqttLink:
         client = self.client
         if self.up and client is not None:
             try:
-                client.publish(self.t_status, b"lost", True, 1)
+                client.publish(self.t_status, b"lost", True, 0)
                 client.disconnect()
             except Exception:  # noqa: BLE001
                 pass
         self.up = False
-
-    def _connect(self, now):
-        client = None
-        try:
-            client = self.make_client()
-            client.set_callback(self._on_message)
-            client.set_last_will(self.t_status, b"lost", True, 1)
-            client.connect(True)
-            try:  # TCP_NODELAY: a QoS 1 publish waits for PUBACK; Nagle made it 40 ms
-                client.sock.setsockopt(6, 1, 1)
-            except Exception:  # noqa: BLE001 - not every socket has it
-                pass
-            self.client = client
-            client.publish(self.t_status, b"online", True, 1)
-            client.subscribe(self.t_ack, 1)
-            client.subscribe(self.t_cmd, 1)
-        except Exception as err:  # noqa: BLE001 - broker down, refused, Wi-Fi gone...
-            self.client = client
-            self._down(err, now)
-            return
-        self.up = True
-        self.connects += 1
-        self._last_ping = now
-        if self.node is not None:
-            self.node.link_up(self)
+        self.client = None
 
     def _down(self, err, now):
         self.errors += 1
@@ -202,7 +180,7 @@ class MqttLink:
         client, self.client = self.client, None
         if client is not None:
             try:
-                client.sock.close()
+                client.close()
             except Exception:  # noqa: BLE001
                 pass
 

@@ -74,7 +74,8 @@ class Node:
         self.sent_high = []  # per link: highest seq it ever sent (to count resends)
         self.counters = {"drops": 0, "bounces": 0, "blocked": 0, "cleared": 0, "faults": 0,
                          "buttons": 0, "edges": 0, "edge_overflow": 0, "resends": 0,
-                         "a_missed": 0, "selftests": 0, "bad_input": 0, "link_ups": 0}
+                         "a_missed": 0, "selftests": 0, "bad_input": 0, "link_ups": 0,
+                         "loop_max_ms": 0}
         self.outbox = Outbox(self.board, 0, self.th["outbox_size"])  # boot set by start()
         self.boot = None  # None until start()
         self.started_at = 0
@@ -212,6 +213,11 @@ class Node:
                 self.reboot()
         else:
             self.counters["bad_input"] += 1
+
+    def loop_gap(self, ms):
+        """The board's loop took `ms` between two polls: keep the longest (health)."""
+        if ms > self.counters["loop_max_ms"]:
+            self.counters["loop_max_ms"] = ms
 
     def bad_input(self, reason=None):
         """A link got a line or payload it could not decode."""

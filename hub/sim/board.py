@@ -1,7 +1,7 @@
 """A simulated sensor board: the firmware's own :class:`firmware.node.Node` on simulated
 pins and a simulated clock, talking to the hub over a pseudo-terminal (the hub opens
 ``path`` with pyserial, like a USB board under /dev/serial/by-id) or over MQTT (the
-firmware's own :class:`firmware.links.MqttLink` on paho-mqtt in umqtt.simple's shape).
+firmware's own :class:`firmware.links.MqttLink` and non-blocking :mod:`firmware.mqtt` client).
 
 Time is virtual (µs, wrapped like ``ticks_us``). A background thread polls the node
 every 2 ms of virtual time: while palet edges are scheduled it runs at ``speed`` × real
@@ -21,11 +21,9 @@ import tty
 from pathlib import Path
 from typing import Any
 
-import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
-
 from firmware import config as fw_config
 from firmware.links import MqttLink, SerialLink
+from firmware.mqtt import MqttClient
 from firmware.node import Node
 
 TICKS_MASK = (1 << 30) - 1
@@ -48,59 +46,12 @@ def board_config(board: str, holes: list[str]) -> dict[str, Any]:
 _client_ids = itertools.count(1)
 
 
-class UmqttPaho:
-    """paho-mqtt with umqtt.simple's synchronous API, driven from the board's own loop
-    (``check_msg`` runs paho's network loop once, without waiting)."""
-
-    def __init__(self, board: str, host: str, port: int, keepalive_s: int,
-                 user: str | None = None, password: str | None = None) -> None:
-        self.host, self.port, self.keepalive_s = host, port, keepalive_s
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
-                                  client_id=f"sim-{board}-{os.getpid()}-{next(_client_ids)}",
-                                  clean_session=True)
-        if user is not None:  # umqtt.simple's MQTTClient(..., user, password): local.py
-            self.client.username_pw_set(user, password)
-        self.client.max_queued_messages_set(0)
-        self.client.max_inflight_messages_set(100)
-        self._callback: Any = None
-        self.client.on_message = self._on_message
-
-    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        if self._callback is not None:
-            self._callback(message.topic.encode(), message.payload)
-
-    def set_callback(self, callback: Any) -> None:
-        self._callback = callback
-
-    def set_last_will(self, topic: str, msg: bytes, retain: bool, qos: int) -> None:
-        self.client.will_set(topic, msg, qos=qos, retain=retain)
-
-    def connect(self, clean_session: bool = True) -> None:
-        self.client.connect(self.host, self.port, keepalive=self.keepalive_s)
-
-    def _check(self, rc: int) -> None:
-        if rc != mqtt.MQTT_ERR_SUCCESS:
-            raise OSError(f"mqtt: {mqtt.error_string(rc)}")
-
-    def publish(self, topic: str, msg: bytes, retain: bool = False, qos: int = 0) -> None:
-        self._check(self.client.publish(topic, msg, qos=qos, retain=retain).rc)
-        self._check(self.client.loop_write())
-
-    def subscribe(self, topic: str, qos: int = 0) -> None:
-        self._check(self.client.subscribe(topic, qos)[0])
-
-    def check_msg(self) -> None:
-        self._check(self.client.loop(timeout=0))
-
-    def ping(self) -> None:
-        pass  # paho's loop keeps the connection alive
-
-    def disconnect(self) -> None:
-        self.client.disconnect()
-
-    @property
-    def sock(self) -> Any:
-        return self.client.socket()
+def mqtt_client(board: str, host: str, port: int, keepalive_s: int, user: str | None = None,
+                password: str | None = None) -> MqttClient:
+    """The firmware's own non-blocking MQTT client (CPython sockets here), with a client
+    id unique per simulated board instance."""
+    return MqttClient(f"sim-{board}-{os.getpid()}-{next(_client_ids)}", host, port, user, password,
+                      keepalive_s)
 
 
 class SimBoard:
@@ -137,8 +88,8 @@ class SimBoard:
         else:
             host, port = mqtt_broker
             user, password = mqtt_login or (None, None)
-            self.link = MqttLink(board, lambda: UmqttPaho(board, host, port, 5, user, password), keepalive_s=5,
-                                 retry_ms=300)
+            self.link = MqttLink(board, lambda: mqtt_client(board, host, port, 5, user, password),
+                                 keepalive_s=5, retry_ms=300)
         self.node.add_link(self.link)
         self.node.start()
         self._thread = threading.Thread(target=self._run, name=f"sim-{board}", daemon=True)

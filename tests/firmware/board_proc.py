@@ -15,7 +15,6 @@ from typing import Any
 
 from firmware import protocol
 from tests.firmware.mp import ROOT, tool
-from tests.firmware.mplib import ensure_umqtt
 
 
 class BoardProcess:
@@ -34,7 +33,7 @@ class BoardProcess:
         self.stop()
         self.control.write_text("")
         path = [str(self.workdir), str(ROOT), str(ROOT / "tests" / "firmware" / "fake_machine"),
-                str(ensure_umqtt()), ".frozen"]
+                ".frozen"]
         self.proc = subprocess.Popen([tool("micropython"), str(ROOT / "tests" / "firmware" / "mp_e2e.py"),
                                       str(self.control)], cwd=self.workdir,
                                      env=dict(os.environ, MICROPYPATH=":".join(path)),

@@ -1,5 +1,5 @@
 """End to end: the firmware main loop under the MicroPython unix port (fake `machine`,
-scripted beam edges, real umqtt.simple) against a real Mosquitto, with this test as the
+scripted beam edges, the firmware's own non-blocking MQTT client) against a real Mosquitto, with this test as the
 hub (it acknowledges cumulatively, as hub/service.py does)."""
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from paho.mqtt.enums import CallbackAPIVersion
 from firmware import protocol
 from tests.broker import Broker
 from tests.firmware.mp import ROOT, tool
-from tests.firmware.mplib import ensure_umqtt
 
 BOARD = "B1"
 BIG_A, BIG_B, SMALL, BUTTON = 2, 3, 5, 7
@@ -107,7 +106,7 @@ class Board:
         self.control = workdir / "edges.jsonl"
         self.control.write_text("")
         path = [str(workdir), str(ROOT), str(ROOT / "tests" / "firmware" / "fake_machine"),
-                str(ensure_umqtt()), ".frozen"]
+                ".frozen"]
         env = dict(os.environ, MICROPYPATH=":".join(path))
         self.proc = subprocess.Popen([tool("micropython"), str(ROOT / "tests" / "firmware" / "mp_e2e.py"),
                                       str(self.control)], cwd=workdir, env=env, stdin=subprocess.PIPE,

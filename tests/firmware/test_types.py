@@ -1,6 +1,6 @@
 """Every firmware file type-checks with pyright against the MicroPython stubs of each
 port (micropython-rp2-stubs, micropython-esp32-stubs), as the board sees it: the
-package, a board_config.py and local.py (from the examples) and umqtt.simple."""
+package, a board_config.py and local.py (from the examples)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from tests.firmware.mp import FIRMWARE, ROOT
-from tests.firmware.mplib import ensure_umqtt
 from tests.firmware.stubs import ensure_stubs
 
 SKIP = {"rp2": {"board_esp32.py"}, "esp32": set()}  # the rp2 firmware has no esp32 module
@@ -30,7 +29,7 @@ def test_firmware_type_checks_against_micropython_stubs(port: str, tmp_path: Pat
     config = {
         "stubPath": str(stubs),
         "typeshedPath": str(stubs),
-        "extraPaths": [str(ROOT), str(board_fs), str(ensure_umqtt())],
+        "extraPaths": [str(ROOT), str(board_fs)],
         "typeCheckingMode": "basic",
         "reportMissingModuleSource": "none",
     }

@@ -32,7 +32,10 @@ def serve(settings: MqttSettings, conn: Connection) -> None:
 
     def send(item: Any) -> None:
         with send_lock:
-            conn.send(item)
+            try:
+                conn.send(item)
+            except OSError:  # the hub is gone (killed): the main loop sees EOF and ends
+                stopping.set()
 
     def on_connect(client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if reason.is_failure:
@@ -67,10 +70,7 @@ def serve(settings: MqttSettings, conn: Connection) -> None:
             with pending_lock:
                 batch, pending = pending, []
             if batch:
-                try:
-                    send(("msgs", batch))
-                except OSError:
-                    return
+                send(("msgs", batch))
 
     forwarder = threading.Thread(target=forward, daemon=True)
     forwarder.start()

@@ -27,9 +27,7 @@ from engines.core import (
     IllegalMoveError,
     InvalidMoveError,
     Pass,
-    RecordError,
     SeatScoreState,
-    check_keys,
     load_dump,
 )
 from engines.lattice import Cell
@@ -43,6 +41,7 @@ from engines.triominos.actions import (
     parse_action,
 )
 from engines.triominos.board import Board, cell_key, geometry, key_cell
+from engines.triominos.position import set_up
 from engines.triominos.rules import (
     DRAW_PENALTY,
     MAX_DRAWS,
@@ -50,7 +49,6 @@ from engines.triominos.rules import (
     OPENING_TRIPLE_BONUS,
     OPENING_ZERO_BONUS,
     OUT_BONUS,
-    POSITION_FIELDS,
     YOUNG_OUT_BONUS,
     Rules,
     bonus_points,
@@ -79,7 +77,7 @@ class TriominosGame(Game[Action]):
         if position is None:
             state.start_round()
         else:
-            state.set_up(position, rng)
+            set_up(state, position, rng)
         return state
 
     def parse_action(self, obj: JSON) -> Action:
@@ -167,57 +165,6 @@ class TriominosState(SeatScoreState[Action]):
         self.opening_draw = dict(dealt.opening_draw)
         self.board = Board()
         self.draws = 0
-
-    def set_up(self, position: Mapping[str, JSON], rng: random.Random) -> None:
-        """Start from a RECORDS.md ``position`` (taken as given; tiles must exist, once)."""
-        pos = check_keys(position, POSITION_FIELDS, "position", required=("racks",))
-        ts = self.tileset
-        seen: set[int] = set()
-
-        def tile(text: JSON, where: str) -> int:
-            try:
-                index = ts.index_of(parse_tile_name(text))
-            except RecordError as err:
-                raise RecordError(f"position.{where}: {err}") from err
-            if index in seen:
-                raise RecordError(f"position.{where}: tile {ts.name_of(index)} appears twice")
-            seen.add(index)
-            return index
-
-        board = pos.get("board", [])
-        if not isinstance(board, list):
-            raise RecordError("position.board: expected a list")
-        for n, entry in enumerate(board):
-            where = f"board[{n}]"
-            body = check_keys(entry, ("cell", "corners"), f"position.{where}", ("cell", "corners"))
-            cell = check_cell(body["cell"])
-            corners = check_corners(body["corners"])
-            key = cell_key(cell)
-            tile(tile_name(canonical(corners)), where)
-            if key in self.board.tiles:
-                raise RecordError(f"position.{where}: cell {cell.to_json()} is used twice")
-            clash = self.board.conflicts(key, corners)
-            if clash is not None:
-                raise RecordError(
-                    f"position.{where}: corner {clash} ({corners[clash]}) disagrees with the "
-                    "number already at that vertex"
-                )
-            self.board.place(key, corners)
-        racks = check_keys(pos["racks"], self.players, "position.racks", required=self.players)
-        for seat, name in enumerate(self.players):
-            rack = racks[name]
-            if not isinstance(rack, list):
-                raise RecordError(f"position.racks.{name}: expected a list of tiles")
-            self.racks[seat] = [tile(t, f"racks.{name}") for t in rack]
-        if "pool" in pos:
-            pool = pos["pool"]
-            if not isinstance(pool, list):
-                raise RecordError("position.pool: expected a list of tiles")
-            self.pool = [tile(t, "pool") for t in pool]
-        else:  # the rest of the set, mixed with the seed
-            self.pool = [t for t in range(ts.size) if t not in seen]
-            rng.shuffle(self.pool)
-        self.set_position_scores(pos)
 
     # ----------------------------------------------------------------- queries
 

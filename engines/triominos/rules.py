@@ -28,7 +28,6 @@ OPTION_FIELDS = (
     "target",
     "young",
 )
-POSITION_FIELDS = ("board", "racks", "pool", "scores", "to_move")
 
 HAND_SIZES = {2: 9, 3: 7, 4: 7, 5: 6, 6: 6}  # M2
 DRAW_PENALTY = 5  # M9, per tile

@@ -91,7 +91,7 @@ COMMANDS: list[AddCommand] = [add_replay, add_analyze]
 
 def _optional_commands() -> list[AddCommand]:
     found: list[AddCommand] = []
-    for module_name in ("hub.commands",):
+    for module_name in ("hub.commands", "hub.tournament.commands"):
         try:
             module = __import__(module_name, fromlist=["COMMANDS"])
         except ModuleNotFoundError as err:

@@ -1,0 +1,45 @@
+"""``trigono tournament export|load|sim`` (issue 16): a tournament leaves one hub as a file
+and a new hub loads it; a simulated tournament runs to a podium."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hub.cli import main
+from hub.store import SqliteStore
+from hub.tournament.service import TournamentService
+
+
+def test_export_then_load_into_a_new_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = SqliteStore(tmp_path / "a.db")
+    service = TournamentService(store)
+    service.create({"name": "Cup", "game": "triolet", "format": "swiss", "rounds": 2, "check_in": False},
+                   tournament_id="C1")
+    for name in ("Ana", "Ben", "Chloé"):
+        service.submit("C1", {"type": "register", "player": {"name": name}})
+    view = service.submit("C1", {"type": "start"})
+    m = next(m for m in view["matches"] if m["status"] == "ready")
+    before = service.submit("C1", {"type": "result", "match": m["id"], "ranking": m["players"]})
+    store.close()
+    assert main(["tournament", "export", "C1", "--db", str(tmp_path / "a.db")]) == 0
+    exported = capsys.readouterr().out
+    (tmp_path / "c1.json").write_text(exported, encoding="utf-8")
+    assert main(["tournament", "load", str(tmp_path / "c1.json"), "--db", str(tmp_path / "b.db")]) == 0
+    assert json.loads(capsys.readouterr().out)["entries"] == before["entries"]
+    other = SqliteStore(tmp_path / "b.db")
+    after = TournamentService(other).view("C1")
+    other.close()
+    assert {k: v for k, v in after.items() if k != "created_at"} == {
+        k: v for k, v in before.items() if k != "created_at"}
+    assert main(["tournament", "export", "nope", "--db", str(tmp_path / "a.db")]) == 2
+
+
+def test_simulated_pools_tournament_reaches_a_podium(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "sim", "16", "--format", "pools", "--json"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert any(line.startswith("match ") and " → row" in line for line in lines)
+    podium = json.loads(lines[-1])
+    assert [p["place"] for p in podium] == [1, 2, 3, 3]

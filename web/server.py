@@ -1,15 +1,18 @@
-"""Serving the web app beside the hub, in the same process, under waitress.
+"""Serving the web app beside the hub, in the same process.
 
-Why waitress: the hub is an in-process object (event store, referee threads), so the
-server must run threads in this process — that rules out pre-fork servers such as
-gunicorn, whose workers would each need their own hub. Waitress is pure Python (it runs
-on the festival laptop whatever its OS), production-grade, and its I/O loop buffers
-output so a slow phone never blocks a worker. A live stream holds one worker thread for
-as long as it is open, so the pool is sized for the streams (``max_streams``) plus a
-margin for ordinary requests; :class:`web.StreamSlots` refuses streams beyond that so
-pages and the console always keep threads.
+The hub is an in-process object (event store, referee threads), so the server runs in
+this process too — that rules out pre-fork servers, whose workers would each need
+their own hub.
 
-Call from the hub's CLI or the demo::
+Default: **uvicorn** (one asyncio event loop, uvloop where installed) serving
+:class:`web.asgi.WebApp`: the live stream is written from the loop to every viewer
+(no thread per viewer, see :mod:`web.stream`), the pages and the API run in Flask
+through a2wsgi's thread pool. Measured against the previous server in
+docs/performance.md (section Web): at 1,000 viewers the stream stays within tens of
+milliseconds where a thread per viewer took seconds.
+
+``server="waitress"`` keeps the previous arrangement (a waitress thread per open
+stream, streams beyond ``max_streams`` refused) so the benchmark can measure both.
 
     from web import serve, start_server
     serve(hub, host="0.0.0.0", port=8080, password="secret")     # blocks
@@ -19,33 +22,50 @@ Call from the hub's CLI or the demo::
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from flask import Flask
-from waitress.server import create_server  # type: ignore[import-untyped]
 
 from web import create_app
 
-SPARE_THREADS = 16  # for pages, API calls and the console beside the open streams
+SPARE_THREADS = 16  # waitress: threads for pages, API calls and the console beside the streams
+RESERVED_DESCRIPTORS = 128  # SQLite, serial ports, MQTT, pages: kept out of the streams' share
+BACKLOG = 4096  # a Wi-Fi blip brings every phone back at once
+ServerKind = Literal["uvicorn", "waitress"]
+
+
+def raise_descriptor_limit() -> int:
+    """Lift this process's soft limit on open files to the hard one (every viewer holds a
+    socket) and return it."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit
+        return 1 << 16
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError):
+            pass
+    return soft if soft != resource.RLIM_INFINITY else 1 << 20
+
+
+def default_max_streams() -> int:
+    """As many streams as the descriptor limit leaves room for."""
+    return max(16, raise_descriptor_limit() - RESERVED_DESCRIPTORS)
 
 
 def connection_limit(max_streams: int) -> int:
-    """Open sockets waitress accepts: each viewer holds a stream and often an idle
-    keep-alive connection or two, which cost a descriptor but no thread. Kept under the
-    process's descriptor limit (the hub needs some: SQLite, serial ports, MQTT)."""
-    wanted = 4 * max_streams + 100
-    try:
-        import resource
-    except ImportError:  # Windows: no such limit to respect
-        return wanted
-    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft == resource.RLIM_INFINITY:
-        return wanted
-    return max(max_streams + SPARE_THREADS, min(wanted, soft - 64))
+    """waitress: open sockets it accepts — each viewer holds a stream and often an idle
+    keep-alive connection or two, which cost a descriptor but no thread."""
+    soft = raise_descriptor_limit()
+    return max(max_streams + SPARE_THREADS, min(4 * max_streams + 100, soft - 64))
 
 
 def make_app(hub: Any, password: str | None, max_streams: int, config: Mapping[str, Any] | None) -> Flask:
@@ -56,16 +76,83 @@ def make_app(hub: Any, password: str | None, max_streams: int, config: Mapping[s
     return create_app(settings, hub=hub)
 
 
-def make_server(
-    hub: Any,
-    host: str = "127.0.0.1",
-    port: int = 8080,
-    password: str | None = None,
-    max_streams: int = 256,
-    config: Mapping[str, Any] | None = None,
-) -> tuple[Flask, Any]:
-    app = make_app(hub, password, max_streams, config)
-    server = create_server(
+@dataclass
+class ServerHandle:
+    """A server running in a background thread."""
+
+    app: Flask
+    url: str
+    kind: ServerKind
+    _stop: Callable[[], None]
+
+    def close(self) -> None:
+        self._stop()
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.create_server((host, port), family=family, backlog=BACKLOG, reuse_port=False,
+                                dualstack_ipv6=family == socket.AF_INET6 and host in ("::", ""))
+    sock.set_inheritable(True)
+    return sock
+
+
+def url_of(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    if host in ("0.0.0.0", "::"):
+        host = "127.0.0.1"
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+# -- uvicorn ------------------------------------------------------------------------------
+def make_uvicorn(app: Flask) -> tuple[Any, Any]:
+    import uvicorn
+
+    from web.asgi import WebApp
+
+    web_app = WebApp(app)
+    config = uvicorn.Config(
+        web_app,
+        lifespan="off",
+        access_log=False,
+        log_level="warning",
+        # Forwarded headers are trusted only through Flask's ProxyFix, when configured.
+        proxy_headers=False,
+        server_header=False,
+        backlog=BACKLOG,
+        timeout_graceful_shutdown=3,
+    )
+    return web_app, uvicorn.Server(config)
+
+
+def start_uvicorn(app: Flask, host: str, port: int) -> ServerHandle:
+    web_app, server = make_uvicorn(app)
+    sock = listening_socket(host, port)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="web-server", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    if not server.started:
+        raise RuntimeError("the web server did not start")
+
+    def stop() -> None:
+        web_app.close()  # open streams end, so the server need not wait for them
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+        feed = app.extensions.get("feed")
+        if feed is not None:
+            feed.stop()
+
+    return ServerHandle(app, url_of(sock), "uvicorn", stop)
+
+
+# -- waitress (the previous server: a thread per open stream) --------------------------------
+def make_waitress(app: Flask, host: str, port: int, max_streams: int) -> Any:
+    from waitress.server import create_server  # type: ignore[import-untyped]
+
+    return create_server(
         app,
         host=host,
         port=port,
@@ -76,52 +163,54 @@ def make_server(
         channel_timeout=120,
         ident="trigono-hub",
         clear_untrusted_proxy_headers=True,
+        backlog=BACKLOG,
     )
-    return app, server
 
 
-@dataclass
-class ServerHandle:
-    app: Flask
-    server: Any
-    thread: threading.Thread
+def start_waitress(app: Flask, host: str, port: int, max_streams: int) -> ServerHandle:
+    server = make_waitress(app, host, port, max_streams)
+    thread = threading.Thread(target=server.run, name="web-server", daemon=True)
+    thread.start()
 
-    @property
-    def url(self) -> str:
-        host = self.server.effective_host
-        if host in ("0.0.0.0", "::"):
-            host = "127.0.0.1"
-        return f"http://{host}:{self.server.effective_port}"
-
-    def close(self) -> None:
-        feed = self.app.extensions.get("feed")
+    def stop() -> None:
+        feed = app.extensions.get("feed")
         if feed is not None:
             feed.stop()  # open streams end, freeing their threads
         # Let the streams' last writes finish before the I/O loop goes away under them.
-        slots = self.app.extensions["stream_slots"]
+        slots = app.extensions["stream_slots"]
         deadline = time.monotonic() + 3.0
         while slots.open and time.monotonic() < deadline:
             time.sleep(0.02)
-        self.server.close()
-        for channel in list(self.server._map.values()):
+        server.close()
+        for channel in list(server._map.values()):
             channel.close()
-        self.server.task_dispatcher.shutdown(timeout=5)
-        self.thread.join(timeout=10)
+        server.task_dispatcher.shutdown(timeout=5)
+        thread.join(timeout=10)
+
+    host_shown = "127.0.0.1" if server.effective_host in ("0.0.0.0", "::") else server.effective_host
+    return ServerHandle(app, f"http://{host_shown}:{server.effective_port}", "waitress", stop)
 
 
+# -- entry points --------------------------------------------------------------------------
 def start_server(
     hub: Any,
     host: str = "127.0.0.1",
     port: int = 0,
     password: str | None = None,
-    max_streams: int = 256,
+    max_streams: int | None = None,
     config: Mapping[str, Any] | None = None,
+    server: ServerKind = "uvicorn",
 ) -> ServerHandle:
-    """Serve in a background thread (port 0: any free port); see ``handle.url``."""
-    app, server = make_server(hub, host, port, password, max_streams, config)
-    thread = threading.Thread(target=server.run, name="web-server", daemon=True)
-    thread.start()
-    return ServerHandle(app, server, thread)
+    """Serve in a background thread (port 0: any free port); see ``handle.url``.
+
+    ``max_streams``: live streams held at once (default: what the descriptor limit
+    allows; waitress: 256, one thread each)."""
+    if max_streams is None:
+        max_streams = default_max_streams() if server == "uvicorn" else 256
+    app = make_app(hub, password, max_streams, config)
+    if server == "waitress":
+        return start_waitress(app, host, port, max_streams)
+    return start_uvicorn(app, host, port)
 
 
 def serve(
@@ -129,15 +218,20 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 8080,
     password: str | None = None,
-    max_streams: int = 256,
+    max_streams: int | None = None,
     config: Mapping[str, Any] | None = None,
 ) -> None:
     """Serve until interrupted (Ctrl-C), printing the address."""
-    app, server = make_server(hub, host, port, password, max_streams, config)
-    print(f"dashboard: http://{server.effective_host}:{server.effective_port}/", flush=True)
+    handle = start_server(hub, host, port, password, max_streams, config)
+    print(f"dashboard: {handle.url}/", flush=True)
+    stop = threading.Event()
     try:
-        server.run()
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
     finally:
-        feed = app.extensions.get("feed")
-        if feed is not None:
-            feed.stop()
+        handle.close()
+
+
+__all__ = ["ServerHandle", "start_server", "serve", "raise_descriptor_limit"]

@@ -1,6 +1,19 @@
-// The live stream (GET /api/stream, server-sent events). The browser's EventSource
-// reconnects by itself and sends Last-Event-ID, so the server resumes where we were.
+// The live stream (GET /api/stream, server-sent events). After any failure — the
+// network, a server restart, a 503 when the server is full — the page reconnects by
+// itself with a growing, jittered delay (so a hall full of phones does not come back in
+// the same instant) and resumes after the last event it saw: the server sends what was
+// missed, or a snapshot when that is too old. EventSource's own retry is not used: it
+// gives up for good after a 503 and retries every phone at the same pace otherwise.
 import { page, t, lang, placeLabel } from "./common.js";
+
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 30000;
+
+export function retryDelay(attempt, random = Math.random) {
+  // "Equal jitter": half the exponential step for sure, the other half at random.
+  const step = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** attempt);
+  return step / 2 + random() * (step / 2);
+}
 
 export function connect({ table = null, onSnapshot, onTable, onTables, onBoards, onRemoved }) {
   // Board health is sent only to the pages that show it.
@@ -14,21 +27,35 @@ export function connect({ table = null, onSnapshot, onTable, onTables, onBoards,
     status.dataset.state = state;
     status.textContent = t(`live.${state}`);
   };
+  const handlers = { snapshot: onSnapshot, table: onTable, tables: onTables, boards: onBoards, table_removed: onRemoved };
+  let lastEventId = null;
+  let attempt = 0;
+  let source = null;
+  const live = { reconnects: 0, close: () => { if (source) source.close(); } };
+
+  const open = () => {
+    const params = new URLSearchParams(query);
+    if (lastEventId !== null) params.set("last_event_id", lastEventId);
+    source = new EventSource(page.urls.stream + (params.toString() ? `?${params}` : ""));
+    live.source = source;
+    source.addEventListener("open", () => { attempt = 0; setStatus("online"); });
+    source.addEventListener("error", () => {
+      source.close();
+      setStatus("offline");
+      live.reconnects += 1;
+      setTimeout(open, retryDelay(attempt++));
+    });
+    for (const [name, handler] of Object.entries(handlers)) {
+      source.addEventListener(name, (event) => {
+        if (event.lastEventId) lastEventId = event.lastEventId;
+        if (handler) handler(JSON.parse(event.data), Number(event.lastEventId));
+      });
+    }
+  };
   setStatus("connecting");
-  const url = page.urls.stream + (query.toString() ? `?${query}` : "");
-  const source = new EventSource(url);
-  const on = (name, handler) => source.addEventListener(name, (event) => {
-    if (handler) handler(JSON.parse(event.data), Number(event.lastEventId));
-  });
-  source.addEventListener("open", () => setStatus("online"));
-  source.addEventListener("error", () => setStatus("offline"));
-  on("snapshot", onSnapshot);
-  on("table", onTable);
-  on("tables", onTables);
-  on("boards", onBoards);
-  on("table_removed", onRemoved);
-  window.__liveSource = source; // lets tests and the console see the connection
-  return source;
+  open();
+  window.__live = live; // lets tests and the console see the connection
+  return live;
 }
 
 // -- announcements ----------------------------------------------------------------------

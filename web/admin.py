@@ -12,6 +12,7 @@ from werkzeug.exceptions import BadRequest
 
 from hub.errors import BadInputError, HubError
 from hub.layout import place
+from hub.spec import TableSpec
 from web import get_hub
 from web.flashing import flash_key, flash_refusal
 from web.security import login_required
@@ -66,7 +67,9 @@ def parse_layout(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]
         raise BadRequest(str(err)) from err
 
 
-def create_from_form() -> dict[str, Any]:
+def create_from_form() -> TableSpec:
+    """The admin form as a :class:`hub.spec.TableSpec` (the same checks as the API's):
+    a malformed field is a 400 here, a refused spec a :class:`HubError`."""
     form = request.form
     game = form.get("game", "")
     if not game:
@@ -86,14 +89,10 @@ def create_from_form() -> dict[str, Any]:
     if game == "trigono" and form.get("layout", "").strip() not in ("", "[]"):
         engine_boards, boards = parse_layout(form["layout"])
         options.setdefault("boards", engine_boards)
-    return {
-        "game": game,
-        "options": options or None,
-        "seats": parse_seats(form.get("players", "")),
-        "boards": boards,
-        "seed": int(seed_text) if seed_text else None,
-        "table_id": form.get("table_id", "").strip() or None,
-    }
+    seats = parse_seats(form.get("players", ""))
+    return TableSpec.build(game, options=options or None, seats=seats, boards=boards,
+                           seed=int(seed_text) if seed_text else None,
+                           table_id=form.get("table_id", "").strip() or None)
 
 
 @bp.get("/")
@@ -114,9 +113,8 @@ def boards_panel() -> Any:
 
 @bp.post("/tables")
 def create_table() -> Any:
-    request_fields = create_from_form()
     try:
-        view = get_hub().create_table(**request_fields)
+        view = get_hub().create(create_from_form())
     except HubError as err:
         flash_refusal(str(err))
         return render_template("admin/index.html", **page_context(form=request.form)), 400

@@ -15,6 +15,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from werkzeug.exceptions import BadRequest, Forbidden, ServiceUnavailable
 
+from hub.spec import TableSpec
 from web import get_feed, get_hub
 from web.i18n import current_language
 from web.security import claimed_seat, is_logged_in, login_required
@@ -26,7 +27,6 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 CONSOLE_INPUTS = (
     "answer", "landed", "invalid", "undo", "void", "recount", "amend", "target", "next_round", "move", "hint",
 )
-CREATE_FIELDS = ("game", "id", "options", "seats", "boards", "seed")
 
 
 def json_body() -> dict[str, Any]:
@@ -50,27 +50,6 @@ def console_input(data: Any) -> dict[str, Any]:
     if "player" in data and not isinstance(data["player"], str):
         raise BadRequest("player: expected a name")
     return {**data, "by": "referee"}
-
-
-def create_request(data: dict[str, Any]) -> dict[str, Any]:
-    unknown = [k for k in data if k not in CREATE_FIELDS]
-    if unknown:
-        raise BadRequest(f"unknown field {unknown[0]!r} (known: {', '.join(CREATE_FIELDS)})")
-    game = data.get("game")
-    if not isinstance(game, str):
-        raise BadRequest("game: expected a game name")
-    checks = {"id": (str, type(None)), "options": (dict, type(None)), "seats": (list, type(None)),
-              "boards": (list, type(None))}
-    for field, types in checks.items():
-        if not isinstance(data.get(field), types):
-            raise BadRequest(f"{field}: wrong type")
-    seed = data.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise BadRequest("seed: expected an integer")
-    return {
-        "game": game, "options": data.get("options"), "seats": data.get("seats"),
-        "boards": data.get("boards"), "seed": seed, "table_id": data.get("id"),
-    }
 
 
 def play_view(table_id: str) -> dict[str, Any]:
@@ -133,7 +112,7 @@ def tables() -> Any:
 @bp.post("/tables")
 @login_required
 def create_table() -> Any:
-    view = get_hub().create_table(**create_request(json_body()))
+    view = get_hub().create(TableSpec.from_json(json_body()))
     return jsonify(get_hub().public_view(str(view["id"]))), 201
 
 

@@ -11,7 +11,10 @@ input; the web turns those into 400/404/409 answers (:mod:`web.errors`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from hub.spec import TableSpec
 
 JSONDict = dict[str, Any]
 
@@ -51,6 +54,10 @@ class HubAPI(Protocol):
         referee: Mapping[str, Any] | None = None,
     ) -> JSONDict:
         """Create a table and return its view."""
+        ...
+
+    def create(self, spec: TableSpec) -> JSONDict:
+        """Create the table ``spec`` describes and return its view."""
         ...
 
     def submit(self, table_id: str, inp: Mapping[str, Any]) -> JSONDict:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,7 @@ from werkzeug.security import generate_password_hash
 
 from hub.service import Hub
 from web import create_app
+from web.server import ServerHandle, start_server
 
 PASSWORD = "referee-secret"
 CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
@@ -87,3 +89,52 @@ def serial_board(hub: Hub, tmp_path: Path, board: str = "B1") -> Any:
     device.event("hello", fw="test", config="c", holes=["big", "small"])
     assert wait_for(lambda: device.out.acked >= 1, timeout=10)
     return device
+
+
+# -- real browser (Chromium through Playwright) ------------------------------------------
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+BROWSER_PASSWORD = "pw-browser"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: scripts/test installs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def server(hub: Hub) -> Iterator[ServerHandle]:
+    handle = start_server(hub, password=BROWSER_PASSWORD, max_streams=16)
+    yield handle
+    handle.close()
+
+
+def new_page(browser: Any, locale: str = "en-GB", width: int = 1280, height: int = 800) -> Any:
+    context = browser.new_context(locale=locale, viewport={"width": width, "height": height})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.js_errors = errors
+    return page
+
+
+def login_page(page: Any, server: ServerHandle, next_path: str) -> None:
+    """Log a browser page in as the referee, landing on ``next_path``."""
+    page.goto(f"{server.url}/auth/login?next={next_path}")
+    page.fill("input[name=password]", BROWSER_PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url(f"{server.url}{next_path}")
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)

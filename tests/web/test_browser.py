@@ -4,65 +4,17 @@ waitress beside a real hub, with sensor events arriving over a real serial link
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from hub.service import Hub
-from tests.web.conftest import serial_board
-from web.server import ServerHandle, start_server
+from tests.web.conftest import login_page as login
+from tests.web.conftest import new_page, serial_board, shot
+from web.server import ServerHandle
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync"]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-PASSWORD = "pw-browser"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: scripts/test installs Debian's chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def server(hub: Hub) -> Iterator[ServerHandle]:
-    handle = start_server(hub, password=PASSWORD, max_streams=16)
-    yield handle
-    handle.close()
-
-
-def new_page(browser: Any, locale: str = "en-GB", width: int = 1280, height: int = 800) -> Any:
-    context = browser.new_context(locale=locale, viewport={"width": width, "height": height})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.js_errors = errors
-    return page
-
-
-def login(page: Any, server: ServerHandle, next_path: str) -> None:
-    page.goto(f"{server.url}/auth/login?next={next_path}")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_url(f"{server.url}{next_path}")
-
-
-def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
-
 
 def test_T6_dashboard_updates_live_when_a_sensor_event_arrives(
     browser: Any, hub: Hub, server: ServerHandle, tmp_path: Path

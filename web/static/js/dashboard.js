@@ -9,6 +9,11 @@ const tables = new Map(); // id -> view
 const container = document.getElementById("tables");
 const empty = document.getElementById("empty");
 
+// A shipped SVG, not the emoji: it shows without an emoji font (the festival laptop).
+export function trophy(label) {
+  return el("img", { class: "crown", src: `${page.urls.static}img/trophy.svg`, alt: label, title: label, width: 28, height: 28 });
+}
+
 // -- one table -------------------------------------------------------------------------
 function defaultBoards(view) {
   const boards = (view.options && view.options.boards) || null;
@@ -75,7 +80,7 @@ function playerRows(view) {
     const cells = [
       el("td", { class: "turn" }, name === toMove ? "▶" : ""),
       el("td", { class: "name" }, el("span", { class: `dot p${k % 6}` }), name, seat.bot ? el("small", { class: "bot" }, t("table.bot")) : null,
-        state.winner === name ? el("span", { class: "crown", title: t("table.winner", { name }) }, "🏆") : null),
+        state.winner === name ? trophy(t("table.winner", { name })) : null),
     ];
     if (trigono) {
       cells.push(el("td", { class: "hand", "data-player": name, title: t("table.hand") }, (state.hands || {})[name] ?? 0));

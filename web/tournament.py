@@ -52,6 +52,15 @@ for _lang, _texts in (("fr", tournament_messages.FR), ("en", tournament_messages
 
 bp = Blueprint("tournament", __name__)
 
+
+@bp.record_once
+def _follow_the_hub(state: Any) -> None:
+    """Start the tournament service with the app, so finished tables report their
+    results even before anyone opens a tournament page."""
+    hub = state.app.extensions.get("hub")
+    if hub is not None and "tournaments" not in state.app.extensions:
+        state.app.extensions["tournaments"] = service_for(hub)
+
 REFRESH_S = 5
 BIG_MODES = ("standings", "bracket", "calls")
 CSV_FIELDS = ("name", "club", "licence")

@@ -350,7 +350,10 @@ class TournamentService:
         last = self.hub.last_change_id()
         while not self._stop.is_set():
             try:
+                asked = time.monotonic()
                 changes = self.hub.changes_since(last, timeout=0.5)
+                if not changes and time.monotonic() - asked < 0.25:
+                    return  # a live hub waits out the timeout: this one was closed
                 for change in changes:
                     last = max(last, change["id"])
                     if change["kind"] == "table":
@@ -383,6 +386,9 @@ _SERVICES_LOCK = threading.Lock()
 def service_for(hub: TableHub) -> TournamentService:
     """The one service of a hub (created, and its feed follower started, on first use)."""
     with _SERVICES_LOCK:
+        for key, other in list(_SERVICES.items()):  # forget the services of closed hubs
+            if other._thread is not None and not other._thread.is_alive():
+                del _SERVICES[key]
         service = _SERVICES.get(id(hub))
         if service is None or service.hub is not hub:
             service = _SERVICES[id(hub)] = TournamentService(hub.store, hub)

@@ -82,3 +82,27 @@ def test_sixteen_players_pools_then_bracket_to_the_podium(browser: Any, hub: Hub
     assert page.locator(".bracket[data-stage=consolation] .bracket-match").count() == 7
     shot(page, "tournament-bracket.png")
     assert page.js_errors == []
+
+
+def test_big_screen_follows_the_calls_by_itself(browser: Any, hub: Hub, server: ServerHandle) -> None:  # noqa: F811
+    from hub.tournament.service import service_for
+
+    svc = service_for(hub)
+    svc.create({"name": "Duel", "game": "trike", "format": "swiss", "rounds": 2, "check_in": False,
+                "options": {"size": 3}}, tournament_id="S1")
+    for name in ("Ana", "Ben", "Chloé", "Dan"):
+        svc.submit("S1", {"type": "register", "player": {"name": name}})
+    svc.submit("S1", {"type": "station", "station": {"id": "row1", "seats": 2}})
+    view = svc.submit("S1", {"type": "start"})
+    page = new_page(browser, locale="en-GB", width=1920, height=1080)
+    page.goto(f"{server.url}/tournaments/S1/big?mode=calls")
+    first = view["calls"][-1]
+    assert f"Match {first['number']}: {', '.join(first['players'])} → station row1" in page.inner_text(".big-calls")
+    called = next(m for m in view["matches"] if m["status"] == "called")
+    view = svc.submit("S1", {"type": "result", "match": called["id"], "ranking": called["players"]})
+    nxt = view["calls"][-1]
+    assert nxt["number"] != first["number"]
+    # The page reloads itself when the tournament has new entries (no manual refresh).
+    page.wait_for_selector(f".big-calls .call:has-text('Match {nxt['number']}:')", timeout=10_000)
+    shot(page, "tournament-big-calls.png")
+    assert page.js_errors == []

@@ -101,6 +101,11 @@ def _rounds(view: Mapping[str, Any], stage: str) -> list[list[Mapping[str, Any]]
     return [rounds[r] for r in sorted(rounds)]
 
 
+def _brackets(view: Mapping[str, Any]) -> list[tuple[str, list[list[Mapping[str, Any]]]]]:
+    """(stage, rounds) of the tournament's brackets that have matches."""
+    return [(stage, rounds) for stage in ("main", "consolation") if (rounds := _rounds(view, stage))]
+
+
 # -- public pages --------------------------------------------------------------------------
 @bp.get("/tournaments/")
 def index() -> Any:
@@ -110,8 +115,7 @@ def index() -> Any:
 @bp.get("/tournaments/<tid>")
 def overview(tid: str) -> Any:
     view = service().view(tid)
-    return _page("overview.html", view, refresh_s=REFRESH_S, by_id=_players(view),
-                 brackets=[(s, _rounds(view, s)) for s in ("main", "consolation") if _rounds(view, s)])
+    return _page("overview.html", view, refresh_s=REFRESH_S, by_id=_players(view))
 
 
 @bp.get("/tournaments/<tid>/standings")
@@ -123,8 +127,7 @@ def standings(tid: str) -> Any:
 @bp.get("/tournaments/<tid>/bracket")
 def bracket(tid: str) -> Any:
     view = service().view(tid)
-    return _page("bracket.html", view, refresh_s=REFRESH_S,
-                 brackets=[(s, _rounds(view, s)) for s in ("main", "consolation") if _rounds(view, s)])
+    return _page("bracket.html", view, refresh_s=REFRESH_S, brackets=_brackets(view))
 
 
 @bp.get("/tournaments/<tid>/big")
@@ -134,7 +137,7 @@ def big(tid: str) -> Any:
     if mode not in BIG_MODES:
         mode = "standings"
     return _page("big.html", view, refresh_s=REFRESH_S, mode=mode, theme="dark", body_class="big-page",
-                 brackets=[(s, _rounds(view, s)) for s in ("main", "consolation") if _rounds(view, s)])
+                 brackets=_brackets(view))
 
 
 @bp.get("/tournaments/<tid>/podium")

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from engines import GAMES
+from hub import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "tests" / "records"
@@ -231,19 +232,26 @@ def test_missing_file_exits_2(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
-def test_example_file_replays_as_shipped_with_its_expectation(path: Path, tmp_path: Path) -> None:
-    """`trigono replay tests/records/X.json` on the file itself: the same output as the
-    record without its claim (the claim holds, so it changes nothing)."""
+def test_example_file_replays_as_shipped_with_its_expectation(
+    path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`trigono replay tests/records/X.json` on the file itself (in process: the command's
+    main): the same output as the record without its claim (a true claim changes nothing)."""
     record = json.loads(path.read_text(encoding="utf-8"))
-    as_shipped = subprocess.run(
-        [*command(), "replay", str(path)], capture_output=True, text=True, cwd=ROOT, timeout=60
-    )
-    bare = {k: v for k, v in record.items() if k not in ("expect", "expect_error")}
-    stripped = run_replay(bare, via_file=tmp_path / path.name)
-    assert "unknown field" not in as_shipped.stderr
-    assert (as_shipped.returncode, as_shipped.stdout, as_shipped.stderr) == (
-        stripped.returncode, stripped.stdout, stripped.stderr
-    )
+    bare = tmp_path / path.name
+    bare.write_text(json.dumps({k: v for k, v in record.items() if k not in ("expect", "expect_error")}))
+    as_shipped = (cli.main(["replay", str(path)]), *capsys.readouterr())
+    stripped = (cli.main(["replay", str(bare)]), *capsys.readouterr())
+    assert "unknown field" not in as_shipped[2]
+    assert as_shipped == stripped
+
+
+def test_readme_command_on_a_shipped_example() -> None:
+    """The README's own command, as a process, on a file with an ``expect``."""
+    run = subprocess.run([*command(), "replay", str(RECORDS / "trike-swap.json")],
+                         capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert run.returncode == 0 and run.stderr == ""
+    assert json.loads(run.stdout)["pawn"] == "d1"
 
 
 def test_false_expectation_exits_2_naming_the_field(tmp_path: Path) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
+
 from engines.core import IllegalMoveError
 from engines.triolet import PlayTokens, TrioletGame
 from engines.triolet.board import (
@@ -14,6 +16,7 @@ from engines.triolet.board import (
     SIZE,
     Board,
     Play,
+    cell_index,
     check_play,
     index,
 )
@@ -50,6 +53,7 @@ def brute_force_plays(board: Board, rack: list[int]) -> set[tuple[int, Play]]:
     return found
 
 
+@pytest.mark.slow  # about 9 s: brute force over every cell shape, order and joker value
 def test_generator_complete_against_brute_force() -> None:
     checked = 0
     for seed in (11, 12):
@@ -68,3 +72,14 @@ def test_generator_complete_against_brute_force() -> None:
             state.apply(rng.choice(plays or legal))
             turn += 1
     assert checked >= 12
+
+
+def test_generator_matches_brute_force_on_an_opening_and_a_joker_rack() -> None:
+    """The quick check of the fast loop (the slow test above walks whole games)."""
+    state = TrioletGame({"players": ["P1", "P2"]}).new_initial_state(random.Random(11))
+    rack = state.racks[state.to_move]
+    assert set(generate(state.board, rack)) == brute_force_plays(state.board, rack)
+    board = Board()
+    for cell, value in (("H8", 7), ("H9", 8), ("G8", 3)):
+        board.place(cell_index(cell), value, False)
+    assert set(generate(board, [JOKER, 5])) == brute_force_plays(board, [JOKER, 5])

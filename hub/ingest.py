@@ -48,12 +48,14 @@ ACK_EVERY_S = 0.25  # at most one ack per link, board and boot this often (devic
 @dataclass(frozen=True, slots=True)
 class Arrival(Generic[LinkT]):
     """One decoded device message as it arrived: on which link object (acks go back the
-    same way), under which link name (``serial:/dev/ttyACM0``), at what wall-clock time."""
+    same way), under which link name (``serial:/dev/ttyACM0``), at what wall-clock time;
+    ``raw`` is the device's own JSON text when the link kept it (stored as is)."""
 
     link: LinkT
     msg: JSONDict
     link_name: str
     at: float
+    raw: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,9 +243,9 @@ def _entry(state: IngestState[Any], item: Arrival[Any]) -> Entry:
     msg, board = item.msg, item.msg["board"]
     if msg["type"] in protocol.EVENT_TYPES:
         return Entry.new("device", msg, table_id=state.bound.get(board), at=item.at, board=board,
-                         boot=msg["boot"], seq=msg["seq"])
+                         boot=msg["boot"], seq=msg["seq"], raw=item.raw)
     # health and status: stored, neither deduplicated nor routed
-    return Entry.new("device", msg, at=item.at, board=board)
+    return Entry.new("device", msg, at=item.at, board=board, raw=item.raw)
 
 
 def _pace(state: IngestState[LinkT], to_ack: dict[AckKey, LinkT], now: float) -> list[Ack[LinkT]]:

@@ -291,7 +291,7 @@ def deliver(transport: Transport, sink: DeviceSink | None, rejects: RejectLog, t
     elif (kind == "health") != (msg["type"] == "health"):
         reason = f"{msg['type']} on the {kind} topic"
     else:
-        sink.device_message(transport, msg, link)
+        sink.device_message(transport, msg, link, bytes(payload).decode())
         return
     rejects.note(board, reason)
     sink.device_corrupt(transport, link, reason, board)

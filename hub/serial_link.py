@@ -170,7 +170,8 @@ class SerialTransport(Transport):
             self._where[board] = port
             port.boards.add(board)
         port.last_board = board
-        self._sink.device_message(self, msg, port.link)
+        # decode_line checked the frame: b"$" + JSON + b"*" + two hex digits.
+        self._sink.device_message(self, msg, port.link, line.strip()[1:-3].decode())
 
     def _corrupt(self, port: _Port, reason: str) -> None:
         assert self._sink is not None

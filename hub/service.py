@@ -322,8 +322,9 @@ class Hub:
         return [t.describe() for t in self._transports]
 
     # -- the DeviceSink side (called by transports, any thread) --------------------------
-    def device_message(self, transport: Transport, msg: JSONDict, link: str) -> None:
-        self._inbox.put(Arrival(transport, msg, link, time.time()))
+    def device_message(self, transport: Transport, msg: JSONDict, link: str,
+                       raw: str | None = None) -> None:
+        self._inbox.put(Arrival(transport, msg, link, time.time(), raw))
 
     def device_status(self, transport: Transport, board: str, status: str, link: str) -> None:
         self.device_message(transport, {"type": "status", "board": board, "status": status}, link)

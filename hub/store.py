@@ -160,6 +160,10 @@ class EventStore(ABC):
         """Release the store."""
 
 
+_INSERT = ("INSERT OR IGNORE INTO log (at, source, table_id, board, boot, seq, body)"
+           " VALUES (?, ?, ?, ?, ?, ?, ?)")
+
+
 class SqliteStore(EventStore):
     """SQLite in WAL mode.
 
@@ -178,21 +182,30 @@ class SqliteStore(EventStore):
         self._db.executescript(SCHEMA)
 
     def append(self, entries: Sequence[Entry]) -> list[int | None]:
-        ids: list[int | None] = []
+        rows = [(e.at, e.source, e.table_id, e.board, e.boot, e.seq, encode_body(e))
+                for e in entries]  # a body that cannot be encoded fails here: nothing stored
         with self._lock:
             cur = self._db.cursor()
             cur.execute("BEGIN IMMEDIATE")
             try:
-                for e in entries:
-                    cur.execute(
-                        "INSERT OR IGNORE INTO log (at, source, table_id, board, boot, seq, body)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (e.at, e.source, e.table_id, e.board, e.boot, e.seq, encode_body(e)),
-                    )
+                # Fast path: the hub drops duplicates before storing, so nearly always
+                # every row goes in; under the write lock their ids are then consecutive.
+                before = self._db.total_changes
+                cur.executemany(_INSERT, rows)
+                if self._db.total_changes - before == len(rows):
+                    last = int(cur.execute("SELECT last_insert_rowid()").fetchone()[0])
+                    cur.execute("COMMIT")
+                    return list(range(last - len(rows) + 1, last + 1))
+                cur.execute("ROLLBACK")  # some were stored before: find which, one by one
+                cur.execute("BEGIN IMMEDIATE")
+                ids: list[int | None] = []
+                for row in rows:
+                    cur.execute(_INSERT, row)
                     ids.append(cur.lastrowid if cur.rowcount == 1 else None)
                 cur.execute("COMMIT")
             except BaseException:
-                cur.execute("ROLLBACK")
+                if self._db.in_transaction:
+                    cur.execute("ROLLBACK")
                 raise
         return ids
 

@@ -17,8 +17,11 @@ from firmware import protocol
 class DeviceSink(Protocol):
     """What a transport calls; the hub implements it. Calls may come from any thread."""
 
-    def device_message(self, transport: Transport, msg: dict[str, Any], link: str) -> None:
-        """A well-formed device message (any type, health included)."""
+    def device_message(self, transport: Transport, msg: dict[str, Any], link: str,
+                       raw: str | None = None) -> None:
+        """A well-formed device message (any type, health included); ``raw``, when the
+        link has it, is the JSON text ``msg`` was decoded from (the store keeps it as is
+        instead of encoding ``msg`` again)."""
 
     def device_corrupt(self, transport: Transport, link: str, reason: str, board: str | None) -> None:
         """A line or payload that failed to decode; ``board`` when the link knows it."""

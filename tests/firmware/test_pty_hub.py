@@ -24,7 +24,8 @@ class AckingSink:
         self.corrupt: list[str] = []
         self.lock = threading.Lock()
 
-    def device_message(self, transport: Transport, msg: dict[str, Any], link: str) -> None:
+    def device_message(self, transport: Transport, msg: dict[str, Any], link: str,
+                       raw: str | None = None) -> None:
         with self.lock:
             self.messages.append(msg)
             seqs = sorted({m["seq"] for m in self.messages if m["type"] in protocol.EVENT_TYPES})

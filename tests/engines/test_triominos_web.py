@@ -12,8 +12,14 @@ import pytest
 from engines.triominos import TriominosGame
 from engines.triominos.bot import greedy_choose
 from hub.service import Hub
-from tests.web.conftest import hub  # noqa: F401  (fixture)
-from tests.web.test_browser import browser, login, new_page, server, shot  # noqa: F401
+from tests.web.conftest import (  # noqa: F401  (fixtures: browser, hub, server)
+    browser,
+    hub,
+    new_page,
+    server,
+    shot,
+)
+from tests.web.conftest import login_page as login
 from web.server import ServerHandle
 
 pytestmark = pytest.mark.browser

@@ -17,7 +17,7 @@ import time
 import esp32
 import machine
 
-from firmware.board_rp2 import start_watchdog, watchdog_caused_reset, wifi_rssi, wifi_up
+from firmware.board_rp2 import random16, start_watchdog, watchdog_caused_reset, wifi_rssi, wifi_up
 from firmware.clock import wrap
 from firmware.edges import EdgeCounter
 
@@ -65,6 +65,9 @@ class Board:
 
     def watchdog_reset(self):
         return watchdog_caused_reset()
+
+    def random16(self):
+        return random16()
 
     def start(self, node):
         pins = self.beam_pins + self.button_pins

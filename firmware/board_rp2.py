@@ -54,6 +54,9 @@ class Board:
     def watchdog_reset(self):
         return watchdog_caused_reset()
 
+    def random16(self):
+        return random16()
+
     def start(self, node):
         """Attach the interrupt handlers (built here, once: nothing allocated in IRQs)."""
         trigger = machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
@@ -81,6 +84,18 @@ def start_watchdog(timeout_ms):
     if not timeout_ms:
         return None
     return machine.WDT(timeout=min(timeout_ms, WDT_MAX_MS))
+
+
+def random16():
+    """16 bits for the boot id: the hardware RNG, mixed with this chip's unique id so two
+    boards differ even if their RNG were weak right after power-up."""
+    import os
+
+    r = os.urandom(2)
+    h = 0
+    for b in machine.unique_id():
+        h = (h * 31 + b) & 0xFFFF
+    return ((r[0] << 8) | r[1]) ^ h
 
 
 def watchdog_caused_reset():

@@ -29,10 +29,13 @@ class Node:
     storage      boot-counter storage callable (firmware.outbox.FileStorage on a board)
     mem_free()   -> free heap bytes; reboot() restarts the board; rssi() -> dBm or None
     crash        one line on the previous boot's crash (or watchdog reset), or None
+    journal      outbox journal (firmware.outbox.FileJournal on a board): unacknowledged
+                 events survive a reset; None keeps them in RAM only
+    random16()   -> 16 random bits for the boot id (None: the boot id is the counter)
     """
 
     def __init__(self, cfg, clock, read_beam, set_emitter=None, storage=None, mem_free=None,
-                 reboot=None, rssi=None, fw=FW_VERSION, crash=None):
+                 reboot=None, rssi=None, fw=FW_VERSION, crash=None, journal=None, random16=None):
         self.cfg = cfg
         self.board = cfg["board"]
         self.th = cfg["thresholds"]
@@ -70,13 +73,14 @@ class Node:
                     self.selftests.append(SelfTest(hc["name"], hole_chans[hc["name"]], set_emitter,
                                                    read_beam, self.th["selftest_ms"] * 1000))
         self.links = []
-        self.cursors = []  # per link: next seq to send
-        self.sent_high = []  # per link: highest seq it ever sent (to count resends)
+        self.cursors = []  # per link: next outbox ordinal to send
+        self.sent_high = []  # per link: highest ordinal it ever sent (to count resends)
         self.counters = {"drops": 0, "bounces": 0, "blocked": 0, "cleared": 0, "faults": 0,
                          "buttons": 0, "edges": 0, "edge_overflow": 0, "resends": 0,
                          "a_missed": 0, "selftests": 0, "bad_input": 0, "link_ups": 0,
                          "loop_max_ms": 0}
-        self.outbox = Outbox(self.board, 0, self.th["outbox_size"])  # boot set by start()
+        self.random16 = random16
+        self.outbox = Outbox(self.board, 0, self.th["outbox_size"], journal)  # boot set by start()
         self.boot = None  # None until start()
         self.started_at = 0
         # Wrapped ticks only compare within +-2**29 us (537 s), so every period that may
@@ -108,7 +112,8 @@ class Node:
         now = self.clock()
         self.started_at = self._last_now = now
         self._last_health = self._last_selftest = self.uptime_ms
-        self.boot, error = next_boot(self.storage)
+        self.outbox.restore()  # earlier boots' unacknowledged events first, as they were
+        self.boot, error = next_boot(self.storage, self.random16)
         self.outbox.boot = self.boot
         hello = {"fw": self.fw, "config": config_hash(_public(self.cfg)),
                  "holes": [h.name for h in self.holes]}
@@ -175,16 +180,17 @@ class Node:
             for _ in range(SEND_BURST):
                 if not link.is_up():
                     break
-                msg = outbox.get(self.cursors[i])
-                if msg is None:
+                got = outbox.get(self.cursors[i])
+                if got is None:
                     break
+                ordinal, msg = got
                 if not link.send(msg):
                     break
-                self.cursors[i] = msg["seq"] + 1
-                if msg["seq"] <= self.sent_high[i]:
+                self.cursors[i] = ordinal + 1
+                if ordinal <= self.sent_high[i]:
                     self.counters["resends"] += 1
                 else:
-                    self.sent_high[i] = msg["seq"]
+                    self.sent_high[i] = ordinal
 
     # -- inputs from links ---------------------------------------------------------------
     def link_up(self, link):
@@ -211,6 +217,10 @@ class Node:
                 self.send_health(self.clock())
             elif cmd == "reboot" and self.reboot is not None:
                 self.reboot()
+            elif cmd == "newboot":
+                self.new_boot()
+            elif cmd == "resend":
+                self._rewind_all()
         else:
             self.counters["bad_input"] += 1
 
@@ -218,6 +228,16 @@ class Node:
         """The board's loop took `ms` between two polls: keep the longest (health)."""
         if ms > self.counters["loop_max_ms"]:
             self.counters["loop_max_ms"] = ms
+
+    def new_boot(self):
+        """The hub saw this boot id before (flash erased, a spare board with the same
+        id): take a fresh one and move the unacknowledged events of this boot to it."""
+        boot, error = next_boot(self.storage, self.random16)
+        self.outbox.rebase(boot)
+        self.boot = boot
+        self._rewind_all()
+        if error is not None:
+            self._emit("fault", self.clock(), {"reason": error})
 
     def bad_input(self, reason=None):
         """A link got a line or payload it could not decode."""

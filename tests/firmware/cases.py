@@ -10,7 +10,7 @@ from firmware.clock import TICKS_PERIOD, ticks_add, ticks_diff, wrap
 from firmware.edges import EdgeCounter, EdgeRing, pin_handler
 from firmware.links import MqttLink, SerialLink
 from firmware.node import Node
-from firmware.outbox import MemoryStorage, Outbox, next_boot
+from firmware.outbox import JOURNAL_MAX, MemoryJournal, MemoryStorage, Outbox, boot_id, next_boot
 
 PINMAP_PATH = "hardware/pinmap.json"
 
@@ -74,7 +74,8 @@ class Rig:
     `wired` models the emitter wiring: with a hole's emitter off its receivers see dark.
     """
 
-    def __init__(self, cfg=None, start_us=0, wired=True, storage=None, thresholds=None):
+    def __init__(self, cfg=None, start_us=0, wired=True, storage=None, thresholds=None, journal=None,
+                 random16=None):
         cfg = dict(TWO_HOLES if cfg is None else cfg)
         if thresholds:
             cfg["thresholds"] = thresholds
@@ -85,7 +86,7 @@ class Rig:
         self.wired = wired
         self.node = Node(self.cfg, self.clock, self.read_beam, self.set_emitter,
                          storage if storage is not None else MemoryStorage(),
-                         lambda: 12345)
+                         lambda: 12345, journal=journal, random16=random16)
         self.node.keep_events = True
         self.link = FakeLink()
         self.node.add_link(self.link)
@@ -369,6 +370,69 @@ def case_boot_counter_persists_through_storage():
 
     boot, error = next_boot(broken)
     assert error is not None
+
+
+def case_boot_id_is_counter_and_random_bits_so_an_erased_flash_does_not_repeat_it():
+    store = MemoryStorage("41")
+    assert next_boot(store, lambda: 0xBEEF) == ((42 << 16) | 0xBEEF, None) and store.text == "42"
+    first, _ = next_boot(MemoryStorage(), lambda: 0x1234)  # erased flash: counter 1 again
+    second, _ = next_boot(MemoryStorage(), lambda: 0x9876)  # and again, or a spare board
+    assert first != second and first >> 16 == second >> 16 == 1
+    assert boot_id(0x7FFF, 0xFFFF) <= protocol.MAX_COUNT
+    assert next_boot(MemoryStorage(str(0x7FFF)), lambda: 1)[0] == boot_id(1, 1)  # wraps, stays in range
+
+
+def case_unacked_events_survive_a_reset_through_the_journal():
+    journal = MemoryJournal()
+    store = MemoryStorage()
+    first = Rig(storage=store, journal=journal)
+    for _ in range(3):
+        first.pulse(S, 5000)
+        first.run(60)
+    first.node.receive(protocol.ack(first.node.boot, 2))  # the hub stored hello and one drop
+    old = first.node.boot
+    second = Rig(storage=store, journal=journal)  # reset: a new boot on the same flash
+    sent = [(m["boot"], m["seq"], m["type"]) for m in second.link.events()]
+    assert sent[:2] == [(old, 3, "drop"), (old, 4, "drop")], sent  # the old ones first, as they were
+    assert sent[2] == (second.node.boot, 1, "hello") and second.node.outbox.restored == 2
+    second.node.receive(protocol.ack(old, 4))
+    second.node.receive(protocol.ack(second.node.boot, 1))
+    assert second.node.outbox.unacked() == 0
+    third = Rig(storage=store, journal=journal)
+    assert [m["boot"] for m in third.link.events()] == [third.node.boot]  # nothing old is left
+
+
+def case_journal_skips_a_line_cut_by_the_reset_and_compacts():
+    box = Outbox("B1", 5, 64, MemoryJournal())
+    for i in range(3):
+        box.add("drop", i, {"hole": "big"})
+    box.journal.lines[-1] = box.journal.lines[-1][:20]  # power lost mid-write
+    again = Outbox("B1", 6, 64, box.journal)
+    assert again.restore() == 2 and [m["seq"] for m in again.items] == [1, 2]
+    n = 0
+    while box.journal.size <= JOURNAL_MAX:  # acks append short lines...
+        box.add("drop", n, {"hole": "big"})
+        n += 1
+        box.ack(5, box.seq)
+    writes = box.journal.writes
+    box.add("drop", 0, {"hole": "big"})
+    box.ack(5, box.seq)  # ...until the file is past one erase block: rewritten, empty
+    assert box.journal.lines == [] and box.journal.writes == writes + 2
+
+
+def case_newboot_moves_unacked_events_to_a_fresh_boot_id():
+    bits = [0x1111, 0x2222]
+    rig = Rig(random16=lambda: bits.pop(0))
+    rig.pulse(S, 5000)
+    rig.run(60)
+    old = rig.node.boot
+    rig.node.receive(protocol.command(old, "newboot"))  # the hub saw `old` before
+    rig.run(5)
+    new = rig.node.boot
+    assert new != old and new & 0xFFFF == 0x2222
+    resent = [(m["type"], m["seq"]) for m in rig.link.events() if m["boot"] == new]
+    assert resent == [("hello", 1), ("drop", 2)], resent
+    assert rig.node.outbox.ack(new, 2) and rig.node.outbox.unacked() == 0
 
 
 def case_seq_restarts_each_boot_and_hello_comes_first():

@@ -3,14 +3,16 @@ unix port, faults injected, and what the board does about them."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from firmware import protocol
 from tests.firmware.board_proc import BoardProcess
-from tests.firmware.test_e2e_mqtt import DROP_SMALL_2MS, GAP
+from tests.firmware.test_e2e_mqtt import DROP_BIG, DROP_SMALL_2MS, GAP
 
 pytestmark = pytest.mark.micropython
 
@@ -41,6 +43,10 @@ def hellos(board: BoardProcess) -> list[dict[str, Any]]:
     return board.events("hello")
 
 
+def new_hello(board: BoardProcess, old_boot: int) -> dict[str, Any] | None:
+    return next((h for h in hellos(board) if h["boot"] != old_boot), None)
+
+
 def test_an_exception_in_the_loop_is_recorded_told_in_the_next_hello_and_resets(make_board: Any) -> None:
     board = make_board(selftest_every_s=1)
     board.wait(lambda: hellos(board))
@@ -49,9 +55,10 @@ def test_an_exception_in_the_loop_is_recorded_told_in_the_next_hello_and_resets(
     assert board.exited(10) is not None, "the board is still running"
     assert "machine.reset()" in board.text()  # it reset itself, not left at the REPL
     assert (board.workdir / "crash.txt").read_text().startswith("RuntimeError: boom")
-    board.start()  # the reset board boots again
-    board.wait(lambda: hellos(board))
-    assert hellos(board)[0]["crash"].startswith("RuntimeError: boom @"), hellos(board)[0]
+    old = hellos(board)[0]["boot"]
+    board.start()  # the reset board boots again (its unacknowledged old hello is resent first)
+    board.wait(lambda: new_hello(board, old))
+    assert new_hello(board, old)["crash"].startswith("RuntimeError: boom @"), new_hello(board, old)
     assert not (board.workdir / "crash.txt").exists()
 
 
@@ -60,9 +67,10 @@ def test_the_watchdog_resets_a_stuck_loop_and_the_next_hello_says_so(make_board:
     board.wait(lambda: hellos(board))
     board.script([[0, "hang", 30000]])  # a call that never returns (a blocking socket, say)
     assert board.exited(10) == -9, "the watchdog did not reset the board"
+    old = hellos(board)[0]["boot"]
     board.start()
-    board.wait(lambda: hellos(board))
-    assert hellos(board)[0]["crash"] == "watchdog reset"
+    board.wait(lambda: new_hello(board, old))
+    assert new_hello(board, old)["crash"] == "watchdog reset"
 
 
 def test_a_partial_line_and_a_stray_ctrl_c_do_not_freeze_the_board(make_board: Any) -> None:
@@ -76,3 +84,32 @@ def test_a_partial_line_and_a_stray_ctrl_c_do_not_freeze_the_board(make_board: A
     board.write(b"\x03\x03")  # twice within a second: stop on purpose (mpremote, a human)
     assert board.exited(5) is not None
     assert "stopped by Ctrl-C" in board.text()
+
+
+def test_a_board_killed_mid_outbox_delivers_every_event_exactly_once_after_restart(make_board: Any) -> None:
+    board = make_board()
+    board.wait(lambda: hellos(board))
+    first = hellos(board)[0]["boot"]
+    board.script(DROP_SMALL_2MS, GAP, DROP_BIG, GAP, DROP_SMALL_2MS, GAP)
+    board.wait(lambda: len({e["seq"] for e in board.events("drop")}) == 3)
+    stored: dict[tuple[int, int], dict[str, Any]] = {(first, 1): hellos(board)[0]}  # the hub
+    board.send(protocol.ack(first, 1))  # the hub stored the hello, then lost the link
+    time.sleep(0.2)
+    board.start()  # SIGKILL with three drops unacknowledged, then power on again
+
+    def hub_round() -> bool:
+        for msg in board.events():
+            stored.setdefault((msg["boot"], msg["seq"]), msg)
+        for boot in {b for b, _ in stored}:
+            high = 0
+            while (boot, high + 1) in stored:
+                high += 1
+            board.send(protocol.ack(boot, high))
+        board.send(protocol.command(0, "health"))
+        health = [m for m in board.messages() if m["type"] == "health"]
+        return bool(health) and health[-1]["counters"]["unacked"] == 0 and len(stored) >= 5
+
+    board.wait(hub_round, timeout=15)
+    drops = sorted((boot, seq) for (boot, seq), m in stored.items() if m["type"] == "drop")
+    assert drops == [(first, 2), (first, 3), (first, 4)], stored  # each palet once, under its first name
+    assert [k for k, m in stored.items() if m["type"] == "hello"] == [(first, 1), (new_hello(board, first)["boot"], 1)]

@@ -2,66 +2,149 @@
 
 :class:`SeqTracker` puts each board's events back in seq order before they are stored:
 an event that arrives after a gap is held (not stored, so not acknowledged: the device
-keeps it in its ring) until the missing ones arrive; then they are released in order.
+keeps it in its outbox) until the missing ones arrive; then they are released in order.
 Its ack mark is the highest seq up to which everything was released — the cumulative ack
-(DESIGN.md §5). A gap is a health alert; one the device does not fill within
-``gap_timeout_s`` is given up (another alert) so a lost event cannot stall a board.
+(DESIGN.md §5). Rules that keep what a board sent (issue 13):
 
->>> t = SeqTracker(gap_timeout_s=5.0)
->>> t.offer("B1", 1, 1, "e1", now=0.0), t.ack_mark("B1", 1)
-((['e1'], [], False), 1)
->>> t.offer("B1", 1, 4, "e4", now=0.0), t.ack_mark("B1", 1)
-(([], [2, 3], False), 1)
->>> t.offer("B1", 1, 2, "e2", now=1.0)[0], t.offer("B1", 1, 3, "e3", now=1.0)[0], t.ack_mark("B1", 1)
-(['e2'], ['e3', 'e4'], 4)
->>> t.offer("B1", 1, 3, "again", now=1.0)
-([], [], True)
+- a seq further than ``window`` past the mark is *refused*: not held, not stored, never
+  acknowledged (one forged seq of 2**31 can neither black a board out nor fill memory);
+- a gap is given up only when the board cannot fill it any more: its health says the
+  oldest event it still holds is later (:meth:`SeqTracker.board_holds_from`), or it kept
+  talking for ``give_up_s`` (longer than the firmware's longest resend period) without
+  resending. A silent board's gap waits: it may come back with the events;
+- the hub asks for a resend (``cmd resend``) when a gap opens, then every
+  ``ASK_EVERY_S`` while it lasts (:meth:`SeqTracker.asks`);
+- changes can be rolled back (:meth:`begin`, :meth:`rollback`, :meth:`commit`): the mark
+  advances only for what the store took.
+
+>>> t = SeqTracker()
+>>> t.offer("B1", 1, 1, "e1", now=0.0).released, t.ack_mark("B1", 1)
+(['e1'], 1)
+>>> t.offer("B1", 1, 4, "e4", now=0.0).missing, t.ack_mark("B1", 1)
+([2, 3], 1)
+>>> t.offer("B1", 1, 2, "e2", now=1.0).released, t.offer("B1", 1, 3, "e3", now=1.0).released
+(['e2'], ['e3', 'e4'])
+>>> t.offer("B1", 1, 3, "again", now=1.0).duplicate, t.offer("B1", 1, 2**31 - 1, "far", now=1.0).refused
+(True, True)
+>>> t.ack_mark("B1", 1)
+4
 """
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 ItemT = TypeVar("ItemT")
+
+SEQ_WINDOW = 1024  # a board's outbox holds 64: far more than any honest jump
+GIVE_UP_S = 60.0  # > 16 x resend_ms (32 s), the firmware's longest resend period
+ASK_EVERY_S = 2.0  # resend requests while a gap lasts
+BOOTS_PER_BOARD = 4  # boot ids followed per board (older ones are forgotten)
+
+BootKey = tuple[str, int]
 
 
 @dataclass
 class _BootSeqs(Generic[ItemT]):
     contiguous: int
     held: dict[int, ItemT] = field(default_factory=dict)
-    gap_since: float | None = None
+    gap_since: float | None = None  # wall clock when the current gap opened
+    asked_at: float | None = None  # last resend request for it
+
+
+class Offer(NamedTuple, Generic[ItemT]):
+    """What offering one event decided."""
+
+    released: list[ItemT]
+    """Events to store now, in seq order."""
+    missing: list[int]
+    """Seqs newly found missing (a gap opened or grew)."""
+    duplicate: bool
+    refused: bool
+    """Too far past the mark (more than the window): dropped, not acknowledged."""
+
+
+class GivenUp(NamedTuple, Generic[ItemT]):
+    """Seqs of a boot given up for good, and the held events that then follow them."""
+
+    board: str
+    boot: int
+    lost: list[tuple[int, int]]
+    """Ranges (first, last) of lost seqs (a range may be long: never a list of seqs)."""
+    released: list[ItemT]
+
+    @property
+    def lost_count(self) -> int:
+        return sum(last - first + 1 for first, last in self.lost)
 
 
 class SeqTracker(Generic[ItemT]):
     """Reordering, gaps and cumulative ack marks per (board, boot)."""
 
-    def __init__(self, gap_timeout_s: float = 5.0) -> None:
-        self.gap_timeout_s = gap_timeout_s
-        self._boots: dict[tuple[str, int], _BootSeqs[ItemT]] = {}
+    def __init__(self, give_up_s: float = GIVE_UP_S, window: int = SEQ_WINDOW) -> None:
+        self.give_up_s = give_up_s
+        self.window = window
+        self._boots: dict[BootKey, _BootSeqs[ItemT]] = {}
+        self._journal: dict[BootKey, _BootSeqs[ItemT] | None] | None = None
 
+    # -- transactions ----------------------------------------------------------------
+    def begin(self) -> None:
+        """Start recording changes so that :meth:`rollback` can undo them."""
+        self._journal = {}
+
+    def commit(self) -> None:
+        self._journal = None
+
+    def rollback(self) -> None:
+        """Undo every change since :meth:`begin` (the store refused the batch)."""
+        journal, self._journal = self._journal, None
+        for key, before in (journal or {}).items():
+            if before is None:
+                self._boots.pop(key, None)
+            else:
+                self._boots[key] = before
+
+    def _touch(self, key: BootKey) -> None:
+        if self._journal is not None and key not in self._journal:
+            seqs = self._boots.get(key)
+            self._journal[key] = None if seqs is None else copy.copy(seqs)
+            if seqs is not None:
+                seqs.held = dict(seqs.held)  # the saved copy keeps the old dict
+
+    # -- events ----------------------------------------------------------------------
     def restore(self, board: str, boot: int, contiguous: int) -> None:
         """Set a boot's mark as rebuilt from the store after a restart."""
         self._boots[(board, boot)] = _BootSeqs(contiguous)
 
-    def offer(self, board: str, boot: int, seq: int, item: ItemT,
-              now: float) -> tuple[list[ItemT], list[int], bool]:
-        """Offer an arriving event: (items to store now in order, seqs newly found
-        missing, True when it is a duplicate). A boot's first seq is 0 or 1."""
+    def offer(self, board: str, boot: int, seq: int, item: ItemT, now: float) -> Offer[ItemT]:
+        """Offer an arriving event. A boot's first seq is 0 or 1."""
         key = (board, boot)
         seqs = self._boots.get(key)
+        if seqs is not None and (seq <= seqs.contiguous or seq in seqs.held):
+            return Offer([], [], True, False)
+        if seq > (seqs.contiguous if seqs is not None else 0) + self.window:
+            return Offer([], [], False, True)
+        self._touch(key)
         if seqs is None:
+            self._forget_old_boots(board)
             seqs = self._boots[key] = _BootSeqs(seq - 1 if seq <= 1 else 0)
-        if seq <= seqs.contiguous or seq in seqs.held:
-            return [], [], True
         if seq != seqs.contiguous + 1:
             top = max(seqs.held) if seqs.held else seqs.contiguous
             seqs.held[seq] = item
             if seqs.gap_since is None:
-                seqs.gap_since = now
-            return [], list(range(top + 1, seq)), False
+                seqs.gap_since, seqs.asked_at = now, None
+            return Offer([], list(range(top + 1, seq)), False, False)
         seqs.contiguous = seq
-        return [item, *self._release(seqs)], [], False
+        return Offer([item, *self._release(seqs)], [], False, False)
+
+    def _forget_old_boots(self, board: str) -> None:
+        mine = [key for key in self._boots if key[0] == board]
+        for key in mine[: max(0, len(mine) - BOOTS_PER_BOARD + 1)]:
+            self._touch(key)
+            del self._boots[key]  # its held events were never acknowledged: resent if still held
 
     @staticmethod
     def _release(seqs: _BootSeqs[ItemT]) -> list[ItemT]:
@@ -70,7 +153,7 @@ class SeqTracker(Generic[ItemT]):
             seqs.contiguous += 1
             out.append(seqs.held.pop(seqs.contiguous))
         if not seqs.held:
-            seqs.gap_since = None
+            seqs.gap_since = seqs.asked_at = None
         return out
 
     def ack_mark(self, board: str, boot: int) -> int | None:
@@ -80,21 +163,114 @@ class SeqTracker(Generic[ItemT]):
             return None
         return seqs.contiguous
 
-    def expire(self, now: float) -> list[tuple[str, int, list[int], list[ItemT]]]:
-        """Give up gaps older than the timeout: [(board, boot, seqs given up, items
-        released in order)]."""
-        given_up = []
+    def held(self, board: str) -> int:
+        """Events of ``board`` waiting behind a gap."""
+        return sum(len(s.held) for (b, _), s in self._boots.items() if b == board)
+
+    def gaps(self) -> Iterator[tuple[str, int, int, float]]:
+        """Open gaps: (board, boot, first missing seq, wall clock when it opened)."""
         for (board, boot), seqs in self._boots.items():
-            if seqs.gap_since is None or now - seqs.gap_since < self.gap_timeout_s:
+            if seqs.gap_since is not None:
+                yield board, boot, seqs.contiguous + 1, seqs.gap_since
+
+    # -- giving up -------------------------------------------------------------------
+    def _give_up(self, key: BootKey, below: int) -> GivenUp[ItemT] | None:
+        """Give up every missing seq < ``below``; release the held events among and
+        after them, in order."""
+        seqs = self._boots[key]
+        if below <= seqs.contiguous + 1:
+            return None
+        self._touch(key)
+        seqs = self._boots[key]
+        lost: list[tuple[int, int]] = []
+        released: list[ItemT] = []
+        nxt = seqs.contiguous + 1
+        for seq in sorted(k for k in seqs.held if k < below):
+            if seq > nxt:
+                lost.append((nxt, seq - 1))
+            released.append(seqs.held.pop(seq))
+            nxt = seq + 1
+        if nxt < below:
+            lost.append((nxt, below - 1))
+        seqs.contiguous = below - 1
+        released += self._release(seqs)
+        return GivenUp(key[0], key[1], lost, released)
+
+    def board_holds_from(self, board: str, oldest: tuple[int, int],
+                         only_boot: int | None = None) -> list[GivenUp[ItemT]]:
+        """The board says (in its health) that the oldest event it still holds is
+        ``oldest`` = (boot, seq): whatever is missing before it can never come and is
+        given up. Boot ids are ordered (the firmware's boot counter is in the high bits).
+        With ``only_boot``, only that boot is concluded on (the board did not say what
+        it holds of older ones)."""
+        out = []
+        for key in [k for k in self._boots if k[0] == board]:
+            boot, seqs = key[1], self._boots[key]
+            if only_boot is not None and boot != only_boot:
                 continue
-            first_held = min(seqs.held)
-            lost = list(range(seqs.contiguous + 1, first_held))
-            seqs.contiguous = first_held
-            released = [seqs.held.pop(first_held), *self._release(seqs)]
-            if seqs.held:
-                seqs.gap_since = now
-            given_up.append((board, boot, lost, released))
-        return given_up
+            if boot < oldest[0]:
+                below = max(seqs.held) + 1 if seqs.held else seqs.contiguous + 1
+            elif boot == oldest[0]:
+                below = oldest[1]
+            else:
+                continue
+            given = self._give_up(key, below)
+            if given is not None:
+                out.append(given)
+        return out
+
+    def expire(self, now: float, last_heard: Mapping[str, float | None]) -> list[GivenUp[ItemT]]:
+        """Give up gaps open for ``give_up_s`` whose board kept talking (heard at least
+        ``give_up_s / 2`` after the gap opened: it had time to resend and did not). A
+        silent board's gaps wait for it."""
+        out = []
+        for key, seqs in list(self._boots.items()):
+            since = seqs.gap_since
+            heard = last_heard.get(key[0])
+            if (since is None or now - since < self.give_up_s or heard is None
+                    or heard - since < self.give_up_s / 2):
+                continue
+            given = self._give_up(key, min(seqs.held))
+            if given is not None:
+                out.append(given)
+                seqs = self._boots[key]
+                if seqs.held:
+                    seqs.gap_since = now
+        return out
+
+    def asks(self, now: float) -> list[BootKey]:
+        """Gaps to ask a resend for now (when they open, then every ``ASK_EVERY_S``)."""
+        out = []
+        for key, seqs in self._boots.items():
+            if seqs.gap_since is not None and (seqs.asked_at is None or now - seqs.asked_at >= ASK_EVERY_S):
+                seqs.asked_at = now
+                out.append(key)
+        return out
+
+
+def held_from(health: Mapping[str, Any]) -> tuple[tuple[int, int], int | None] | None:
+    """What a board's health message says about the events it still holds:
+    ``(oldest, only_boot)`` for :meth:`SeqTracker.board_holds_from`, or None when it says
+    nothing usable. Firmware that queues several boots states ``oldest_boot`` and
+    ``oldest_seq`` in its counters; otherwise ``unacked`` bounds the oldest held seq of the
+    message's own boot (``seq - unacked + 1``; ``seq + 1`` when it holds nothing).
+
+    >>> held_from({"boot": 3, "seq": 9, "counters": {"unacked": 2}})
+    ((3, 8), 3)
+    >>> held_from({"boot": 3, "seq": 9, "counters": {"unacked": 1, "oldest_boot": 2, "oldest_seq": 5}})
+    ((2, 5), None)
+    >>> held_from({"boot": 3, "seq": 9, "counters": {}}) is None
+    True
+    """
+    counters = health.get("counters") or {}
+    if not isinstance(health.get("boot"), int) or not isinstance(health.get("seq"), int):
+        return None
+    boot, seq = int(health["boot"]), int(health["seq"])
+    if "oldest_seq" in counters and "oldest_boot" in counters:
+        return (int(counters["oldest_boot"]), int(counters["oldest_seq"])), None
+    if "unacked" in counters:
+        return (boot, seq - int(counters["unacked"]) + 1), boot
+    return None
 
 
 @dataclass
@@ -112,6 +288,7 @@ class BoardHealth:
     gaps: int = 0
     lost_events: int = 0
     corrupt: int = 0
+    refused: int = 0  # events too far past the mark (never acknowledged)
     overflow: int = 0
     rssi: int | None = None
     beam_faults: set[str] = field(default_factory=set)
@@ -151,6 +328,7 @@ class BoardHealth:
             "gaps": self.gaps,
             "lost_events": self.lost_events,
             "corrupt": self.corrupt,
+            "refused": self.refused,
             "overflow": self.overflow,
             "beam_faults": sorted(self.beam_faults),
             "blocked": sorted(self.blocked),

@@ -14,8 +14,16 @@ plain values. The hub's ingest thread (:mod:`hub.service`) drives it:
    event of this boot up to seq N is stored"), so under load one per board and boot every
    :data:`ACK_EVERY_S` says it all; the rest wait in the state until :func:`due_acks`.
 
-:func:`expire` gives up old seq gaps (their held events become ready) and marks silent
-boards lost; the hub's timer calls it.
+:func:`expire` gives up seq gaps the board can no longer fill (their held events become
+ready), asks boards to resend what a gap misses (``cmd resend``) and marks silent boards
+lost; the hub's timer calls it. The rules of giving up are :class:`hub.health.SeqTracker`'s:
+never while the board may still hold the missing events.
+
+Failure isolation (issue 13): :meth:`IngestState.begin` before :func:`take`, then
+:meth:`IngestState.commit` once the store took the entries, or
+:meth:`IngestState.rollback` when it refused them — the seq marks and board health are
+then as before, so nothing is acknowledged that was not stored, and the hub retries
+board by board, then message by message (:mod:`hub.service`).
 
 >>> from firmware import protocol
 >>> state: IngestState[str] = IngestState(bound={"B1": "t1"})
@@ -31,12 +39,13 @@ boards lost; the hub's timer calls it.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from firmware import protocol
-from hub.health import BoardHealth, SeqTracker
+from hub.health import BoardHealth, GivenUp, SeqTracker, held_from
 from hub.store import Entry, with_id
 
 JSONDict = dict[str, Any]
@@ -86,6 +95,8 @@ class Intake(Generic[LinkT]):
     """One log entry per ready arrival, same order (no ids yet)."""
     acks: list[Ack[LinkT]] = field(default_factory=list)
     """Send these after the entries are committed, never before."""
+    asks: list[Ack[LinkT]] = field(default_factory=list)
+    """Resend requests (``cmd resend``) for boards with a gap; send after the acks."""
     alerts: list[Alert] = field(default_factory=list)
     boards: list[str] = field(default_factory=list)
     """Boards whose health changed (for the change feed)."""
@@ -104,13 +115,37 @@ class IngestState(Generic[LinkT]):
     seqs: SeqTracker[Arrival[LinkT]] = field(default_factory=SeqTracker)
     ack_sent: dict[AckKey, float] = field(default_factory=dict)
     acks_due: dict[AckKey, LinkT] = field(default_factory=dict)
+    links: dict[str, LinkT] = field(default_factory=dict)
+    """Board → the link it was last heard on (resend requests go there)."""
+    _saved: dict[str, BoardHealth | None] | None = None
 
     def board(self, board: str) -> BoardHealth:
         """The board's health record (created on first sight)."""
         h = self.health.get(board)
+        if self._saved is not None and board not in self._saved:
+            self._saved[board] = copy.deepcopy(h)
         if h is None:
             h = self.health[board] = BoardHealth(board, table=self.bound.get(board))
         return h
+
+    def begin(self) -> None:
+        """Record seq marks and board health from here on (see :meth:`rollback`)."""
+        self.seqs.begin()
+        self._saved = {}
+
+    def commit(self) -> None:
+        self.seqs.commit()
+        self._saved = None
+
+    def rollback(self) -> None:
+        """Back to the state of :meth:`begin`: the store did not take the entries."""
+        self.seqs.rollback()
+        saved, self._saved = self._saved or {}, None
+        for board, h in saved.items():
+            if h is None:
+                self.health.pop(board, None)
+            else:
+                self.health[board] = h
 
     def bind(self, board: str, table_id: str) -> None:
         """Route the board's events to ``table_id`` from now on."""
@@ -145,6 +180,17 @@ def seqs_text(seqs: list[int]) -> str:
     return f"seq {seqs[0]}" if len(seqs) == 1 else f"seqs {seqs[0]}-{seqs[-1]}"
 
 
+def ranges_text(ranges: list[tuple[int, int]]) -> str:
+    """Seq ranges in words.
+
+    >>> ranges_text([(2, 2)]), ranges_text([(2, 5), (7, 7)])
+    ('seq 2', 'seqs 2-5, 7')
+    """
+    parts = [str(a) if a == b else f"{a}-{b}" for a, b in ranges]
+    single = len(ranges) == 1 and ranges[0][0] == ranges[0][1]
+    return ("seq " if single else "seqs ") + ", ".join(parts)
+
+
 def take(state: IngestState[LinkT], batch: Iterable[Arrival[LinkT]], now: float) -> Intake[LinkT]:
     """One batch of arrivals: health, reordering, dedupe; entries to store and acks.
 
@@ -154,28 +200,43 @@ def take(state: IngestState[LinkT], batch: Iterable[Arrival[LinkT]], now: float)
     """
     intake: Intake[LinkT] = Intake()
     to_ack: dict[AckKey, LinkT] = {}
+    wall = 0.0
     for item in batch:
         msg = item.msg
         board = msg["board"]
+        wall = max(wall, item.at)
         h = state.board(board)
+        state.links[board] = item.link
         if board not in intake.boards:
             intake.boards.append(board)
         if msg["type"] != "status":
             h.seen(msg, item.link_name, item.at)
+        if msg["type"] == "health":
+            held = held_from(msg)
+            if held is not None:
+                given = state.seqs.board_holds_from(board, *held)
+                _given_up(state, intake, given, item.at, to_ack, "the board no longer holds")
         if msg["type"] not in protocol.EVENT_TYPES:
             intake.ready.append(item)
             continue
-        to_ack[(item.link, board, msg["boot"])] = item.link
-        released, missing, duplicate = state.seqs.offer(board, msg["boot"], msg["seq"], item, item.at)
-        if duplicate:
-            h.resends += 1
-        if missing:
-            h.gaps += len(missing)
+        offer = state.seqs.offer(board, msg["boot"], msg["seq"], item, item.at)
+        if offer.refused:
+            h.refused += 1
             _alert(state, intake, board, item.at,
-                   f"seq gap: {seqs_text(missing)} of boot {msg['boot']} missing")
-        intake.ready.extend(released)
+                   f"seq {msg['seq']} of boot {msg['boot']} refused: more than "
+                   f"{state.seqs.window} past the last stored")
+            continue
+        to_ack[(item.link, board, msg["boot"])] = item.link
+        if offer.duplicate:
+            h.resends += 1
+        if offer.missing:
+            h.gaps += len(offer.missing)
+            _alert(state, intake, board, item.at,
+                   f"seq gap: {seqs_text(offer.missing)} of boot {msg['boot']} missing")
+        intake.ready.extend(offer.released)
     intake.entries = [_entry(state, item) for item in intake.ready]
     intake.acks = _pace(state, to_ack, now)
+    intake.asks = _asks(state, wall)
     return intake
 
 
@@ -213,14 +274,9 @@ def expire(state: IngestState[LinkT], now: float, mono: float,
     the wall clock (arrival times are), ``mono`` the monotonic one that paces acks."""
     intake: Intake[LinkT] = Intake()
     to_ack: dict[AckKey, LinkT] = {}
-    for board, boot, lost, released in state.seqs.expire(now):
-        h = state.board(board)
-        h.lost_events += len(lost)
-        _alert(state, intake, board, now, f"gave up waiting for {seqs_text(lost)} of boot {boot}")
-        intake.ready.extend(released)
-        for item in released:
-            to_ack[(item.link, board, boot)] = item.link
-        intake.boards.append(board)
+    heard = {board: h.last_seen for board, h in state.health.items()}
+    _given_up(state, intake, state.seqs.expire(now, heard), now, to_ack,
+              "gave up waiting: the board kept talking without resending")
     for h in state.health.values():
         if h.status == "online" and h.last_seen is not None and now - h.last_seen > lost_after_s:
             h.status = "lost"
@@ -228,7 +284,35 @@ def expire(state: IngestState[LinkT], now: float, mono: float,
             intake.boards.append(h.board)
     intake.entries = [_entry(state, item) for item in intake.ready]
     intake.acks = _pace(state, to_ack, mono)
+    intake.asks = _asks(state, now)
     return intake
+
+
+def _given_up(state: IngestState[LinkT], intake: Intake[LinkT], given: list[GivenUp[Arrival[LinkT]]],
+              at: float, to_ack: dict[AckKey, LinkT], why: str) -> None:
+    for g in given:
+        h = state.board(g.board)
+        h.lost_events += g.lost_count
+        _alert(state, intake, g.board, at, f"{why} {ranges_text(g.lost)} of boot {g.boot}: lost")
+        intake.ready.extend(g.released)
+        for item in g.released:
+            to_ack[(item.link, g.board, g.boot)] = item.link
+        link = state.links.get(g.board)
+        if link is not None:  # the mark moved: the board may drop what it held below it
+            to_ack[(link, g.board, g.boot)] = link
+        if g.board not in intake.boards:
+            intake.boards.append(g.board)
+
+
+def _asks(state: IngestState[LinkT], now: float) -> list[Ack[LinkT]]:
+    """``cmd resend`` for each board with a gap to ask about now (boot 0: any boot, so a
+    board that rebooted still resends an older boot's events it keeps)."""
+    out: list[Ack[LinkT]] = []
+    for board, _boot in state.seqs.asks(now):
+        link = state.links.get(board)
+        if link is not None and all(a.board != board for a in out):
+            out.append(Ack(link, board, protocol.command(0, "resend")))
+    return out
 
 
 def due_acks(state: IngestState[LinkT], now: float) -> list[Ack[LinkT]]:

@@ -43,7 +43,7 @@ from hub.errors import (
     UnknownGameError,
     UnknownTableError,
 )
-from hub.health import SeqTracker
+from hub.health import GIVE_UP_S, SeqTracker
 from hub.inbox import Inbox
 from hub.ingest import Ack, Arrival, IngestState, Intake
 from hub.spec import TableSpec
@@ -85,7 +85,7 @@ class Hub:
         settle_s: float = 1.0,
         bot_budget_s: float = 1.0,
         lost_after_s: float = 30.0,
-        gap_timeout_s: float = 5.0,
+        gap_timeout_s: float = GIVE_UP_S,
     ) -> None:
         self.settle_s = settle_s
         self.lost_after_s = lost_after_s
@@ -339,22 +339,60 @@ class Hub:
     # -- ingest and timers (background threads) ------------------------------------------
     def ingest(self, batch: list[Arrival[Transport]]) -> None:
         """Take a batch of device messages (:func:`hub.ingest.take`), store what is ready
-        in one commit, apply it, then send the cumulative acks."""
+        in one commit, apply it, then send the cumulative acks.
+
+        One message can fail only itself: when the store refuses the batch, the ingest
+        state is rolled back (nothing counted as stored, nothing acknowledged) and the
+        batch is retried board by board, then a failing board's messages one by one. A
+        message the store still refuses is dropped unacknowledged, with an alert: the
+        board keeps it and resends it."""
         with self._lock:
-            intake = ingest.take(self.devices, batch, time.monotonic())
-            applied = self._store_and_apply(intake)
+            applied = self._ingest_isolated(batch)
         if self.applied_hook is not None and applied:
             self.applied_hook(applied)
 
-    def _store_and_apply(self, intake: Intake[Transport]) -> list[JSONDict]:
-        ids = self.store.append(intake.entries) if intake.entries else []
+    def _ingest_isolated(self, batch: list[Arrival[Transport]]) -> list[JSONDict]:
+        try:
+            return self._ingest_once(batch)
+        except Exception as err:  # noqa: BLE001 - whatever the store refused, isolate it
+            if len(batch) == 1:
+                self._unstorable(batch[0], err)
+                return []
+        boards = list(dict.fromkeys(item.msg["board"] for item in batch))
+        parts = ([[i for i in batch if i.msg["board"] == b] for b in boards] if len(boards) > 1
+                 else [[item] for item in batch])
+        return [msg for part in parts for msg in self._ingest_isolated(part)]
+
+    def _ingest_once(self, batch: list[Arrival[Transport]]) -> list[JSONDict]:
+        self.devices.begin()
+        try:
+            intake = ingest.take(self.devices, batch, time.monotonic())
+            ids = self.store.append(intake.entries) if intake.entries else []
+        except BaseException:
+            self.devices.rollback()
+            raise
+        self.devices.commit()
+        return self._apply_stored(intake, ids)
+
+    def _unstorable(self, item: Arrival[Transport], err: Exception) -> None:
+        msg = item.msg
+        what = f"{msg.get('type')} seq {msg.get('seq')} of boot {msg.get('boot')}"
+        log.error("board %s: %s could not be stored (%s); not acknowledged", msg["board"], what, err)
+        self.devices.board(msg["board"]).alert(item.at, f"{what} could not be stored: {err}")
+        self.feed.boards([msg["board"]])
+
+    def _apply_stored(self, intake: Intake[Transport], ids: list[int | None]) -> list[JSONDict]:
         touched: dict[str, None] = {}
         for table_id, entry in ingest.stored(self.devices, intake, ids):
             table = self.tables[table_id]
-            table.apply_entry(entry)
+            try:
+                table.apply_entry(entry)
+            except Exception:  # noqa: BLE001 - stored is stored: the other entries still apply
+                log.exception("applying entry %s to table %s failed", entry.id, table_id)
             self._applied(table, announce=False)
             touched[table_id] = None
         self._send(intake.acks)
+        self._send(intake.asks)
         self.feed.changed([{"kind": "table", "table": t} for t in touched])
         self.feed.boards(intake.boards)
         return [item.msg for item, entry_id in zip(intake.ready, ids, strict=True)
@@ -384,10 +422,17 @@ class Hub:
                     assert entry_id is not None
                     table.apply_entry(with_id(entry, entry_id))
                     self._applied(table)
+            self.devices.begin()
             intake = ingest.expire(self.devices, now, mono, self.lost_after_s)
+            try:
+                ids = self.store.append(intake.entries) if intake.entries else []
+            except BaseException:
+                self.devices.rollback()  # given up next tick, once the store takes them
+                raise
+            self.devices.commit()
             for alert in intake.alerts:
                 log.warning("board %s: %s", alert.board, alert.text)
-            self._store_and_apply(intake)
+            self._apply_stored(intake, ids)
 
     # -- live feed ---------------------------------------------------------------------
     def last_change_id(self) -> int:

@@ -19,7 +19,8 @@ _ids = count(1)
 
 
 def drop(seq: int, board: str = "B1", boot: int = 1) -> dict[str, Any]:
-    msg = {"type": "drop", "board": board, "boot": boot, "seq": seq, "hole": "big", "t_us": 1000 * seq}
+    msg = {"type": "drop", "board": board, "boot": boot, "seq": seq, "hole": "big",
+           "t_us": (1000 * seq) & protocol.T_US_MASK}
     assert protocol.validate(msg) is None
     return msg
 
@@ -119,15 +120,42 @@ def test_health_and_status_are_stored_undeduplicated_and_a_lost_link_is_an_alert
     assert intake.boards == ["B1"]
 
 
-def test_a_gap_not_filled_in_time_is_given_up_and_the_held_events_released_with_an_ack() -> None:
+def test_a_gap_the_board_does_not_fill_while_talking_is_given_up_and_the_held_events_released() -> None:
+    """Issue 13 finding 3: never while the board may still resend (it kept talking for
+    give_up_s, longer than its own resend period, without filling the gap)."""
     state = new_state(gap_timeout_s=5.0)
     commit(state, ingest.take(state, arrive(drop(1), at=100.0), now=0.0))
-    ingest.take(state, arrive(drop(3), drop(4), at=101.0), now=1.0)
-    assert ingest.expire(state, now=105.0, mono=5.0, lost_after_s=30.0).entries == []
+    intake = ingest.take(state, arrive(drop(3), drop(4), at=101.0), now=1.0)
+    assert [a.msg for a in intake.asks] == [protocol.command(0, "resend")]  # asked at once
+    assert ingest.expire(state, now=106.5, mono=6.5, lost_after_s=30.0).entries == []  # silent
+    ingest.take(state, arrive(drop(5), at=104.0), now=4.0)
     intake = ingest.expire(state, now=106.5, mono=6.5, lost_after_s=30.0)
-    assert [e.seq for e in intake.entries] == [3, 4] and ack_seqs(intake) == [4]
-    assert [a.text for a in intake.alerts] == ["gave up waiting for seq 2 of boot 1"]
+    assert [e.seq for e in intake.entries] == [3, 4, 5] and ack_seqs(intake) == [5]
+    assert [a.text for a in intake.alerts] == [
+        "gave up waiting: the board kept talking without resending seq 2 of boot 1: lost"]
     assert state.health["B1"].lost_events == 1
+
+
+def test_a_gap_is_given_up_at_once_when_the_board_says_it_no_longer_holds_it() -> None:
+    state = new_state()
+    commit(state, ingest.take(state, arrive(drop(1), at=100.0), now=0.0))
+    ingest.take(state, arrive(drop(4), at=101.0), now=1.0)
+    holds = {"type": "health", "board": "B1", "boot": 1, "seq": 4, "t_us": 9, "uptime_s": 5,
+             "mem_free": 9000, "overflow": 2, "beams": {}, "counters": {"unacked": 1}}
+    intake = ingest.take(state, arrive(holds, at=102.0), now=2.0)
+    assert [e.seq for e in intake.entries] == [4, None] and ack_seqs(intake) == [4]
+    assert state.health["B1"].lost_events == 2
+
+
+def test_a_seq_far_past_the_mark_is_refused_never_acknowledged() -> None:
+    """Issue 13 finding 2: one far-future seq neither blacks the board out nor grows memory."""
+    state = new_state()
+    commit(state, ingest.take(state, arrive(drop(1)), now=0.0))
+    intake = ingest.take(state, arrive(drop(protocol.MAX_COUNT)), now=1.0)
+    assert intake.entries == [] and ack_seqs(intake) == [] and state.seqs.held("B1") == 0
+    assert state.health["B1"].refused == 1
+    intake = ingest.take(state, arrive(drop(2)), now=2.0)
+    assert [e.seq for e in intake.entries] == [2] and ack_seqs(intake) == [2]
 
 
 def test_a_silent_board_is_marked_lost_once() -> None:

@@ -49,6 +49,11 @@ class Hole:
         self.alerted = False  # a `blocked` was emitted (so `cleared` is owed)
         self.suspended = False  # emitter self-test running: edges are not palets
         self.a_missed = 0  # passages seen by B only (beam A dirty or misaligned?)
+        # Runs of one-beam passages: a dead beam B (unplugged: the pull-up reads "clear";
+        # or blinded by sunlight) makes every real drop "A alone" = a bounce, silently.
+        self.a_only_run = 0
+        self.b_only_run = 0
+        self.suspect = None  # "A" or "B" while the node reports that beam as dead
 
     # -- inputs --------------------------------------------------------------------------
     def reset(self, levels, now):
@@ -102,8 +107,8 @@ class Hole:
                     return
             if self._all_open() and ticks_diff(now, self.quiet_since) >= self.confirm_us:
                 self.state = IDLE
-                if self.nbeams == 2 and self.direction == 0 and self.last_beam == 1:
-                    self.a_missed += 1
+                if self.nbeams == 2:
+                    self._count_runs()
                 self.emit(self._verdict(), self.name, self.t0)
         elif self.state == BLOCKED and self._all_open():
             self.state = IDLE
@@ -159,6 +164,25 @@ class Hole:
         if beam != self.last_beam:
             self.direction = 1 if self.last_beam == 0 else -1
             self.last_beam = beam
+
+    def _count_runs(self):
+        if self.direction != 0:
+            self.a_only_run = self.b_only_run = 0
+        elif self.last_beam == 1:
+            self.a_missed += 1
+            self.b_only_run += 1
+            self.a_only_run = 0
+        else:
+            self.a_only_run += 1
+            self.b_only_run = 0
+
+    def dead_beam(self, run):
+        """"B" or "A" when the last `run` passages in a row saw only the other beam."""
+        if run and self.a_only_run >= run:
+            return "B"
+        if run and self.b_only_run >= run:
+            return "A"
+        return None
 
     def _verdict(self):
         if self.nbeams == 1:

@@ -20,7 +20,8 @@ DEFAULTS = {
     "confirm_ms": 300,  # two beams: quiet time (both open) before a passage is decided
     "stuck_ms": 1500,  # a beam held longer than this is "blocked" (T13)
     "selftest_ms": 20,  # emitter off this long before the receiver is read (sensor < 2 ms)
-    "selftest_every_s": 0,  # periodic emitter self-test while idle; 0 = boot and cmd only
+    "selftest_every_s": 300,  # periodic emitter self-test of idle holes; 0 = boot and cmd only
+    "dead_beam_run": 5,  # two beams: this many passages in a row seeing one beam -> fault
     "health_every_s": 10,  # health message period
     "resend_ms": 2000,  # no ack progress for this long: resend unacknowledged events
     "outbox_size": 64,  # events kept until acknowledged; the oldest go first (overflow)

@@ -247,7 +247,7 @@ class Node:
     def health_message(self, now):
         beams = {}
         for hole in self.holes:
-            beams[hole.name] = "fault" if self._faulty(hole.name) else hole.beam_state()
+            beams[hole.name] = "fault" if self._faulty(hole.name) or hole.suspect else hole.beam_state()
         self.counters["edge_overflow"] = self.ring.overflow
         self.counters["a_missed"] = sum(h.a_missed for h in self.holes)
         self.counters["acked"] = self.outbox.acked  # highest seq the hub acknowledged
@@ -325,6 +325,16 @@ class Node:
 
     def _hole_event(self, kind, hole, t_us):
         self._emit(kind, t_us, {"hole": hole})
+        h = self.hole_by_name[hole]
+        run = self.th["dead_beam_run"]
+        dead = h.dead_beam(run)
+        if dead is None:
+            h.suspect = None
+        elif h.suspect != dead:  # once per run: the hub shows it until a passage sees both
+            h.suspect = dead
+            other = "A" if dead == "B" else "B"
+            self._emit("fault", t_us, {"hole": hole, "reason": "beam " + dead + " dead: " + str(run)
+                                       + " passages in a row saw only beam " + other})
 
     def _emit(self, kind, t_us, fields):
         msg = self.outbox.add(kind, t_us, fields)

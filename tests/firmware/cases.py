@@ -293,7 +293,8 @@ def case_long_health_and_selftest_periods_fire_after_hours():
 
 
 def case_drop_after_hours_idle_across_many_wraps():
-    rig = Rig(start_us=TICKS_PERIOD - 1000000)
+    # no periodic self-test: with 250 ms fake polls it would blind the hole for 500 ms
+    rig = Rig(start_us=TICKS_PERIOD - 1000000, thresholds={"selftest_every_s": 0})
     rig.node.receive(protocol.ack(rig.node.boot, 1))
     rig.run(5 * 3600 * 1000, step_us=250000)  # 5 h: the ticks wrapped 16 times
     t0 = rig.edge(A, True)
@@ -528,6 +529,39 @@ def case_palet_arriving_during_the_selftest_is_still_counted():
     rig.edge(B, False, 10000)
     rig.run(600)
     assert rig.kinds() == [("drop", "big")], rig.kinds()
+
+
+def case_dead_beam_b_raises_a_fault_after_a_run_of_a_only_passages():
+    # Beam B unplugged reads "clear" for ever: every real drop looks like a bounce (T11).
+    rig = Rig()
+    for _ in range(5):
+        rig.pulse(A, 20000)
+        rig.run(400)
+    faults = [e for e in rig.node.events if e["type"] == "fault"]
+    assert len(faults) == 1 and faults[0]["hole"] == "big", rig.kinds()
+    assert faults[0]["reason"] == "beam B dead: 5 passages in a row saw only beam A"
+    assert protocol.validate(faults[0]) is None
+    assert rig.node.health_message(rig.now)["beams"]["big"] == "fault"
+    rig.pulse(A, 20000)
+    rig.run(400)
+    assert len([e for e in rig.node.events if e["type"] == "fault"]) == 1  # not every passage
+    t = rig.edge(A, True)  # fixed: a passage sees both beams again
+    rig.run(12)
+    rig.edge(B, True, 0)
+    rig.run(20)
+    rig.edge(A, False)
+    rig.edge(B, False, 5000)
+    rig.run(400)
+    assert rig.node.events[-1]["type"] == "drop" and rig.node.events[-1]["t_us"] == t
+    assert rig.node.health_message(rig.now)["beams"]["big"] == "open"
+
+
+def case_a_few_bounces_are_not_a_dead_beam():
+    rig = Rig()
+    for _ in range(4):
+        rig.pulse(A, 20000)
+        rig.run(400)
+    assert "fault" not in [k for k, _ in rig.kinds()], rig.kinds()
 
 
 def case_health_message_is_valid_protocol():

@@ -51,6 +51,8 @@ from hub.store import Entry, with_id
 JSONDict = dict[str, Any]
 LinkT = TypeVar("LinkT", bound=Hashable)
 
+MAX_UNREGISTERED = 16  # boards bound to no table kept with full health (and their events stored)
+MAX_STRANGERS = 64  # names counted beyond that (the least recent go); never stored nor acked
 ACK_EVERY_S = 0.25  # at most one ack per link, board and boot this often (devices resend after 2 s)
 
 
@@ -106,6 +108,25 @@ AckKey = tuple[Hashable, str, int]  # (link, board, boot)
 
 
 @dataclass
+class Stranger:
+    """A board name heard beyond :data:`MAX_UNREGISTERED` (or ignored by the referee):
+    only counted. Its messages are neither stored nor acknowledged, so a real board keeps
+    them and delivers them once a table binds it."""
+
+    board: str
+    messages: int
+    first_seen: float
+    last_seen: float
+    link: str | None
+    ignored: bool = False
+
+    def to_json(self) -> JSONDict:
+        return {"board": self.board, "messages": self.messages, "first_seen": self.first_seen,
+                "last_seen": self.last_seen, "link": self.link, "admitted": False,
+                "ignored": self.ignored}
+
+
+@dataclass
 class IngestState(Generic[LinkT]):
     """Everything ingest remembers between batches."""
 
@@ -117,6 +138,12 @@ class IngestState(Generic[LinkT]):
     acks_due: dict[AckKey, LinkT] = field(default_factory=dict)
     links: dict[str, LinkT] = field(default_factory=dict)
     """Board → the link it was last heard on (resend requests go there)."""
+    ignored: set[str] = field(default_factory=set)
+    """Boards the referee chose to ignore (until bound to a table)."""
+    strangers: dict[str, Stranger] = field(default_factory=dict)
+    """Boards only counted (bounded, least recently heard first)."""
+    stranger_messages: int = 0
+    """Every message of a board only counted, evicted names included."""
     _saved: dict[str, BoardHealth | None] | None = None
 
     def board(self, board: str) -> BoardHealth:
@@ -127,6 +154,48 @@ class IngestState(Generic[LinkT]):
         if h is None:
             h = self.health[board] = BoardHealth(board, table=self.bound.get(board))
         return h
+
+    def admits(self, board: str, at: float, link: str | None) -> bool:
+        """Whether ``board``'s messages are taken (stored, acknowledged): yes when it is
+        bound to a table or already known, or while fewer than :data:`MAX_UNREGISTERED`
+        unbound boards are; else (or when ignored) it is only counted (issue 13: 2,206
+        made-up board ids once grew the board list without limit)."""
+        if board in self.bound:
+            return True
+        if board not in self.ignored:
+            if board in self.health:
+                return True
+            if sum(1 for b in self.health if b not in self.bound) < MAX_UNREGISTERED:
+                return True
+        self.stranger_messages += 1
+        known = self.strangers.pop(board, None)
+        if known is None:
+            known = Stranger(board, 0, at, at, link, board in self.ignored)
+            while len(self.strangers) >= MAX_STRANGERS:
+                del self.strangers[next(iter(self.strangers))]
+        known.messages, known.last_seen, known.link = known.messages + 1, at, link or known.link
+        self.strangers[board] = known  # most recent last
+        return False
+
+    def ignore(self, board: str) -> None:
+        """The referee ignores a board bound to no table: it is only counted from now on."""
+        if board in self.bound:
+            return
+        self.ignored.add(board)
+        h = self.health.pop(board, None)
+        if h is not None:
+            self.strangers[board] = Stranger(board, h.received + h.resends + h.corrupt + h.refused,
+                                             h.last_seen or 0.0, h.last_seen or 0.0, h.link, True)
+        elif board in self.strangers:
+            self.strangers[board].ignored = True
+
+    def unregistered(self) -> list[JSONDict]:
+        """Boards heard that no table binds: the admitted ones (full health, events stored)
+        and the ones only counted — for the admin to bind or ignore."""
+        out = [{"board": b, "messages": h.received + h.resends + h.corrupt + h.refused,
+                "first_seen": None, "last_seen": h.last_seen, "link": h.link, "admitted": True,
+                "ignored": False} for b, h in sorted(self.health.items()) if b not in self.bound]
+        return out + [s.to_json() for s in reversed(self.strangers.values())]
 
     def begin(self) -> None:
         """Record seq marks and board health from here on (see :meth:`rollback`)."""
@@ -150,6 +219,8 @@ class IngestState(Generic[LinkT]):
     def bind(self, board: str, table_id: str) -> None:
         """Route the board's events to ``table_id`` from now on."""
         self.bound[board] = table_id
+        self.ignored.discard(board)
+        self.strangers.pop(board, None)
         self.board(board).table = table_id
 
     def restore(self, last_seen: dict[str, float],
@@ -205,6 +276,8 @@ def take(state: IngestState[LinkT], batch: Iterable[Arrival[LinkT]], now: float)
         msg = item.msg
         board = msg["board"]
         wall = max(wall, item.at)
+        if not state.admits(board, item.at, item.link_name):
+            continue
         h = state.board(board)
         state.links[board] = item.link
         if board not in intake.boards:

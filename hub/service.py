@@ -321,6 +321,22 @@ class Hub:
         """The device links the hub listens on (serial ports, MQTT broker) and their state."""
         return [t.describe() for t in self._transports]
 
+    def unregistered(self) -> list[JSONDict]:
+        """Boards heard that no table binds, for the admin to bind (a table naming the
+        board) or ignore: ``{"board", "messages", "first_seen", "last_seen", "link",
+        "admitted", "ignored"}``. ``admitted``: its events are stored (at most
+        :data:`hub.ingest.MAX_UNREGISTERED` such boards); otherwise they are only counted,
+        neither stored nor acknowledged (the board keeps them until it is bound)."""
+        with self._lock:
+            return self.devices.unregistered()
+
+    def ignore_board(self, board: str) -> None:
+        """Stop taking the messages of a board bound to no table (counted only); binding
+        it to a table takes it back."""
+        with self._lock:
+            self.devices.ignore(board)
+            self.feed.boards([board])
+
     # -- the DeviceSink side (called by transports, any thread) --------------------------
     def device_message(self, transport: Transport, msg: JSONDict, link: str,
                        raw: str | None = None) -> None:
@@ -331,10 +347,10 @@ class Hub:
 
     def device_corrupt(self, transport: Transport, link: str, reason: str, board: str | None) -> None:
         with self._lock:
-            if board is not None:
+            if board is not None and self.devices.admits(board, time.time(), link):
                 self.devices.board(board).corrupt += 1
                 self.feed.boards([board])
-            log.debug("corrupt message on %s: %s", link, reason)
+            log.debug("corrupt message on %s: %s", link, reason)  # the link logs it (rate-limited)
 
     # -- ingest and timers (background threads) ------------------------------------------
     def ingest(self, batch: list[Arrival[Transport]]) -> None:

@@ -185,3 +185,22 @@ def test_a_new_boot_starts_its_own_sequence() -> None:
     assert [a.msg for a in intake.acks] == [protocol.ack(2, 1)]
     commit(state, intake)
     assert (state.health["B1"].boot, state.health["B1"].last_seq) == (2, 1)
+
+
+def test_unknown_boards_are_bounded_and_only_counted_beyond_the_limit() -> None:
+    """Issue 13 finding 7: made-up board ids cannot grow the board list without limit."""
+    state = new_state()
+    names = [f"X{n}" for n in range(ingest.MAX_UNREGISTERED + 100)]
+    intake = ingest.take(state, arrive(*(drop(1, board=b) for b in names)), now=0.0)
+    assert len(intake.entries) == ingest.MAX_UNREGISTERED == len(state.health)
+    assert {a.board for a in intake.acks} == set(names[:ingest.MAX_UNREGISTERED])
+    assert len(state.strangers) == ingest.MAX_STRANGERS and state.stranger_messages == 100
+    unregistered = state.unregistered()
+    assert len(unregistered) == ingest.MAX_UNREGISTERED + ingest.MAX_STRANGERS
+    assert unregistered[-1]["admitted"] is False and unregistered[-1]["messages"] == 1
+    state.ignore("X0")
+    assert "X0" not in state.health and ingest.take(state, arrive(drop(2, board="X0")), now=1.0).entries == []
+    # a bound board is always taken, whatever the count; binding takes an ignored one back
+    assert [e.seq for e in ingest.take(state, arrive(drop(1)), now=2.0).entries] == [1]
+    state.bind("X0", "t9")
+    assert [e.table_id for e in ingest.take(state, arrive(drop(2, board="X0")), now=3.0).entries] == ["t9"]

@@ -384,6 +384,12 @@ def api_view(tid: str) -> Any:
     return jsonify(service().view(tid))
 
 
+@bp.get("/api/tournaments/<tid>/version")
+def api_version(tid: str) -> Any:
+    """``{"entries": N}``: what the live pages poll to know they must reload."""
+    return jsonify({"entries": service().version(tid)})
+
+
 @bp.get("/api/tournaments/<tid>/export")
 def api_export(tid: str) -> Any:
     return jsonify(service().export(tid))

@@ -85,6 +85,10 @@ class TournamentService:
         self._lock = threading.RLock()
         self._tournaments: dict[str, Tournament] = {}
         self._by_table: dict[str, tuple[str, str]] = {}  # table id -> (tournament, match)
+        self._entries: dict[str, list[tuple[JSONDict, float]]] = {}  # as stored, for a rebuild
+        self._version = 0  # bumped by every stored entry: the caches below are of a version
+        self._views: dict[str, tuple[int, JSONDict]] = {}
+        self._ratings: tuple[int, dict[str, Rating]] = (-1, {})
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.listeners: list[Callable[[str], None]] = []
@@ -105,6 +109,7 @@ class TournamentService:
                 log.error("replay of tournament %s: %s", tid, err)
                 continue
             self._tournaments[tid] = t
+            self._entries[tid] = items
             self._index_tables(t)
 
     def _store(self, tid: str, body: JSONDict, at: float, by: str | None = None) -> None:
@@ -141,21 +146,35 @@ class TournamentService:
                      "status": t.status, "players": len(t.players), "round": t.round,
                      "created_at": t.created_at} for t in self._tournaments.values()]
 
+    def version(self, tid: str) -> int:
+        """How many entries the tournament has (a cheap "has it changed?" for pages)."""
+        with self._lock:
+            return self._get(tid).applied
+
     def view(self, tid: str) -> JSONDict:
         """The tournament's public view (:meth:`Tournament.to_json`) plus each player's
-        rating across events."""
+        rating across events. Cached until the next entry: treat it as read-only."""
         with self._lock:
             t = self._get(tid)
+            cached = self._views.get(tid)
+            if cached is not None and cached[0] == self._version:
+                return cached[1]
+            version = self._version
             out = t.to_json()
-        ratings = self.ratings()
-        for p in out["players"]:
-            rating = ratings.get(p["key"])
-            p["rating_now"] = rating.to_json() if rating else None
-        return out
+            ratings = self.ratings()
+            for p in out["players"]:
+                rating = ratings.get(p["key"])
+                p["rating_now"] = rating.to_json() if rating else None
+            self._views[tid] = (version, out)
+            return out
 
     def ratings(self) -> dict[str, Rating]:
-        """Ratings of every player key over every tournament's results, in log order."""
+        """Ratings of every player key over every tournament's results, in log order
+        (recomputed after a new entry only)."""
         with self._lock:
+            if self._ratings[0] == self._version:
+                return self._ratings[1]
+            version = self._version
             results = []
             for t in self._tournaments.values():
                 key = {p.id: p.key for p in t.players.values()}
@@ -164,8 +183,10 @@ class TournamentService:
                 for m in order:
                     results.append((t.created_at, m.number,
                                     tuple(tuple(key[p] for p in g) for g in m.ranking)))
-        results.sort(key=lambda r: (r[0], r[1]))
-        return rate(r[2] for r in results)
+            results.sort(key=lambda r: (r[0], r[1]))
+            ratings = rate(r[2] for r in results)
+            self._ratings = (version, ratings)
+            return ratings
 
     def player_history(self, key: str) -> list[JSONDict]:
         """Every match of the player with this key, in every tournament."""
@@ -198,6 +219,8 @@ class TournamentService:
             t = Tournament.create(tournament_id, {"type": "create", "spec": dict(spec)}, now)
             self._store(tournament_id, t.log[0], now, by)
             self._tournaments[tournament_id] = t
+            self._entries[tournament_id] = [(t.log[0], now)]
+            self._version += 1
         self._changed(tournament_id)
         return self.view(tournament_id)
 
@@ -230,12 +253,34 @@ class TournamentService:
             last = follow
 
     def _apply(self, tid: str, body: JSONDict, by: str | None) -> None:
+        """Apply, store, or change nothing. :meth:`Tournament.apply` refuses before it
+        changes anything; should it fail otherwise, or the store fail, the tournament is
+        rebuilt from the entries stored so far (R1: the log is the truth)."""
         now = time.time()
-        trial = copy.deepcopy(self._tournaments[tid])
-        trial.apply(body, now)  # raises: nothing stored
-        self._store(tid, body, now, by)
-        self._tournaments[tid] = trial
-        self._index_tables(trial)
+        t = self._tournaments[tid]
+        try:
+            t.apply(body, now)
+        except HubError:
+            raise  # refused: nothing changed, nothing stored
+        except Exception:
+            self._rebuild(tid)
+            raise
+        try:
+            self._store(tid, body, now, by)
+        except BaseException:
+            self._rebuild(tid)
+            raise
+        self._entries[tid].append((body, now))
+        self._version += 1
+        self._index_tables(t)
+
+    def _rebuild(self, tid: str) -> None:
+        items = self._entries[tid]
+        t = Tournament.create(tid, items[0][0], items[0][1])
+        for body, at in items[1:]:
+            t.apply(body, at)
+        self._tournaments[tid] = t
+        self._version += 1
 
     def _open_table(self, t: Tournament, call: JSONDict) -> JSONDict:
         """Create the match's table on the hub (its station's boards bound) and name it in
@@ -280,13 +325,15 @@ class TournamentService:
         with self._lock:
             if not ID_PATTERN.match(tid) or tid in self._tournaments:
                 raise ConflictError(f"tournament id {tid!r} is taken or malformed")
-            t = Tournament.create(tid, entries[0])
-            for body in entries[1:]:
-                t.apply(body)  # raises before anything is stored
             at = time.time()
+            t = Tournament.create(tid, entries[0], at)
+            for body in entries[1:]:
+                t.apply(body, at)  # raises before anything is stored
             self.store.append([Entry.new(SOURCE, {"tournament": tid, "entry": body}, at=at)
                                for body in t.log])
             self._tournaments[tid] = t
+            self._entries[tid] = [(body, at) for body in t.log]
+            self._version += 1
         self._changed(tid)
         return self.view(tid)
 

@@ -157,10 +157,11 @@ def standings(spec: Spec, players: Sequence[str], matches: Iterable[Match]) -> l
         for match in played:
             for p in match.players:
                 played_by.setdefault(p, []).append(match)
+        heads = [head(r) for r in lines]
         i = 0
         while i < len(lines):
             j = i + 1
-            while j < len(lines) and head(lines[j]) == head(lines[i]):
+            while j < len(lines) and heads[j] == heads[i]:
                 j += 1
             if j - i > 1:
                 group = lines[i:j]

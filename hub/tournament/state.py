@@ -542,22 +542,24 @@ class Tournament:
             out.append((place, p))
         return out
 
-    def final_ranking(self) -> list[tuple[int, str]]:
-        """(place, player) for everyone placed so far, best first."""
+    def final_ranking(self, lines: list[Standing] | None = None) -> list[tuple[int, str]]:
+        """(place, player) for everyone placed so far, best first (``lines``: the
+        standings of everyone, when the caller has them already)."""
         if self.spec.format == "swiss":
-            return [(s.rank, s.player) for s in self.standings(
-                [p for p in self.players if any(p in m.players for m in self.matches.values())])]
+            seated = {p for m in self.matches.values() if m.status != "cancelled" for p in m.players}
+            ranked = [s for s in (lines or self.standings()) if s.player in seated]
+            return [(place, s.player) for place, s in enumerate(ranked, 1)]
         out = self.bracket_ranking("main")
         if self.spec.format == "pools":
             offset = len(out)
             out += [(place + offset, p) for place, p in self.bracket_ranking("consolation")]
         return out
 
-    def podium(self) -> list[tuple[int, str]]:
+    def podium(self, ranking: list[tuple[int, str]] | None = None) -> list[tuple[int, str]]:
         """The places 1 to 3 once the tournament is finished ([] before)."""
         if self.status != "finished":
             return []
-        return [(place, p) for place, p in self.final_ranking() if place <= 3]
+        return [(place, p) for place, p in (ranking or self.final_ranking()) if place <= 3]
 
     def queue(self) -> list[Match]:
         """Matches ready to be sent to a station, in calling order."""
@@ -607,7 +609,9 @@ class Tournament:
 
     def to_json(self) -> JSONDict:
         """The whole public view of the tournament (plain JSON)."""
-        rows = {s.player: s for s in self.standings()}
+        lines = self.standings()
+        rows = {s.player: s for s in lines}
+        ranking = self.final_ranking(lines)
         return {
             "id": self.id, "spec": self.spec.to_json(), "status": self.status,
             "round": self.round, "created_at": self.created_at,
@@ -618,8 +622,8 @@ class Tournament:
             "pools": [{"name": chr(ord("A") + i), "standings": [{**s.to_json(), "name": self.name(s.player)}
                                                                 for s in lines]}
                       for i, lines in enumerate(self.pool_standings())],
-            "ranking": [{"place": place, "player": p, "name": self.name(p)} for place, p in self.final_ranking()],
-            "podium": [{"place": place, "player": p, "name": self.name(p)} for place, p in self.podium()],
+            "ranking": [{"place": place, "player": p, "name": self.name(p)} for place, p in ranking],
+            "podium": [{"place": place, "player": p, "name": self.name(p)} for place, p in self.podium(ranking)],
             "queue": [m.id for m in self.queue()],
             "calls": list(self.calls),
             "entries": self.applied,

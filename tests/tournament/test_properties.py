@@ -317,3 +317,37 @@ def test_a_correction_changes_only_what_it_must(n: int, seed: int) -> None:
                 if changed:  # only a match not started (or a bracket bye) downstream of it
                     assert status in ("ready", "waiting") or (status == "done" and not ranking[1:])
                     assert rnd > target.round if stage == "swiss" else stage != "pools"
+
+
+JUNK = st.one_of(st.none(), st.integers(-3, 40), st.text(max_size=6), st.sampled_from(["p1", "p2", "m1", "m3", "s1"]),
+                 st.lists(st.sampled_from(["p1", "p2", "p3", "p9"]), max_size=4))
+
+
+@st.composite
+def junk_entries(draw: st.DrawFn) -> dict[str, Any]:
+    kind = draw(st.sampled_from(["register", "check_in", "withdraw", "station", "start", "round", "redraw",
+                                 "call", "result", "correct", "forfeit", "nonsense"]))
+    keys = draw(st.lists(st.sampled_from(["player", "match", "station", "ranking", "scores", "groups",
+                                          "round", "bye", "order", "table"]), max_size=4, unique=True))
+    return {"type": kind, **{k: draw(JUNK) for k in keys}}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["swiss", "pools", "elimination"]), junk_entries(), st.integers(0, 6))
+def test_a_refused_entry_changes_nothing(fmt: str, entry: dict[str, Any], played: int) -> None:
+    """Bad input gets a typed error (a ValueError) and leaves the tournament exactly as it was."""
+    rng = random.Random(played)
+    t = create(fmt, 7, 2, rounds=3)
+    step(t, {"type": "station", "station": {"id": "s1", "seats": 2}})
+    for _ in range(played):
+        live = [m for m in t.matches.values() if m.status in ("ready", "called")]
+        if live:
+            m = rng.choice(live)
+            step(t, {"type": "result", "match": m.id, "ranking": ranking_for(m.players, rng, False)})
+    before = t.to_json()
+    try:
+        t.apply(entry)
+    except ValueError:
+        assert t.to_json() == before
+    else:
+        assert Tournament.replay("T", t.log).to_json() == t.to_json()

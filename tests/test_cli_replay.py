@@ -1,4 +1,5 @@
-"""`trigono replay` as a real subprocess (RECORDS.md, 'The command').
+"""`trigono replay` (RECORDS.md, 'The command'), run in process (tests/engines/command.py);
+the real process is run by the tests that say so.
 
 Every worked example in tests/records replays to the fields it expects (or fails on the
 action it names); malformed Trigono records exit 2 with nothing on stdout and exactly one
@@ -16,7 +17,8 @@ from typing import Any
 import pytest
 
 from engines import GAMES
-from hub import cli
+from tests.engines.command import Run
+from tests.engines.command import trigono as run_command
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "tests" / "records"
@@ -31,19 +33,13 @@ def command() -> list[str]:
     return [sys.executable, "-m", "hub"]
 
 
-def run_replay(
-    record: Any = None, *, raw: str | None = None, via_file: Path | None = None
-) -> subprocess.CompletedProcess[str]:
+def run_replay(record: Any = None, *, raw: str | None = None, via_file: Path | None = None) -> Run:
     """Run `trigono replay` on a file (when ``via_file``) or on stdin (`-`)."""
     text = raw if raw is not None else json.dumps(record, ensure_ascii=False)
     if via_file is not None:
         via_file.write_text(text, encoding="utf-8")
-        args, stdin = [*command(), "replay", str(via_file)], None
-    else:
-        args, stdin = [*command(), "replay", "-"], text
-    return subprocess.run(
-        args, input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60, encoding="utf-8"
-    )
+        return run_command("replay", str(via_file))
+    return run_command("replay", "-", stdin=text)
 
 
 def _same(field: str, got: Any, want: Any) -> bool:
@@ -217,13 +213,7 @@ def test_malformed_record_exits_2_with_one_record_line(raw: str, reason: str) ->
 
 
 def test_missing_file_exits_2(tmp_path: Path) -> None:
-    run = subprocess.run(
-        [*command(), "replay", str(tmp_path / "nope.json")],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
+    run = run_command("replay", str(tmp_path / "nope.json"))
     assert run.returncode == 2 and run.stdout == ""
     assert len(run.stderr.splitlines()) == 1 and run.stderr.startswith("record: cannot read")
 
@@ -232,17 +222,14 @@ def test_missing_file_exits_2(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
-def test_example_file_replays_as_shipped_with_its_expectation(
-    path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """`trigono replay tests/records/X.json` on the file itself (in process: the command's
-    main): the same output as the record without its claim (a true claim changes nothing)."""
+def test_example_file_replays_as_shipped_with_its_expectation(path: Path, tmp_path: Path) -> None:
+    """`trigono replay tests/records/X.json` on the file itself: the same output as the record without its claim (a true claim changes nothing)."""
     record = json.loads(path.read_text(encoding="utf-8"))
     bare = tmp_path / path.name
     bare.write_text(json.dumps({k: v for k, v in record.items() if k not in ("expect", "expect_error")}))
-    as_shipped = (cli.main(["replay", str(path)]), *capsys.readouterr())
-    stripped = (cli.main(["replay", str(bare)]), *capsys.readouterr())
-    assert "unknown field" not in as_shipped[2]
+    as_shipped = run_command("replay", str(path))
+    stripped = run_command("replay", str(bare))
+    assert "unknown field" not in as_shipped.stderr
     assert as_shipped == stripped
 
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +13,7 @@ from engines.core import GameOverError, IllegalMoveError, InvalidMoveError, Reco
 from engines.records import replay
 from engines.trike import TrikeAction, TrikeGame, TrikeState
 from engines.trike.board import geometry
+from tests.engines.command import trigono
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDS = ROOT / "tests" / "records"
@@ -26,13 +25,6 @@ def play(size: int, cells: list[str], **options: Any) -> TrikeState:
     for cell in cells:
         state.apply(game.parse_action(cell))
     return state
-
-
-def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "hub", *args], input=stdin, capture_output=True, text=True,
-        cwd=ROOT, timeout=60,
-    )
 
 
 # ---------------------------------------------------------------- K2 opening
@@ -141,7 +133,7 @@ def _example(name: str) -> tuple[dict[str, Any], dict[str, Any]]:
 @pytest.mark.parametrize("name", ["trike-short-game.json", "trike-swap.json"])
 def test_examples_replay_via_cli(name: str) -> None:
     record, expect = _example(name)
-    done = run_cli("replay", "-", stdin=json.dumps(record))
+    done = trigono("replay", "-", stdin=json.dumps(record))
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     for field, value in expect.items():
@@ -151,28 +143,28 @@ def test_examples_replay_via_cli(name: str) -> None:
 
 def test_replay_illegal_action_exits_2_naming_it() -> None:
     record = {"game": "trike", "options": {"size": 5}, "actions": ["c2", "d2", "swap"]}
-    done = run_cli("replay", "-", stdin=json.dumps(record))
+    done = trigono("replay", "-", stdin=json.dumps(record))
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip().startswith("action 2:")
     bad = {"game": "trike", "options": {"size": 5, "colour": 1}, "actions": []}
-    done = run_cli("replay", "-", stdin=json.dumps(bad))
+    done = trigono("replay", "-", stdin=json.dumps(bad))
     assert done.returncode == 2 and "colour" in done.stderr
 
 
 def test_analyze_examples_via_cli() -> None:
     record, _ = _example("trike-swap.json")
-    done = run_cli("analyze", "-", "--budget", "5", stdin=json.dumps(record))
+    done = trigono("analyze", "-", "--budget", "5", stdin=json.dumps(record))
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["to_move"] == "Ana" and set(out["moves"]) == {"a1", "b1", "c1"}
     assert set(out["moves"].values()) <= {"win", "loss"}  # side 5 is solved in 5 s
     record, _ = _example("trike-short-game.json")
-    out = json.loads(run_cli("analyze", "-", stdin=json.dumps(record)).stdout)
+    out = json.loads(trigono("analyze", "-", stdin=json.dumps(record)).stdout)
     assert out == {"to_move": None, "moves": {}}
     # the solved side-3 facts, with and without the pie rule
     for pie, labels in ((False, ["loss", "win", "win", "loss", "win", "loss"]), (True, ["loss"] * 6)):
         record = {"game": "trike", "options": {"size": 3, "pie": pie}, "actions": []}
-        out = json.loads(run_cli("analyze", "-", stdin=json.dumps(record)).stdout)
+        out = json.loads(trigono("analyze", "-", stdin=json.dumps(record)).stdout)
         assert list(out["moves"].values()) == labels
 
 

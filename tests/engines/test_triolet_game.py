@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -22,6 +20,7 @@ from engines.triolet.board import (
     JOKER,
     cell_index,
 )
+from tests.engines.command import trigono
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -305,21 +304,8 @@ def test_L10_scoring_cases(
 # --------------------------------------------------------------------------- records
 
 
-def run_cli(record: Any) -> subprocess.CompletedProcess[str]:
-    command = ROOT / ".venv" / "bin" / "trigono"
-    args = [str(command)] if command.exists() else [sys.executable, "-m", "hub"]
-    return subprocess.run(
-        [*args, "replay", "-"],
-        input=json.dumps(record),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
-
-
 def test_worked_example_via_trigono_replay() -> None:
-    run = run_cli(WORKED_EXAMPLE)
+    run = trigono("replay", "-", stdin=json.dumps(WORKED_EXAMPLE))
     assert run.returncode == 0, run.stderr
     state = json.loads(run.stdout)
     assert state["status"] == "playing" and state["to_move"] == "Ana"
@@ -347,7 +333,7 @@ def test_worked_example_via_trigono_replay() -> None:
 def test_malformed_records_exit_2(actions: list[Any], index: int) -> None:
     record = json.loads(json.dumps(WORKED_EXAMPLE))
     record["actions"] = actions
-    run = run_cli(record)
+    run = trigono("replay", "-", stdin=json.dumps(record))
     assert run.returncode == 2 and run.stdout == ""
     lines = run.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"action {index}: ")
@@ -410,16 +396,7 @@ def test_dump_load_and_clone_are_independent() -> None:
 
 
 def test_trigono_analyze_lists_the_best_plays() -> None:
-    command = ROOT / ".venv" / "bin" / "trigono"
-    args = [str(command)] if command.exists() else [sys.executable, "-m", "hub"]
-    run = subprocess.run(
-        [*args, "analyze", "-", "--budget", "0.1"],
-        input=json.dumps(WORKED_EXAMPLE),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
+    run = trigono("analyze", "-", "--budget", "0.1", stdin=json.dumps(WORKED_EXAMPLE))
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
     assert report["to_move"] == "Ana" and report["plays"] > 0

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +17,7 @@ from engines.records import ReplayError, replay
 from engines.triominos import Draw, Pass, Place, TriominosGame, TriominosState, action_from_str
 from engines.triominos.board import Board, cell_key, key_cell
 from engines.triominos.tiles import EXCEL, canonical, rotations, tile_name
+from tests.engines.command import trigono
 
 
 def place(i: int, j: int, o: str, a: int, b: int, c: int) -> dict[str, Any]:
@@ -461,19 +460,10 @@ RECORDS = ROOT / "tests" / "records"
 
 
 # ---------------------------------------------------------------- records
-def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """`trigono ARGS` (the installed script; `python -m hub` is the same CLI)."""
-    script = ROOT / ".venv" / "bin" / "trigono"
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "hub"]
-    return subprocess.run(
-        [*command, *args], input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60,
-    )
-
-
 def test_records_worked_example_replays_through_the_cli() -> None:
     example = json.loads((RECORDS / "triominos-match-and-draw.json").read_text())
     expect = example.pop("expect")
-    done = run_cli("replay", "-", stdin=json.dumps(example))
+    done = trigono("replay", "-", stdin=json.dumps(example))
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert [e["points"] for e in out["log"]] == expect["log_points"]
@@ -521,7 +511,7 @@ def _broken(change: dict[str, Any]) -> dict[str, Any]:
 def test_records_malformed_or_illegal_exit_2_naming_the_action(
     change: dict[str, Any], where: str
 ) -> None:
-    done = run_cli("replay", "-", stdin=json.dumps(_broken(change)))
+    done = trigono("replay", "-", stdin=json.dumps(_broken(change)))
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(where + ":")

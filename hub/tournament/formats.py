@@ -194,30 +194,41 @@ def pool_count(n: int, pool_size: int) -> int:
     return max(1, math.ceil(n / pool_size))
 
 
-def pool_matches(pool: Sequence[str], seats: int) -> list[tuple[str, ...]]:
-    """The matches of one pool: one match of everyone when the pool fits at one table,
-    else every group of ``seats`` once (for duels a round robin, ordered by the circle
-    method so nobody plays twice in a row when it can be helped).
+def pool_rounds(pool: Sequence[str], seats: int) -> list[list[tuple[str, ...]]]:
+    """The matches of one pool, in rounds where nobody plays twice: one match of
+    everyone when the pool fits at one table, else every group of ``seats`` once (for
+    duels a round robin by the circle method).
 
-    >>> pool_matches(["a", "b", "c", "d"], 2)
-    [('a', 'd'), ('b', 'c'), ('a', 'c'), ('d', 'b'), ('a', 'b'), ('c', 'd')]
-    >>> pool_matches(["a", "b", "c"], 4)
-    [('a', 'b', 'c')]
+    >>> pool_rounds(["a", "b", "c", "d"], 2)
+    [[('a', 'd'), ('b', 'c')], [('a', 'c'), ('d', 'b')], [('a', 'b'), ('c', 'd')]]
+    >>> pool_rounds(["a", "b", "c"], 2)
+    [[('b', 'c')], [('a', 'c')], [('a', 'b')]]
+    >>> pool_rounds(["a", "b", "c"], 4)
+    [[('a', 'b', 'c')]]
     """
     if len(pool) <= seats:
-        return [tuple(pool)]
+        return [[tuple(pool)]]
     if seats == 2:
         ring: list[str | None] = list(pool) + ([None] if len(pool) % 2 else [])
-        out: list[tuple[str, ...]] = []
+        rounds: list[list[tuple[str, ...]]] = []
         n = len(ring)
         for _ in range(n - 1):
-            for i in range(n // 2):
-                a, b = ring[i], ring[n - 1 - i]
-                if a is not None and b is not None:
-                    out.append((a, b))
+            pairs = [(ring[i], ring[n - 1 - i]) for i in range(n // 2)]
+            rounds.append([(a, b) for a, b in pairs if a is not None and b is not None])
             ring = [ring[0], ring[-1], *ring[1:-1]]
-        return out
-    return list(itertools.combinations(pool, seats))
+        return rounds
+    left = list(itertools.combinations(pool, seats))
+    packed: list[list[tuple[str, ...]]] = []
+    while left:
+        taken: set[str] = set()
+        rnd = []
+        for group in list(left):
+            if taken.isdisjoint(group):
+                rnd.append(group)
+                taken.update(group)
+                left.remove(group)
+        packed.append(rnd)
+    return packed
 
 
 def bracket_order(size: int, seats: int) -> list[int]:

@@ -252,9 +252,12 @@ class Tournament:
     def _build_pools(self) -> None:
         count = formats.pool_count(len(self.order), self.spec.pool_size)
         self.pools = formats.snake_pools(self.order, count)
-        for i, pool in enumerate(self.pools):
-            for group in formats.pool_matches(pool, self.spec.seats):
-                self._new_match("pools", 1, group, pool=chr(ord("A") + i))
+        schedules = [formats.pool_rounds(pool, self.spec.seats) for pool in self.pools]
+        # Pools play their rounds side by side: round 1 of every pool, then round 2...
+        for r in range(max(len(s) for s in schedules)):
+            for i, schedule in enumerate(schedules):
+                for group in schedule[r] if r < len(schedule) else []:
+                    self._new_match("pools", r + 1, group, pool=chr(ord("A") + i))
         qualified = sum(min(self.spec.advance, len(p)) for p in self.pools)
         self._bracket("main", [("qualifier", s) for s in range(1, qualified + 1)])
         if self.spec.consolation and len(self.order) - qualified >= 2:

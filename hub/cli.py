@@ -15,6 +15,7 @@ from typing import Any, TextIO
 from engines import game_spec
 from engines.core import GameError
 from engines.records import ReplayError, replay
+from hub import jsonlimits
 
 EXIT_BAD_RECORD = 2
 
@@ -23,13 +24,15 @@ def read_record(path: str, stdin: TextIO | None = None) -> Any:
     """Load a JSON record from a file or ``-`` (stdin); ReplayError(None, …) if unreadable."""
     try:
         if path == "-":
-            return json.load(stdin or sys.stdin)
+            return jsonlimits.load(stdin or sys.stdin)
         with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
+            return jsonlimits.load(fh)
     except OSError as err:
         raise ReplayError(None, f"cannot read {path}: {err.strerror or err}") from err
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+    except UnicodeDecodeError as err:
         raise ReplayError(None, f"not JSON: {err}") from err
+    except jsonlimits.JSONLimitError as err:  # not JSON, too big, too deep, a huge integer
+        raise ReplayError(None, str(err)) from err
 
 
 def print_json(obj: Any) -> None:

@@ -70,8 +70,8 @@ class TableSpec:
             raise BadInputError("options: expected an object")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise BadInputError("seed: expected an integer")
-        if table_id is not None and (not isinstance(table_id, str) or not table_id):
-            raise BadInputError("id: expected a non-empty string")
+        if table_id is not None:
+            check_table_id(table_id)
         bindings = parse_bindings(boards)
         if bindings and game != "trigono":
             raise BadInputError(f"boards: a {game} table has no sensor boards")
@@ -144,6 +144,27 @@ def check_game(name: Any) -> str:
     if not isinstance(name, str) or name not in GAMES:
         raise UnknownGameError(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})")
     return name
+
+
+
+def check_table_id(table_id: Any) -> str:
+    """A table id is part of page addresses (``/tables/<id>``): no ``/`` or ``\\``, no
+    control characters, at most 64 characters.
+
+    >>> check_table_id("t1")
+    't1'
+    >>> check_table_id("a/b")
+    Traceback (most recent call last):
+    ...
+    hub.errors.BadInputError: id: no '/' or '\\' (it is part of page addresses)
+    """
+    if not isinstance(table_id, str) or not table_id:
+        raise BadInputError("id: expected a non-empty string")
+    if "/" in table_id or "\\" in table_id:
+        raise BadInputError("id: no '/' or '\\' (it is part of page addresses)")
+    if len(table_id) > 64 or not table_id.isprintable():
+        raise BadInputError("id: at most 64 printable characters")
+    return table_id
 
 
 def parse_seats(seats: Any) -> list[Seat] | None:

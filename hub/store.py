@@ -22,6 +22,7 @@ Deduplication is the store's job too: an entry that carries a device's
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -148,8 +149,15 @@ class EventStore(ABC):
         ``summary`` is what a table list shows, ``final`` says the game is over."""
 
     @abstractmethod
+    def save_final(self, table_id: str, summary: dict[str, Any]) -> None:
+        """The table's game is over: keep ``summary`` (what a table list shows) and mark
+        its snapshot final, leaving the snapshot's data as it is (or none). The cheap
+        snapshot at each match end: a restart then shows the table from its summary, and
+        opening it replays the entries after its last full snapshot."""
+
+    @abstractmethod
     def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]] | None:
-        """The newest snapshot of a table: (entry id, data), or None."""
+        """The newest snapshot of a table with data: (entry id, data), or None."""
 
     @abstractmethod
     def snapshot_heads(self) -> dict[str, tuple[int, bool, dict[str, Any]]]:
@@ -176,6 +184,10 @@ class SqliteStore(EventStore):
     def __init__(self, path: str | Path, *, durable: bool = False) -> None:
         self.path = str(path)
         self._lock = threading.Lock()
+        if self.path != ":memory:" and not self.path.startswith("file:"):
+            # The events hold table seeds: a new file is its owner's only (SQLite gives
+            # its -wal and -shm files the same mode).
+            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
@@ -257,10 +269,19 @@ class SqliteStore(EventStore):
                  json.dumps(data, separators=(",", ":"), ensure_ascii=False)),
             )
 
+    def save_final(self, table_id: str, summary: dict[str, Any]) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO snapshot (table_id, entry_id, final, summary, data)"
+                " VALUES (?, 0, 1, ?, 'null') ON CONFLICT (table_id) DO UPDATE SET"
+                " final = 1, summary = excluded.summary",
+                (table_id, json.dumps(summary, ensure_ascii=False)))
+
     def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]] | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT entry_id, data FROM snapshot WHERE table_id = ?", (table_id,)).fetchone()
+                "SELECT entry_id, data FROM snapshot WHERE table_id = ? AND data != 'null'",
+                (table_id,)).fetchone()
         if row is None:
             return None
         return int(row[0]), json.loads(row[1])

@@ -30,6 +30,7 @@ class WebApp:
             if feed is not None
             else None
         )
+        flask_app.extensions["stream_fanout"] = self.fanout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["path"] == STREAM_PATH and scope["method"] == "GET":

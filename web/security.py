@@ -22,8 +22,11 @@ from typing import Any, TypeVar, cast
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, current_app, jsonify, redirect, request, session, url_for
+from flask.json.provider import DefaultJSONProvider
 from flask_wtf.csrf import CSRFProtect  # type: ignore[import-untyped]
 from werkzeug.security import check_password_hash, generate_password_hash
+
+from hub import jsonlimits
 
 csrf = CSRFProtect()
 
@@ -134,8 +137,32 @@ def claim_seat(table_id: str, player: str) -> None:
     session["seats"] = seats
 
 
+class BoundedJSONProvider(DefaultJSONProvider):
+    """Flask's JSON, reading with the limits of :mod:`hub.jsonlimits`."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return jsonlimits.loads(s)
+
+
+def check_json_body() -> Response | None:
+    """Check a JSON request body before any view: deep nesting, huge integers and
+    malformed JSON are a clear 400 here, whatever the view then does (its ``get_json``
+    reads through :class:`BoundedJSONProvider` too)."""
+    if not request.is_json or request.method in ("GET", "HEAD", "OPTIONS"):
+        return None
+    if not request.content_length and "chunked" not in request.headers.get("Transfer-Encoding", ""):
+        return None
+    try:
+        jsonlimits.loads(request.get_data(cache=True))
+    except jsonlimits.JSONLimitError as err:
+        return json_error(400, "BadJSON", str(err))
+    return None
+
+
 def init_app(app: Flask) -> None:
     csrf.init_app(app)
+    app.json = BoundedJSONProvider(app)
+    app.before_request(check_json_body)
     app.extensions["login_throttle"] = LoginThrottle()
 
     @app.after_request

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, MutableMapping
 from typing import Any, Protocol, cast
 from urllib.parse import parse_qs
@@ -38,6 +39,7 @@ RETRY = b"retry: 2000\n\n"
 HIGH_WATER = 64 * 1024  # bytes waiting in a viewer's transport: above, hold its frames
 LOW_WATER = 16 * 1024  # ... until it is down to this
 UNBLOCK_EVERY_S = 0.25
+SOCKET_SEND_BUFFER = 64 * 1024
 KEEP_ALIVE = b": keep-alive\n\n"
 HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),
@@ -178,6 +180,12 @@ class StreamFanout:
             cursor = max(cursor, missed[-1].id)
         viewer = Viewer(send, group, cursor)
         viewer.task = asyncio.current_task()
+        if viewer.transport is not None:
+            # A phone that stops reading fills the kernel's buffer first: keep that small
+            # so it is held to the newest views soon, not after megabytes.
+            sock = viewer.transport.get_extra_info("socket")
+            with contextlib.suppress(AttributeError, OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_SEND_BUFFER)
         self.groups.setdefault(group, set()).add(viewer)
         try:
             self._write(viewer, b"".join(head))

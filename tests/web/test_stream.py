@@ -1,10 +1,11 @@
-"""The live stream over a real waitress server: a snapshot first, then every change;
+"""The live stream over the real server (uvicorn; web/stream.py): a snapshot first, then every change;
 reconnecting with Last-Event-ID resumes exactly after it; too old means a snapshot."""
 
 from __future__ import annotations
 
 import http.client
 import json
+import socket
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -14,7 +15,9 @@ import pytest
 
 from hub.service import Hub
 from tests.web.conftest import serial_board
+from web import stream
 from web.server import ServerHandle, start_server
+from web.stream import StreamFanout
 
 
 class SSEClient:
@@ -178,3 +181,130 @@ def test_snapshot_shows_tables_in_play_and_only_recent_finished_ones(hub: Hub) -
     assert len(finished) >= RECENT_FINISHED + 1
     shown = [t["id"] for t in Feed(hub).snapshot_data()["tables"]]
     assert "live" in shown and shown[:-1] == finished[-RECENT_FINISHED:]
+
+
+# -- the event-loop server (web/stream.py) ------------------------------------------------------
+def fanout(server: ServerHandle) -> StreamFanout:
+    found: StreamFanout = server.app.extensions["stream_fanout"]
+    return found
+
+
+def wait_until(condition: Any, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def raw_stream(url: str, receive_buffer: int = 4096) -> socket.socket:
+    """A viewer that connects and then does not read (a phone whose screen went off)."""
+    parts = urlsplit(url)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    sock.connect((parts.hostname, parts.port))
+    sock.sendall(b"GET /api/stream HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\n\r\n")
+    return sock
+
+
+def test_a_viewer_that_stops_reading_is_held_to_the_newest_view_not_queued(server: ServerHandle, hub: Hub) -> None:
+    stalled = raw_stream(server.url)
+    wait_until(lambda: fanout(server).open == 1)
+    reading = SSEClient(server.url)
+    reading.next_event()  # snapshot
+    last = 0
+    for n in range(400):
+        last = int(hub.submit("t1", [{"landed": "floor"}, {"undo": True}][n % 2])["change_id"])
+    seen = 0
+    while seen < last:
+        seen = reading.next_event()["id"]
+    viewer = next(v for group in fanout(server).groups.values() for v in group if v.busy)
+    frame_size = len(json.dumps(hub.public_view("t1"))) + 64
+    # Bounded: one held view of the table, the transport no fuller than its mark + one frame.
+    assert list(viewer.held) == ["t1"] and viewer.held["t1"].id == last
+    assert viewer.transport.get_write_buffer_size() <= stream.HIGH_WATER + frame_size
+    # When it reads again it gets the newest view, having skipped what it could not take.
+    stalled.settimeout(5)
+    data = b""
+    while f"id: {last}\n".encode() not in data:
+        chunk = stalled.recv(1 << 16)
+        assert chunk, "stream closed"
+        data += chunk
+    assert 0 < data.count(b"event: table\n") < 400
+    stalled.close()
+    reading.close()
+
+
+@pytest.fixture
+def one_slot(hub: Hub, trigono_table: Any) -> Iterator[ServerHandle]:
+    # No heartbeat for a minute: a slot must come back because the client left, not
+    # because a keep-alive write found the socket dead.
+    handle = start_server(hub, max_streams=1, config={"STREAM_HEARTBEAT_S": 60})
+    yield handle
+    handle.close()
+
+
+def test_a_viewer_that_leaves_frees_its_slot_at_once(one_slot: ServerHandle) -> None:
+    first = SSEClient(one_slot.url)
+    first.next_event()
+    refused = SSEClient(one_slot.url)
+    assert refused.response.status == 503 and refused.response.getheader("Retry-After")
+    refused.close()
+    first.close()
+    wait_until(lambda: fanout(one_slot).open == 0, timeout=2)
+    again = SSEClient(one_slot.url)
+    assert again.response.status == 200 and again.next_event()["event"] == "snapshot"
+    again.close()
+
+
+def test_portable_write_path_without_the_transport(
+    monkeypatch: pytest.MonkeyPatch, hub: Hub, trigono_table: Any
+) -> None:
+    """Under a server other than uvicorn+httptools every write goes through ASGI send."""
+    monkeypatch.setattr(stream, "raw_transport", lambda send: None)
+    handle = start_server(hub, max_streams=4, config={"STREAM_HEARTBEAT_S": 0.5})
+    try:
+        client = SSEClient(handle.url)
+        first = client.next_event()
+        landed(hub)
+        update = client.next_event()
+        assert update["event"] == "table" and update["data"]["state"]["floor"] == 1
+        viewer = next(v for group in fanout(handle).groups.values() for v in group)
+        assert viewer.transport is None
+        client.close()
+        again = SSEClient(handle.url, last_event_id=first["id"])
+        assert again.next_event()["id"] == update["id"]  # resumed, no snapshot
+        again.close()
+    finally:
+        handle.close()
+
+
+@pytest.mark.browser
+def test_dashboard_recovers_by_itself_after_the_stream_drops_and_a_503(browser: Any, hub: Hub) -> None:
+    from tests.web.conftest import new_page
+
+    hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=7, table_id="t1")
+    handle = start_server(hub, max_streams=1)
+    port = int(handle.url.rsplit(":", 1)[1])
+    page = new_page(browser)
+    statuses: list[int] = []
+    page.on("response", lambda r: statuses.append(r.status) if "/api/stream" in r.url else None)
+    page.goto(handle.url + "/")
+    page.locator("article[data-table=t1]").wait_for()
+    page.wait_for_selector("#live-status[data-state=online]")
+    page.evaluate("window.__notReloaded = true")
+    # The stream drops: the server goes away and comes back full (someone took the only
+    # slot first), so the page's next try gets a 503.
+    handle.close()
+    handle = start_server(hub, port=port, max_streams=1)
+    squatter = SSEClient(handle.url)
+    assert squatter.response.status == 200
+    page.wait_for_function("() => window.__live.reconnects >= 2", timeout=15_000)
+    assert 503 in statuses
+    assert page.locator("#live-status").get_attribute("data-state") == "offline"
+    hub.submit("t1", {"landed": "floor"})  # missed while refused
+    squatter.close()
+    page.wait_for_selector("#live-status[data-state=online]", timeout=20_000)
+    page.wait_for_selector("article[data-table=t1] [data-count=floor] b:text-is('1')", timeout=10_000)
+    assert page.evaluate("window.__notReloaded") is True
+    assert page.js_errors == []
+    handle.close()

@@ -13,12 +13,14 @@ import sys
 from firmware import config as fconfig
 from firmware.clock import ticks_diff
 from firmware.links import MqttLink, SerialLink
+from firmware.loadcell import LoadCell
 from firmware.node import Node
 from firmware.outbox import FileJournal, FileStorage
 
 BOOT_FILE = "boot.txt"
 PINMAP_FILE = "pinmap.json"
 CRASH_FILE = "crash.txt"
+LOADCELL_FILE = "loadcell.txt"  # tare and calibration of the HX711 load cell
 OUTBOX_FILE = "outbox.txt"  # the outbox journal: unacknowledged events survive a reset
 CTRL_C = 3
 CTRL_C_GRACE_MS = 1000  # a second Ctrl-C within this stops the program (mpremote, a human)
@@ -100,7 +102,9 @@ def build(cfg, board, storage=None, crash=None):
     node = Node(cfg, board.ticks_us, board.read_beam, board.set_emitter,
                 storage if storage is not None else FileStorage(BOOT_FILE),
                 getattr(gc, "mem_free", None), board.reset, board.rssi, crash=crash,
-                journal=FileJournal(OUTBOX_FILE), random16=board.random16)
+                journal=FileJournal(OUTBOX_FILE), random16=board.random16,
+                weigh=board.weigh if cfg.get("loadcell") else None,
+                cell=LoadCell() if cfg.get("loadcell") else None, cell_storage=FileStorage(LOADCELL_FILE))
     serial = None
     if "serial" in cfg["links"]:
         serial = SerialLink(stdout_write, SerialInput(board.ticks_ms))

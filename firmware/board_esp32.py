@@ -17,7 +17,15 @@ import time
 import esp32
 import machine
 
-from firmware.board_rp2 import random16, start_watchdog, watchdog_caused_reset, wifi_rssi, wifi_up
+from firmware.board_rp2 import (
+    make_hx711,
+    random16,
+    start_watchdog,
+    watchdog_caused_reset,
+    weigh,
+    wifi_rssi,
+    wifi_up,
+)
 from firmware.clock import wrap
 from firmware.edges import EdgeCounter
 
@@ -42,6 +50,7 @@ class Board:
                 self.emitters[hole["name"]] = machine.Pin(hole["emitter"], machine.Pin.OUT, value=1)
         self.units = []
         self.counters = []
+        self.hx711 = make_hx711(cfg)
         self.wlan = None
         self._wifi_at = None
 
@@ -59,6 +68,9 @@ class Board:
 
     def reset(self):
         machine.reset()
+
+    def weigh(self):
+        return weigh(self.hx711)
 
     def watchdog(self, timeout_ms):
         return start_watchdog(timeout_ms)

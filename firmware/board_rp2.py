@@ -28,6 +28,7 @@ class Board:
         for hole in cfg["holes"]:
             if hole.get("emitter") is not None:
                 self.emitters[hole["name"]] = machine.Pin(hole["emitter"], machine.Pin.OUT, value=1)
+        self.hx711 = make_hx711(cfg)
         self.wlan = None
         self._wifi_at = None
 
@@ -46,6 +47,9 @@ class Board:
 
     def reset(self):
         machine.reset()
+
+    def weigh(self):
+        return weigh(self.hx711)
 
     def watchdog(self, timeout_ms):
         """A started machine.WDT (the main loop feeds it), or None when timeout_ms is 0."""
@@ -75,6 +79,28 @@ class Board:
 
     def rssi(self):
         return wifi_rssi(self)
+
+
+def make_hx711(cfg):
+    cell = cfg.get("loadcell")
+    if cell is None:
+        return None
+    from firmware.loadcell import Hx711
+
+    sck = machine.Pin(cell["sck"], machine.Pin.OUT, value=0)
+    dout = machine.Pin(cell["dout"], machine.Pin.IN, machine.Pin.PULL_UP)
+    return Hx711(sck.value, dout.value)
+
+
+def weigh(hx711):
+    """One HX711 reading or None; IRQs off meanwhile (SCK high > 60 us powers it down)."""
+    if hx711 is None or not hx711.ready():
+        return None
+    state = machine.disable_irq()
+    try:
+        return hx711.read()
+    finally:
+        machine.enable_irq(state)
 
 
 WDT_MAX_MS = 8388  # rp2's hardware limit (8.3 s); the ESP32 takes longer ones

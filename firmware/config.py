@@ -11,6 +11,7 @@
 #   buttons     [{"name": "line", "pin": 10}]                      optional
 #   links       ["serial"] and/or "mqtt"
 #   mqtt        {"broker": "192.168.1.10", "port": 1883, "keepalive_s": 15}
+#   loadcell    {"sck": 20, "dout": 21}    optional HX711 under the board (weight events)
 #   thresholds  {"stuck_ms": 2000, ...}   overrides of DEFAULTS below
 # Secrets (Wi-Fi, MQTT password) live in local.py (template: local_example.py).
 
@@ -30,6 +31,7 @@ DEFAULTS = {
     "filter_ns": 12000,  # esp32 PCNT glitch filter (max 1023 APB ticks = 12.8 us)
     "mqtt_retry_ms": 2000,  # wait between MQTT connection attempts
     "button_settle_ms": 50,
+    "loadcell_ms": 100,  # HX711 read period (it makes 10 readings/s at RATE low)
     "watchdog_ms": 8000,  # machine.WDT, fed by the main loop only (rp2 caps it at 8388); 0 = off
 }
 
@@ -78,7 +80,7 @@ def validate(cfg, pinmap=None, port=None):
     if not isinstance(cfg, dict):
         return ["config is not a dict (board_config.py must define CONFIG = {...})"]
     for key in cfg:
-        if key not in ("board", "port", "holes", "buttons", "links", "mqtt", "thresholds"):
+        if key not in ("board", "port", "holes", "buttons", "links", "mqtt", "thresholds", "loadcell"):
             errors.append("unknown key " + repr(key))
     if not _name_ok(cfg.get("board")):
         errors.append("board: need a name of 1-32 characters without / + # $ * or spaces")
@@ -150,6 +152,13 @@ def validate(cfg, pinmap=None, port=None):
             errors.append("buttons[" + str(i) + "]: need {name, pin}")
             continue
         use(button.get("pin"), "button " + repr(button["name"]), False)
+    cell = cfg.get("loadcell")
+    if cell is not None:
+        if not isinstance(cell, dict) or set(cell) != {"sck", "dout"}:
+            errors.append("loadcell: need {\"sck\": GPIO, \"dout\": GPIO} (HX711)")
+        else:
+            use(cell["sck"], "loadcell sck", True)
+            use(cell["dout"], "loadcell dout", False)
     inputs = beams + len(buttons)
     if pins is not None and pins.get("max_inputs") is not None and inputs > pins["max_inputs"]:
         errors.append(str(inputs) + " beams and buttons but " + str(cfg_port) + " can take at most "

@@ -32,10 +32,14 @@ class Node:
     journal      outbox journal (firmware.outbox.FileJournal on a board): unacknowledged
                  events survive a reset; None keeps them in RAM only
     random16()   -> 16 random bits for the boot id (None: the boot id is the counter)
+    weigh()      -> a raw load-cell reading or None (firmware.loadcell.Hx711.read), with
+    cell         a firmware.loadcell.LoadCell (palet count -> `weight` events) and
+    cell_storage its tare and calibration in flash (storage callable)
     """
 
     def __init__(self, cfg, clock, read_beam, set_emitter=None, storage=None, mem_free=None,
-                 reboot=None, rssi=None, fw=FW_VERSION, crash=None, journal=None, random16=None):
+                 reboot=None, rssi=None, fw=FW_VERSION, crash=None, journal=None, random16=None,
+                 weigh=None, cell=None, cell_storage=None):
         self.cfg = cfg
         self.board = cfg["board"]
         self.th = cfg["thresholds"]
@@ -80,6 +84,10 @@ class Node:
                          "a_missed": 0, "selftests": 0, "bad_input": 0, "link_ups": 0,
                          "loop_max_ms": 0}
         self.random16 = random16
+        self.weigh = weigh
+        self.cell = cell
+        self.cell_storage = cell_storage
+        self._last_weigh = 0
         self.outbox = Outbox(self.board, 0, self.th["outbox_size"], journal)  # boot set by start()
         self.boot = None  # None until start()
         self.started_at = 0
@@ -112,6 +120,10 @@ class Node:
         now = self.clock()
         self.started_at = self._last_now = now
         self._last_health = self._last_selftest = self.uptime_ms
+        if self.cell is not None and self.cell_storage is not None:
+            saved = self.cell_storage()
+            if saved:
+                self.cell.load_settings(saved)
         self.outbox.restore()  # earlier boots' unacknowledged events first, as they were
         self.boot, error = next_boot(self.storage, self.random16)
         self.outbox.boot = self.boot
@@ -152,6 +164,10 @@ class Node:
             self.uptime_ms += elapsed // 1000
             self._last_now = ticks_add(now, -(elapsed % 1000))
         self._expire_buttons(now)
+        weigh, cell = self.weigh, self.cell
+        if weigh is not None and cell is not None and self.uptime_ms - self._last_weigh >= self.th["loadcell_ms"]:
+            self._last_weigh = self.uptime_ms
+            self._weigh(now, weigh, cell)
         if self.uptime_ms - self._last_health >= self.th["health_every_s"] * 1000:
             self._last_health = self.uptime_ms
             self.send_health(now)
@@ -221,6 +237,8 @@ class Node:
                 self.new_boot()
             elif cmd == "resend":
                 self._rewind_all()
+            elif cmd in ("tare", "calibrate") and self.cell is not None:
+                self._cell_command(cmd, self.cell)
         else:
             self.counters["bad_input"] += 1
 
@@ -292,6 +310,26 @@ class Node:
                 hole.edge(beam, closed, t)
             elif ch - nbeams < len(self.buttons):
                 self._button(self.buttons[ch - nbeams], closed, t)
+
+    def _weigh(self, now, weigh, cell):
+        raw = weigh()
+        if raw is None:
+            return
+        count = cell.sample(raw)
+        if count is not None:
+            self._emit("weight", now, {"board_palets": count})
+
+    def _cell_command(self, cmd, cell):
+        if cmd == "tare":
+            cell.tare()
+        elif not cell.calibrate(1):
+            self._emit("fault", self.clock(), {"reason": "load cell: calibration needs one palet on a tared board"})
+            return
+        if self.cell_storage is not None:
+            try:
+                self.cell_storage(cell.settings())
+            except Exception as err:  # noqa: BLE001 - reported, the count still works
+                self._emit("fault", self.clock(), {"reason": ("load cell settings not saved: " + str(err))[:64]})
 
     def _expire_buttons(self, now):
         """Forget a press once its settle time is over, so it is never compared with a

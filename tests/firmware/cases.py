@@ -9,6 +9,7 @@ from firmware import config, protocol
 from firmware.clock import TICKS_PERIOD, ticks_add, ticks_diff, wrap
 from firmware.edges import EdgeCounter, EdgeRing, pin_handler
 from firmware.links import MqttLink, SerialLink
+from firmware.loadcell import Hx711, LoadCell
 from firmware.node import Node
 from firmware.outbox import JOURNAL_MAX, MemoryJournal, MemoryStorage, Outbox, boot_id, next_boot
 
@@ -75,7 +76,7 @@ class Rig:
     """
 
     def __init__(self, cfg=None, start_us=0, wired=True, storage=None, thresholds=None, journal=None,
-                 random16=None):
+                 random16=None, weigh=None, cell=None, cell_storage=None):
         cfg = dict(TWO_HOLES if cfg is None else cfg)
         if thresholds:
             cfg["thresholds"] = thresholds
@@ -86,7 +87,8 @@ class Rig:
         self.wired = wired
         self.node = Node(self.cfg, self.clock, self.read_beam, self.set_emitter,
                          storage if storage is not None else MemoryStorage(),
-                         lambda: 12345, journal=journal, random16=random16)
+                         lambda: 12345, journal=journal, random16=random16, weigh=weigh, cell=cell,
+                         cell_storage=cell_storage)
         self.node.keep_events = True
         self.link = FakeLink()
         self.node.add_link(self.link)
@@ -562,6 +564,80 @@ def case_a_few_bounces_are_not_a_dead_beam():
         rig.pulse(A, 20000)
         rig.run(400)
     assert "fault" not in [k for k, _ in rig.kinds()], rig.kinds()
+
+
+class FakeHx711Chip:
+    """The HX711's side of its two wires: DOUT goes low when a conversion is ready; each
+    SCK rising edge shifts the next bit out (MSB first); after 24 bits DOUT goes high
+    again, and the extra pulses pick the gain of the next conversion."""
+
+    def __init__(self):
+        self.value = 0
+        self.level = 1  # DOUT
+        self.clock = 0  # SCK
+        self.pulses = 0
+        self.gain_pulses = None
+
+    def convert(self, raw):
+        if self.pulses:  # the previous read ended: remember how many gain pulses it gave
+            self.gain_pulses = self.pulses - 24
+        self.value = raw & 0xFFFFFF
+        self.pulses = 0
+        self.level = 0
+
+    def sck(self, level):
+        if level and not self.clock:
+            self.pulses += 1
+            self.level = (self.value >> (24 - self.pulses)) & 1 if self.pulses <= 24 else 1
+        self.clock = level
+
+    def dout(self):
+        return self.level
+
+
+def case_hx711_driver_reads_signed_24_bit_values_over_its_two_wires():
+    chip = FakeHx711Chip()
+    hx = Hx711(chip.sck, chip.dout)
+    assert hx.read() is None  # no conversion ready: DOUT high, no clock pulse sent
+    assert chip.pulses == 0
+    for raw in (0x123456, -5, -0x800000, 0x7FFFFF):
+        chip.convert(raw)
+        assert hx.read() == raw
+        assert hx.read() is None  # read once
+    chip.convert(0)
+    assert chip.gain_pulses == 1  # 25 pulses: channel A, gain 128
+
+
+def case_load_cell_tare_calibrate_and_debounced_weight_events_R2():
+    chip = FakeHx711Chip()
+    hx = Hx711(chip.sck, chip.dout)
+    saved = MemoryStorage()
+    state = {"palets": 0, "wobble": 0, "n": 0}
+
+    def weigh():  # the chip converts at 10 Hz; the node reads every loadcell_ms
+        state["n"] += 1
+        chip.convert(81234 + state["palets"] * 21500 + state["wobble"] + state["n"] * 37 % 90)  # + noise
+        return hx.read()
+
+    rig = Rig(weigh=weigh, cell=LoadCell(), cell_storage=saved)
+    rig.run(1000)
+    rig.node.receive(protocol.command(rig.node.boot, "tare"))  # start of a round, board empty
+    state["palets"] = 1
+    rig.run(1000)
+    rig.node.receive(protocol.command(rig.node.boot, "calibrate"))  # one known palet on it
+    assert saved.text is not None and rig.node.cell.per_palet > 20000
+    rig.run(1000)
+    state["palets"] = 2
+    for wobble in (9000, -7000, 12000, -3000, 8000):  # landing: it slides and rocks
+        state["wobble"] = wobble
+        rig.run(100)
+    state["wobble"] = 0
+    rig.run(1000)
+    weights = [e["board_palets"] for e in rig.node.events if e["type"] == "weight"]
+    assert weights == [1, 2], weights  # once per change, never while it moves
+    assert all(protocol.validate(e) is None for e in rig.node.events)
+    again = LoadCell()
+    assert again.load_settings(saved.text) and again.per_palet == rig.node.cell.per_palet
 
 
 def case_health_message_is_valid_protocol():

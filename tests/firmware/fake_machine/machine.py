@@ -128,6 +128,14 @@ def reset():
     raise SystemExit("machine.reset()")
 
 
+def disable_irq():
+    return 1
+
+
+def enable_irq(state):
+    pass
+
+
 def unique_id():
     return b"\xe6\x61\x41\x04\x03\x2a\x5c\x2b"  # a Pico's flash id
 

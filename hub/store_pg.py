@@ -187,10 +187,18 @@ class PostgresStore(EventStore):
                 (table_id, entry_id, final, json.dumps(summary, ensure_ascii=False),
                  json.dumps(data, separators=(",", ":"), ensure_ascii=False)))
 
+    def save_final(self, table_id: str, summary: dict[str, Any]) -> None:
+        with self.pool.connection() as conn:
+            conn.execute(
+                "INSERT INTO snapshot (table_id, entry_id, final, summary, data)"
+                " VALUES (%s, 0, TRUE, %s, 'null') ON CONFLICT (table_id) DO UPDATE SET"
+                " final = TRUE, summary = EXCLUDED.summary",
+                (table_id, json.dumps(summary, ensure_ascii=False)))
+
     def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]] | None:
         with self.pool.connection() as conn:
-            row = conn.execute("SELECT entry_id, data FROM snapshot WHERE table_id = %s",
-                               (table_id,)).fetchone()
+            row = conn.execute("SELECT entry_id, data FROM snapshot WHERE table_id = %s"
+                               " AND data <> 'null'", (table_id,)).fetchone()
         if row is None:
             return None
         return int(row[0]), json.loads(row[1])

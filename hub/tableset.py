@@ -159,8 +159,14 @@ class TableSet:
     def applied(self, table: Table) -> None:
         """One more entry was applied to ``table``: snapshot it when due."""
         since = self._since_snapshot[table.id] = self._since_snapshot.get(table.id, 0) + 1
-        if since >= SNAPSHOT_EVERY or (table.id not in self._final_snapshot and table.state.is_terminal()):
+        if since >= SNAPSHOT_EVERY:
             self.save_snapshot(table)
+        elif table.id not in self._final_snapshot and table.state.is_terminal():
+            # The match just ended: a restart needs only its summary (the table restarts
+            # dormant). No full dump on the ingest path: opening the table later replays
+            # the entries after its last full snapshot.
+            self.store.save_final(table.id, table.summary())
+            self._final_snapshot.add(table.id)
 
     def save_snapshot(self, table: Table) -> None:
         final = table.state.is_terminal()

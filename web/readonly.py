@@ -58,6 +58,9 @@ class ReadOnlyStore(EventStore):
                       summary: dict[str, Any], final: bool) -> None:
         return  # the active hub keeps the snapshots
 
+    def save_final(self, table_id: str, summary: dict[str, Any]) -> None:
+        return
+
     def entries(self, table_id: str | None = None, after: int = 0) -> Iterator[Entry]:
         return self.inner.entries(table_id, after)
 

@@ -274,3 +274,13 @@ def test_a_shared_setting_is_the_first_proposal_for_every_process(pg_url: str) -
     finally:
         first.close()
         second.close()
+
+
+def test_a_final_mark_keeps_the_full_snapshot_and_adds_the_summary(store: EventStore) -> None:
+    store.save_final("t1", {"id": "t1", "winner": "Ana"})  # a match over before any snapshot
+    assert store.snapshot("t1") is None  # nothing to load from: replay all its entries
+    assert store.snapshot_heads()["t1"][1:] == (True, {"id": "t1", "winner": "Ana"})
+    store.save_snapshot("t2", 200, {"table": {"n": 1}}, summary={}, final=False)
+    store.save_final("t2", {"id": "t2", "winner": "Ben"})
+    assert store.snapshot("t2") == (200, {"table": {"n": 1}})
+    assert store.snapshot_heads()["t2"] == (200, True, {"id": "t2", "winner": "Ben"})

@@ -49,6 +49,8 @@ EXPORT_FORMAT = "trigono-tournament"
 EXPORT_VERSION = 1
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,30}$")
 MAX_FOLLOW_UPS = 10_000
+SNAPSHOT_KEY = "tournament/logs"  # never a table id: hub.spec.check_table_id refuses "/"
+SNAPSHOT_EVERY = 200
 
 
 class TableHub(Protocol):
@@ -86,6 +88,7 @@ class TournamentService:
         self._tournaments: dict[str, Tournament] = {}
         self._by_table: dict[str, tuple[str, str]] = {}  # table id -> (tournament, match)
         self._entries: dict[str, list[tuple[JSONDict, float]]] = {}  # as stored, for a rebuild
+        self._since_snapshot = 0
         self._version = 0  # bumped by every stored entry: the caches below are of a version
         self._views: dict[str, tuple[int, JSONDict]] = {}
         self._ratings: tuple[int, dict[str, Rating]] = (-1, {})
@@ -97,8 +100,17 @@ class TournamentService:
 
     # -- durable log ----------------------------------------------------------------------
     def _restore(self) -> None:
+        """Replay every tournament: from the newest snapshot of all their logs (a cache
+        in the store's snapshot table, under :data:`SNAPSHOT_KEY`) plus the entries
+        stored after it, else from a scan of the whole log."""
         bodies: dict[str, list[tuple[JSONDict, float]]] = {}
-        for tid, body, at in entries_of(self.store):
+        after = 0
+        snap = self.store.snapshot(SNAPSHOT_KEY)
+        if snap is not None:
+            after = snap[0]
+            for tid, items in snap[1]["logs"].items():
+                bodies[tid] = [(body, at) for body, at in items]
+        for tid, body, at in entries_of(self.store, after):
             bodies.setdefault(tid, []).append((body, at))
         for tid, items in bodies.items():
             try:
@@ -111,6 +123,16 @@ class TournamentService:
             self._tournaments[tid] = t
             self._entries[tid] = items
             self._index_tables(t)
+
+    def snapshot(self) -> None:
+        """Keep every tournament's log in the store's snapshot table, so a restart reads
+        only the log entries after it (called every :data:`SNAPSHOT_EVERY` entries and
+        by :meth:`close`)."""
+        with self._lock:
+            through = self.store.last_id()  # every tournament entry is at or below it
+            data = {"logs": {tid: [[body, at] for body, at in items] for tid, items in self._entries.items()}}
+            self.store.save_snapshot(SNAPSHOT_KEY, through, data, summary={}, final=False)
+            self._since_snapshot = 0
 
     def _store(self, tid: str, body: JSONDict, at: float, by: str | None = None) -> None:
         payload: JSONDict = {"tournament": tid, "entry": body}
@@ -219,8 +241,7 @@ class TournamentService:
             t = Tournament.create(tournament_id, {"type": "create", "spec": dict(spec)}, now)
             self._store(tournament_id, t.log[0], now, by)
             self._tournaments[tournament_id] = t
-            self._entries[tournament_id] = [(t.log[0], now)]
-            self._version += 1
+            self._stored(tournament_id, [(t.log[0], now)])
         self._changed(tournament_id)
         return self.view(tournament_id)
 
@@ -270,9 +291,17 @@ class TournamentService:
         except BaseException:
             self._rebuild(tid)
             raise
-        self._entries[tid].append((body, now))
-        self._version += 1
+        self._stored(tid, [(body, now)])
         self._index_tables(t)
+
+    def _stored(self, tid: str, items: list[tuple[JSONDict, float]]) -> None:
+        """Bookkeeping once entries are stored: the copy kept for a rebuild and the
+        snapshot, the version the caches are of."""
+        self._entries.setdefault(tid, []).extend(items)
+        self._version += 1
+        self._since_snapshot += len(items)
+        if self._since_snapshot >= SNAPSHOT_EVERY:
+            self.snapshot()
 
     def _rebuild(self, tid: str) -> None:
         items = self._entries[tid]
@@ -332,8 +361,7 @@ class TournamentService:
             self.store.append([Entry.new(SOURCE, {"tournament": tid, "entry": body}, at=at)
                                for body in t.log])
             self._tournaments[tid] = t
-            self._entries[tid] = [(body, at) for body in t.log]
-            self._version += 1
+            self._stored(tid, [(body, at) for body in t.log])
         self._changed(tid)
         return self.view(tid)
 
@@ -388,9 +416,12 @@ class TournamentService:
         self._thread.start()
 
     def close(self) -> None:
+        """Stop following the hub and snapshot the tournaments (the store stays open)."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5.0)
+        if self._since_snapshot:
+            self.snapshot()
 
     def _follow(self) -> None:
         assert self.hub is not None
@@ -419,9 +450,10 @@ class TournamentService:
                 log.exception("tournament listener")
 
 
-def entries_of(store: EventStore) -> Iterator[tuple[str, JSONDict, float]]:
-    """(tournament id, entry body, time) of every tournament entry in a store, in order."""
-    for entry in store.entries():
+def entries_of(store: EventStore, after: int = 0) -> Iterator[tuple[str, JSONDict, float]]:
+    """(tournament id, entry body, time) of every tournament entry in a store after entry
+    ``after``, in order."""
+    for entry in store.entries(after=after):
         if entry.source == SOURCE and entry.table_id is None and "tournament" in entry.body:
             yield entry.body["tournament"], entry.body["entry"], entry.at
 

@@ -168,3 +168,25 @@ def test_export_loads_into_a_new_hub(tmp_path: Path) -> None:
     with pytest.raises(ValueError):
         second.load(doc)  # the id is taken
     assert TournamentService(SqliteStore(tmp_path / "b.db")).view("T7")["entries"] == loaded["entries"]
+
+
+def test_restart_reads_the_snapshot_then_only_newer_entries(tmp_path: Path) -> None:
+    """Tournament logs are kept in the store's snapshot table, so a restart does not scan
+    the whole event log; entries stored after the snapshot are replayed on top."""
+    from hub.tournament import service as module
+
+    store = SqliteStore(tmp_path / "s.db")
+    first = TournamentService(store)
+    first.create({"name": "Snap", "game": "trike", "format": "swiss", "rounds": 3, "check_in": False},
+                 tournament_id="S")
+    for i in range(6):
+        first.submit("S", {"type": "register", "player": {"name": f"P{i}"}})
+    first.snapshot()
+    snap = store.snapshot(module.SNAPSHOT_KEY)
+    assert snap is not None and len(snap[1]["logs"]["S"]) == 7
+    view = first.submit("S", {"type": "start"})  # after the snapshot
+    m = next(m for m in view["matches"] if m["status"] == "ready")
+    view = first.submit("S", {"type": "result", "match": m["id"], "ranking": m["players"]})
+    again = TournamentService(store)
+    assert again.view("S") == view
+    store.close()

@@ -235,8 +235,10 @@ class Node:
                 self.reboot()
             elif cmd == "newboot":
                 self.new_boot()
-            elif cmd == "resend":
+            elif cmd == "resend":  # the hub sees a gap: everything unacknowledged, now
                 self._rewind_all()
+                self._progress_at = self.clock()
+                self._backoff = 1
             elif cmd in ("tare", "calibrate") and self.cell is not None:
                 self._cell_command(cmd, self.cell)
         else:
@@ -270,8 +272,12 @@ class Node:
         self.counters["a_missed"] = sum(h.a_missed for h in self.holes)
         self.counters["acked"] = self.outbox.acked  # highest seq the hub acknowledged
         self.counters["unacked"] = self.outbox.unacked()
+        counters = dict(self.counters)
+        if self.outbox.items:  # what the board still holds, so the hub knows what may come
+            counters["oldest_boot"] = self.outbox.items[0]["boot"]
+            counters["oldest_seq"] = self.outbox.items[0]["seq"]
         fields = health_fields(self.uptime_ms // 1000, self.mem_free() if self.mem_free else 0,
-                               beams, dict(self.counters), self.outbox.overflow,
+                               beams, counters, self.outbox.overflow,
                                self.rssi() if self.rssi else None)
         msg = {"type": "health", "board": self.board, "boot": self.boot, "seq": self.outbox.seq,
                "t_us": now}

@@ -489,6 +489,22 @@ def case_unacked_events_are_resent_after_reconnect_in_order():
     assert [m["seq"] for m in rig.link.events()] == [1, 2, 2, 3, 4]  # acked: no more resends
 
 
+def case_resend_command_resends_everything_unacked_at_once_and_health_says_what_is_held():
+    rig = Rig(thresholds={"resend_ms": 100})
+    rig.pulse(S, 5000)
+    rig.run(60)
+    rig.node.receive(protocol.ack(rig.node.boot, 1))
+    health = rig.node.health_message(rig.now)
+    assert (health["counters"]["oldest_boot"], health["counters"]["oldest_seq"]) == (rig.node.boot, 2)
+    rig.run(3000)  # backed off: resends are seconds apart now
+    before = len(rig.link.events())
+    rig.node.receive(protocol.command(rig.node.boot, "resend"))
+    rig.run(2)
+    assert len(rig.link.events()) == before + 1 and rig.link.events()[-1]["seq"] == 2
+    rig.node.receive(protocol.ack(rig.node.boot, 2))
+    assert "oldest_seq" not in rig.node.health_message(rig.now)["counters"]
+
+
 def case_no_ack_means_resend_with_backoff():
     rig = Rig(thresholds={"resend_ms": 100})
     rig.run(1000)

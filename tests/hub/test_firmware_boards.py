@@ -3,15 +3,14 @@ code — one over a pseudo-terminal (pyserial on the hub side), one over Mosquit
 refereed into a correct match.
 
 The Node runs under CPython on simulated beams with a real clock (as the simulator does);
-its SerialLink writes the pty's master side; its MqttLink gets an umqtt.simple-style
-client backed by paho (umqtt.simple itself runs on MicroPython only)."""
+its SerialLink writes the pty's master side; its MqttLink uses the firmware's own
+non-blocking MQTT client (firmware/mqtt.py) on CPython sockets."""
 
 from __future__ import annotations
 
 import fcntl
 import os
 import pty
-import queue
 import threading
 import time
 import tty
@@ -19,14 +18,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import paho.mqtt.client as mqtt
 import pytest
-from paho.mqtt.enums import CallbackAPIVersion
 
 from engines.records import replay
 from firmware import config
 from firmware.clock import wrap
 from firmware.links import MqttLink, SerialLink
+from firmware.mqtt import MqttClient
 from firmware.node import Node
 from hub.mqtt_link import MqttTransport
 from hub.serial_link import SerialTransport, wait_open
@@ -121,61 +119,6 @@ class PtyWire:
         os.close(self.slave)
 
 
-class PahoAsUmqtt:
-    """The slice of umqtt.simple's MQTTClient API that firmware.links.MqttLink uses."""
-
-    def __init__(self, board: str, host: str, port: int) -> None:
-        self.host, self.port, self.board = host, port, board
-        self.will: tuple[str, bytes, bool, int] | None = None
-        self.client: mqtt.Client | None = None
-        self.inbox: queue.Queue[tuple[bytes, bytes]] = queue.Queue()
-        self.callback: Callable[[bytes, bytes], None] | None = None
-        self.sock: Any = None
-
-    def set_callback(self, callback: Callable[[bytes, bytes], None]) -> None:
-        self.callback = callback
-
-    def set_last_will(self, topic: str, msg: bytes, retain: bool = False, qos: int = 0) -> None:
-        self.will = (topic, msg, retain, qos)
-
-    def connect(self, clean_session: bool = True) -> None:
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"node-{self.board}",
-                                  clean_session=clean_session)
-        self.client.on_message = lambda c, u, m: self.inbox.put((m.topic.encode(), m.payload))
-        if self.will is not None:
-            topic, msg, retain, qos = self.will
-            self.client.will_set(topic, msg, qos=qos, retain=retain)
-        self.client.connect(self.host, self.port, keepalive=5)
-        self.client.loop_start()
-        self.sock = self.client.socket()
-
-    def publish(self, topic: str, msg: bytes, retain: bool = False, qos: int = 0) -> None:
-        assert self.client is not None
-        info = self.client.publish(topic, msg, qos=qos, retain=retain)
-        if qos:
-            info.wait_for_publish(5)  # umqtt.simple blocks until the PUBACK
-
-    def subscribe(self, topic: str, qos: int = 0) -> None:
-        assert self.client is not None
-        self.client.subscribe(topic, qos)
-
-    def check_msg(self) -> None:
-        try:
-            topic, payload = self.inbox.get_nowait()
-        except queue.Empty:
-            return
-        assert self.callback is not None
-        self.callback(topic, payload)
-
-    def ping(self) -> None:
-        pass
-
-    def disconnect(self) -> None:
-        if self.client is not None:
-            self.client.disconnect()
-            self.client.loop_stop()
-
-
 @pytest.fixture
 def hub(tmp_path: Path) -> Iterator[Hub]:
     h = Hub(tmp_path / "hub.db", settle_s=0.3)
@@ -196,7 +139,7 @@ def test_firmware_boards_over_serial_and_mqtt_are_refereed_into_a_correct_match(
     hub.add_transport(mqtt_link)
     b1, b2 = SimBoard("B1"), SimBoard("B2")
     b1.node.add_link(SerialLink(wire.write, wire.read))
-    b2.node.add_link(MqttLink("B2", lambda: PahoAsUmqtt("B2", mosquitto.host, mosquitto.port)))
+    b2.node.add_link(MqttLink("B2", lambda: MqttClient("node-B2", mosquitto.host, mosquitto.port, keepalive_s=5)))
     assert wait_open(serial_link) and mqtt_link.connected.wait(5)
     b1.start()
     b2.start()

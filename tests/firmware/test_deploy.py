@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
-from tests.firmware.mp import ROOT
+import pytest
+
+from tests.firmware.mp import ROOT, micropython
 
 SCRIPT = ROOT / "scripts" / "deploy-board"
 
@@ -21,7 +26,7 @@ def test_dry_run_copies_firmware_config_pinmap_and_main() -> None:
                   "firmware/local_example.py", "--dry-run")
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    assert "firmware/node.py" in out and ":firmware/" in out
+    assert "firmware/node.mpy" in out and ":firmware/" in out
     assert ":board_config.py" in out and ":pinmap.json" in out and ":main.py" in out
     assert ":local.py" in out
     assert out.strip().splitlines()[-1].endswith("reset")
@@ -33,3 +38,50 @@ def test_bad_config_is_refused_before_any_board_command(tmp_path: Path) -> None:
     proc = deploy("--config", str(bad), "--dry-run")
     assert proc.returncode != 0
     assert "reserved" in proc.stderr and "mpremote" not in proc.stdout
+
+
+def deploy_module() -> Any:
+    loader = importlib.machinery.SourceFileLoader("deploy_board", str(SCRIPT))
+    spec = importlib.util.spec_from_loader("deploy_board", loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def test_too_old_or_wrong_micropython_is_refused_with_a_clear_message() -> None:
+    deploy_board = deploy_module()
+    deploy_board.check_board("MPYINFO rp2 (1, 24, 1) 2822\n", "rp2")  # fine: no exception
+    with pytest.raises(SystemExit, match=r"MicroPython 1\.19\.1 \(mpy v6\) on the board is too old: "
+                                         r"this firmware needs 1\.22\.0 or newer"):
+        deploy_board.check_board("MPYINFO rp2 (1, 19, 1) 6\n", "rp2")
+    with pytest.raises(SystemExit, match="too old"):
+        deploy_board.check_board("MPYINFO rp2 (1, 18, 0) 5\n", "rp2")
+    with pytest.raises(SystemExit, match="runs MicroPython for esp32, the config is for rp2"):
+        deploy_board.check_board("MPYINFO esp32 (1, 24, 0) 2822\n", "rp2")
+    with pytest.raises(SystemExit, match="did not answer"):
+        deploy_board.check_board("Traceback ...\n", "rp2")
+
+
+@pytest.mark.micropython
+def test_compiled_mpy_firmware_runs_on_the_real_interpreter(tmp_path: Path) -> None:
+    deploy_board = deploy_module()
+    files = deploy_board.compile_firmware("unix", tmp_path / "firmware")
+    assert {p.name for p in files} >= {"node.mpy", "app.mpy", "mqtt.mpy", "protocol.mpy"}
+    assert not any(p.name.startswith("local") for p in files)
+    paths = [str(tmp_path), str(ROOT / "tests" / "firmware")]
+    script = (f"import sys\nsys.path[:0] = {paths!r}\n"
+              "import firmware.node\nassert firmware.node.__file__.endswith('.mpy'), firmware.node.__file__\n"
+              "import cases\nfor name, fn in cases.all_cases():\n    fn()\nprint('ALL OK', len(cases.all_cases()))\n")
+    proc = micropython("-c", script, timeout=120)
+    assert "ALL OK" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_dry_run_removes_stale_files_and_copies_only_mpy() -> None:
+    proc = deploy("--config", "firmware/boards/esp32_example.py", "--local", "firmware/local_example.py",
+                  "--dry-run")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert "clean.py" in lines[1]  # before anything is copied
+    copy = next(x for x in lines if ":firmware/" in x)
+    assert "node.mpy" in copy and ".py " not in copy.replace("local_example.py", "")

@@ -157,6 +157,11 @@ def naive_points(t: Tournament) -> dict[str, float]:
             results[body["match"]] = body["ranking"]
         elif kind == "forfeit":
             forfeits.setdefault(body["match"], []).append(body["player"])
+        elif kind == "withdraw":  # forfeits every match of theirs still to play
+            for mid, ps in groups_of.items():
+                if body["player"] in ps and mid not in cancelled and not over(mid) \
+                        and body["player"] not in forfeits.get(mid, []):
+                    forfeits.setdefault(mid, []).append(body["player"])
     points: dict[str, float] = {}
     for p, count in byes.items():
         points[p] = points.get(p, 0.0) + count * t.spec.placing_points(1)
@@ -208,6 +213,8 @@ def test_swiss_tournament_invariants(run: tuple[int, int, int, int]) -> None:
                      "player": rng.choice([p for p in m.players if p not in m.forfeits])})
         elif roll < 0.23 and t.round < rounds:
             step(t, {"type": "register", "player": {"name": f"Late {guard}"}})
+        elif roll < 0.25 and len(t.eligible()) > 2:
+            step(t, {"type": "withdraw", "player": rng.choice(t.eligible())})
         elif live:
             m = rng.choice(live)
             step(t, {"type": "result", "match": m.id,

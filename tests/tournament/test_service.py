@@ -190,3 +190,32 @@ def test_restart_reads_the_snapshot_then_only_newer_entries(tmp_path: Path) -> N
     again = TournamentService(store)
     assert again.view("S") == view
     store.close()
+
+
+def test_ratings_across_events_seed_the_next_tournament(tmp_path: Path) -> None:
+    """Players known by their licence carry an OpenSkill rating from one tournament to
+    the next, and a rating-seeded start puts the strongest first."""
+    store = SqliteStore(tmp_path / "r.db")
+    service = TournamentService(store)
+    service.create({"name": "Round robin", "game": "trike", "format": "pools", "pool_size": 4, "advance": 1,
+                    "consolation": False, "check_in": False}, tournament_id="A")
+    licences = {"Ana": "L1", "Ben": "L2", "Chloé": "L3", "Dan": "L4"}
+    for name, licence in licences.items():
+        service.submit("A", {"type": "register", "player": {"name": name, "key": licence}})
+    view = service.submit("A", {"type": "start"})
+    strength = {"p1": 0, "p2": 1, "p3": 2, "p4": 3}  # Ana beats everyone, Dan loses to all
+    while view["status"] != "finished":
+        m = next(m for m in view["matches"] if m["status"] == "ready")
+        view = service.submit("A", {"type": "result", "match": m["id"],
+                                    "ranking": sorted(m["players"], key=strength.__getitem__)})
+    ratings = service.ratings()
+    assert ratings["L1"].ordinal > ratings["L2"].ordinal > ratings["L3"].ordinal > ratings["L4"].ordinal
+    service.create({"name": "Next week", "game": "trike", "format": "elimination", "check_in": False},
+                   tournament_id="B")
+    for name in ("Dan", "Chloé", "Ben", "Ana"):  # registered weakest first
+        service.submit("B", {"type": "register", "player": {"name": name, "key": licences[name]}})
+    service.submit("B", {"type": "start"})
+    order = [service.get("B").players[p].name for p in service.get("B").order]
+    assert order == ["Ana", "Ben", "Chloé", "Dan"]
+    assert next(p for p in service.view("B")["players"] if p["name"] == "Ana")["rating_now"]["matches"] == 3
+    store.close()

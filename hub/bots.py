@@ -56,9 +56,12 @@ class BotHost(Protocol):
 class BotWorker:
     """Plays bot seats in a background thread; :meth:`thinking` tells the views."""
 
-    def __init__(self, host: BotHost, budget_s: float) -> None:
+    def __init__(self, host: BotHost, budget_s: float, pause_s: float = 0.0) -> None:
         self.host = host
         self.budget_s = budget_s
+        self.pause_s = pause_s
+        """Rest after each move (the demo: people watching bots play can follow, and the
+        search leaves the interpreter to the other threads)."""
         self._queue: queue.Queue[str] = queue.Queue()
         self._thinking: set[str] = set()
         self._lock = threading.Lock()
@@ -90,16 +93,17 @@ class BotWorker:
             if not table_id:
                 continue
             try:
-                self.move(table_id)
+                if self.move(table_id) and self.pause_s:
+                    self._stop.wait(self.pause_s)
             except Exception:  # noqa: BLE001 - a faulty bot must not stop the others
                 log.exception("bot move on %s failed", table_id)
 
-    def move(self, table_id: str) -> None:
+    def move(self, table_id: str) -> bool:
         """Think and play one move on the table if a bot seat is to move (the worker's
-        thread calls this; tests may call it directly)."""
+        thread calls this; tests may call it directly). True if a bot thought."""
         turn = self.host.bot_turn(table_id)
         if turn is None:
-            return
+            return False
         with self._lock:
             self._thinking.add(table_id)
         self.host.bot_thinking(table_id)
@@ -110,3 +114,4 @@ class BotWorker:
             with self._lock:
                 self._thinking.discard(table_id)
         self.host.bot_played(turn, action)
+        return True

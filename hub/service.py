@@ -86,6 +86,7 @@ class Hub:
         bot_budget_s: float = 1.0,
         lost_after_s: float = 30.0,
         gap_timeout_s: float = GIVE_UP_S,
+        bot_pause_s: float = 0.0,
     ) -> None:
         self.settle_s = settle_s
         self.lost_after_s = lost_after_s
@@ -94,7 +95,7 @@ class Hub:
         self.tables = TableSet(self.store)
         self.devices: IngestState[Transport] = IngestState(seqs=SeqTracker(gap_timeout_s))
         self.feed = ChangeFeed()
-        self.bots = BotWorker(self, bot_budget_s)
+        self.bots = BotWorker(self, bot_budget_s, bot_pause_s)
         self._transports: list[Transport] = []
         self._inbox: Inbox[Arrival[Transport]] = Inbox(INGEST_BATCH)
         self._threads: list[threading.Thread] = []

@@ -1,42 +1,61 @@
 """The demo as a live event: ``python -m web.demo`` (scripts/demo).
 
-Starts the hub, the web pages and a seeded simulated event — two tables on a row of
-boards and one on a hexagon of six boards with its jackpot — with no hardware and no
-broker (the simulated boards run the firmware's node code and reach the hub over
-pseudo-terminals). Prints the dashboard's address and the referee password, and plays
-match after match until Ctrl-C.
+Starts the hub, the web pages and a seeded simulated event, with no hardware and no
+broker: two Trigono tables on a row of boards and one on a hexagon of six boards with
+its jackpot (simulated boards run the firmware's node code and reach the hub over
+pseudo-terminals; a simulated referee answers what sensors cannot see), and for each of
+Trike, Triolet and Triominos a table where two computer players play each other and one
+where you play against the computer (open its link: no referee needed). Matches start
+again when they end. Prints every address and the referee password; Ctrl-C stops.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import secrets
 import shutil
-import signal
 import sys
 import tempfile
-import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from hub.assemble import HubOptions, add_hub_options
 from hub.commands import parse_hostport
 
 if TYPE_CHECKING:
+    from hub.service import Hub
     from hub.sim.runner import SimTable
+
+BOARD_GAMES = ("trike", "triolet", "triominos")
+BOT_BUDGET_S = 0.3  # a computer player's thinking time per move
+BOT_PAUSE_S = 1.0  # then a rest: moves people can follow, and CPU left to the simulated event
+YOU = "You"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m web.demo", description=__doc__.splitlines()[0])
-    p.add_argument("--db", help="SQLite event store (default: a temporary file)")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8080, help="0: any free port")
-    p.add_argument("--password", help="referee/admin password (default: a random one)")
-    p.add_argument("--speed", type=float, default=1.0, help="1 = real time, 0 = as fast as possible")
-    p.add_argument("--seed", type=int, default=2026)
+    p = argparse.ArgumentParser(prog="python -m web.demo (scripts/demo)",
+                                description=__doc__.split("\n\n")[1].replace("\n", " "),
+                                epilog="Example: scripts/demo --port 8099 --speed 2")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to serve on (default: 127.0.0.1; 0.0.0.0 lets phones on the LAN in)")
+    p.add_argument("--port", type=int, default=8080, help="port to serve on (default: 8080; 0: any free port)")
+    p.add_argument("--password", help="referee/admin password (default: a random one, printed)")
+    p.add_argument("--speed", type=float, default=1.0,
+                   help="pace of the simulated Trigono players: 1 = real time, 2 = twice as fast, "
+                        "0 = as fast as possible (default: 1)")
+    p.add_argument("--seed", type=int, default=2026, help="seed of the simulated event (default: 2026)")
     p.add_argument("--mqtt", type=parse_hostport, metavar="HOST:PORT",
-                   help="MQTT broker for the boards (default: serial over pseudo-terminals)")
+                   help="MQTT broker for the simulated boards (default: serial over pseudo-terminals)")
+    add_hub_options(p, db_required=False, links=False,
+                    settle_help="knock-in window after a drop, in seconds "
+                                "(default: 0.8 with --speed 0, else 1)")
+    p.set_defaults(settle=None)
+    for action in p._actions:  # the demo picks its own store: say so
+        if action.dest == "db":
+            action.help = "event store (default: a temporary file, removed at the end)"
     return p
 
 
@@ -48,37 +67,90 @@ def demo_specs(generation: int, seed: int, link: str = "serial") -> list[SimTabl
         SimTable(f"{g}row1", {"Ana": 0.7, "Ben": 0.5, "Chloé": 0.4}, boards=2, link=link),
         SimTable(f"{g}row2", {"Dario": 0.6, "Eva": 0.8}, boards=1, link=link),
         SimTable(f"{g}hexa", {"Féodor": 0.8, "Gaia": 0.7, "Hugo": 0.6, "Inès": 0.9},
-                  layout="hexagon", link=link),
+                 layout="hexagon", link=link),
     ]
+
+
+class GameTables:
+    """For each board game: a bots-only table and a table against the computer, each
+    started again under a new id when its game ends."""
+
+    def __init__(self, hub: Hub, seed: int) -> None:
+        self.hub, self.seed = hub, seed
+        self.rounds: dict[str, int] = {}
+        self.current: dict[str, str] = {}  # kind-game -> live table id
+
+    def start(self) -> None:
+        for game in BOARD_GAMES:
+            self._new("bots", game)
+            self._new("vs", game)
+
+    def _new(self, kind: str, game: str) -> str:
+        key = f"{kind}-{game}"
+        n = self.rounds[key] = self.rounds.get(key, 0) + 1
+        table_id = key if n == 1 else f"{key}-{n}"
+        seats: list[Any] = ([{"name": "Robo", "bot": True}, {"name": "Droid", "bot": True}]
+                            if kind == "bots" else [YOU, {"name": "Robot", "bot": True}])
+        if table_id not in {t["id"] for t in self.hub.list_tables()}:
+            self.hub.create_table(game, table_id=table_id, seats=seats, seed=self.seed + n)
+        self.current[key] = table_id
+        return table_id
+
+    def renew(self) -> None:
+        """Start a new table for each bots-only game that ended."""
+        for key, table_id in list(self.current.items()):
+            kind, game = key.split("-", 1)
+            if kind == "bots" and self.hub.game_over(table_id):
+                self._new(kind, game)
+
+    def vs_tables(self) -> dict[str, str]:
+        return {key.split("-", 1)[1]: t for key, t in self.current.items() if key.startswith("vs-")}
+
+
+def addresses(base: str, app: Any, trigono: list[str], games: GameTables) -> dict[str, Any]:
+    """Every page worth opening, with a seat link for each table against the computer."""
+    from web.security import seat_token
+
+    with app.app_context():
+        play = {game: f"{base}/play/{t}/join?seat={seat_token(t, YOU)}"
+                for game, t in games.vs_tables().items()}
+    return {
+        "dashboard": base + "/", "big_screen": base + "/big", "console": base + "/console/",
+        "admin": base + "/admin/", "overlay": {t: f"{base}/overlay/{t}" for t in trigono},
+        "play": base + "/play/", "play_against_the_computer": play,
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from hub.service import Hub
+    from hub.assemble import open_hub, stop_on_signal
     from hub.sim.runner import SimEvent, describe
     from web.server import start_server
 
     work = Path(tempfile.mkdtemp(prefix="trigono-demo-"))
-    hub = Hub(args.db or str(work / "demo.db"))
+    args.db = args.db or str(work / "demo.db")
+    stop = stop_on_signal()
+    hub = open_hub(dataclasses.replace(HubOptions.from_args(args), bot_budget_s=BOT_BUDGET_S,
+                                       bot_pause_s=BOT_PAUSE_S))
     hub.start()
     password = args.password or secrets.token_urlsafe(9)
     handle = start_server(hub, host=args.host, port=args.port, password=password)
-    stop = threading.Event()
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    games = GameTables(hub, args.seed)
+    games.start()
     generation = 1
     while not stop.is_set():
-        event = SimEvent(hub, work / f"pty{generation}",
-                         demo_specs(generation, args.seed, "mqtt" if args.mqtt else "serial"),
-                         speed=args.speed, seed=args.seed + generation, mqtt=args.mqtt,
-                         hub_mqtt=generation == 1)
+        specs = demo_specs(generation, args.seed, "mqtt" if args.mqtt else "serial")
+        event = SimEvent(hub, work / f"pty{generation}", specs, speed=args.speed,
+                         seed=args.seed + generation, mqtt=args.mqtt, hub_mqtt=generation == 1,
+                         settle_s=args.settle)
         event.start()
         if generation == 1:  # the tables exist now: every address shown answers
-            print(json.dumps({"dashboard": handle.url + "/", "big_screen": handle.url + "/big",
-                              "console": handle.url + "/console/", "password": password,
-                              "tables": [s.id for s in demo_specs(1, args.seed)]}), flush=True)
+            shown = addresses(handle.url, handle.app, [s.id for s in specs], games)
+            print(json.dumps({**shown, "password": password, "tables": [s.id for s in specs],
+                              "games": sorted(games.current.values())}), flush=True)
+            print(readable(shown, password), flush=True)
         while not stop.is_set() and not event.wait(0.5):
-            pass
+            games.renew()
         print(describe(event.progress()), flush=True)
         event.close()
         generation += 1
@@ -86,6 +158,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     hub.close()
     shutil.rmtree(work, ignore_errors=True)
     return 0
+
+
+def readable(shown: dict[str, Any], password: str) -> str:
+    """The addresses for people, one a line."""
+    lines = ["", "Trigono demo running:",
+             f"  dashboard          {shown['dashboard']}",
+             f"  big screen         {shown['big_screen']}",
+             f"  referee console    {shown['console']}   (password: {password})",
+             f"  admin              {shown['admin']}",
+             f"  play pages         {shown['play']}"]
+    lines += [f"  overlay {t:<10} {url}" for t, url in shown["overlay"].items()]
+    lines += [f"  play {g} vs computer: {url}" for g, url in shown["play_against_the_computer"].items()]
+    lines += ["", "Ctrl-C to stop.", ""]
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

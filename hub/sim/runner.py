@@ -9,6 +9,7 @@ and a table waits for the hub to apply each throw before the next one.
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
 import time
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hub.errors import HubError
+from hub.errors import HubError, RefusedError
 from hub.layout import hexagon
 from hub.service import Hub
 from hub.sim.board import SimBoard
@@ -27,6 +28,7 @@ LAYOUTS = ("row", "hexagon")
 REFEREE = "sim-referee"
 MAX_ACTIONS = 3000
 WAIT_S = 20.0
+log = logging.getLogger("hub.sim")
 
 
 @dataclass
@@ -182,8 +184,14 @@ class SimEvent:
         return view
 
     def _answer(self, run: TableRun, prompt: dict[str, Any], choice: Any) -> None:
-        self.hub.submit(run.spec.id, {"answer": {"prompt": prompt["id"], "choice": choice},
-                                      "by": REFEREE})
+        """Answer as the referee would. A real referee may have answered or corrected
+        something meanwhile (the prompt is gone, or another throw is being settled):
+        then the next turn looks again (issue 17 Broken 4)."""
+        try:
+            self.hub.submit(run.spec.id, {"answer": {"prompt": prompt["id"], "choice": choice},
+                                          "by": REFEREE})
+        except RefusedError as err:
+            log.info("sim %s: %s; looking again", run.spec.id, err)
 
     def _turn(self, run: TableRun) -> bool:
         """One step of the table; True when the match is over."""
@@ -232,13 +240,21 @@ class SimEvent:
             return
         self._drop(run, outcome)
         deadline = time.monotonic() + WAIT_S
+        seen_throw = False
         while time.monotonic() < deadline and not self._stop.is_set():
             view = self._view(run)
             if run.actions > before or (view["throw"] or {}).get("stuck"):
                 break
+            if view["throw"] is not None:
+                seen_throw = True
+            elif seen_throw:  # the referee voided the drop: the next turn looks again
+                break
             time.sleep(0.005)
         if outcome.invalid and run.actions > before:
-            self.hub.submit(run.spec.id, {"invalid": True, "by": REFEREE})
+            try:
+                self.hub.submit(run.spec.id, {"invalid": True, "by": REFEREE})
+            except RefusedError as err:  # a referee corrected the throw meanwhile
+                log.info("sim %s: %s", run.spec.id, err)
 
     def _drop(self, run: TableRun, outcome: Outcome) -> None:
         board, hole = run.holes[outcome.rest]

@@ -11,9 +11,12 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from engines.records import replay
+from hub.errors import HubError
 from hub.service import Hub
-from hub.sim.runner import SimEvent, SimTable, make_specs
+from hub.sim.runner import REFEREE, SimEvent, SimTable, make_specs
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,6 +51,7 @@ def test_R1_simulated_match_equals_replay_of_its_stored_log(tmp_path: Path) -> N
         finish(hub, event)
 
 
+@pytest.mark.slow
 def test_seeded_runs_are_reproducible_event_for_event(tmp_path: Path) -> None:
     records = []
     for run in ("a", "b"):
@@ -62,6 +66,7 @@ def test_seeded_runs_are_reproducible_event_for_event(tmp_path: Path) -> None:
     assert any("knocked" in a.get("throw", {}) for a in records[0]["actions"])
 
 
+@pytest.mark.slow
 def test_T17_T20_hexagon_of_six_boards_reaches_the_jackpot_and_a_final(tmp_path: Path) -> None:
     spec = SimTable("hx", {"Ana": 0.9, "Ben": 0.8, "Chloé": 0.7}, layout="hexagon")
     hub, event = run_event(tmp_path, [spec], seed=1)  # seed chosen so both happen
@@ -78,6 +83,7 @@ def test_T17_T20_hexagon_of_six_boards_reaches_the_jackpot_and_a_final(tmp_path:
         finish(hub, event)
 
 
+@pytest.mark.slow
 def test_a_board_link_drop_loses_nothing(tmp_path: Path) -> None:
     spec = SimTable("t1", {"Ana": 0.7, "Ben": 0.7}, boards=1)
 
@@ -111,7 +117,8 @@ def test_a_board_link_drop_loses_nothing(tmp_path: Path) -> None:
         finish(hub, event)
 
 
-def test_demo_starts_and_its_dashboard_answers(tmp_path: Path) -> None:
+@pytest.mark.slow
+def test_demo_starts_prints_every_address_and_they_answer(tmp_path: Path) -> None:
     with subprocess.Popen([sys.executable, "-m", "web.demo", "--port", "0", "--speed", "0",
                            "--db", str(tmp_path / "demo.db")],
                           cwd=ROOT, stdout=subprocess.PIPE, text=True) as proc:
@@ -119,8 +126,14 @@ def test_demo_starts_and_its_dashboard_answers(tmp_path: Path) -> None:
             assert proc.stdout is not None
             shown = json.loads(proc.stdout.readline())
             assert shown["password"]
-            with urllib.request.urlopen(shown["dashboard"], timeout=10) as response:
-                assert response.status == 200
+            pages = [shown[k] for k in ("dashboard", "big_screen", "console", "admin", "play")]
+            pages += [*shown["overlay"].values(), *shown["play_against_the_computer"].values()]
+            assert len(shown["play_against_the_computer"]) == 3 and len(shown["games"]) == 6
+            for page in pages:  # every address printed answers (logins and seat links redirect)
+                with urllib.request.urlopen(page, timeout=10) as response:
+                    assert response.status == 200, page
+            readable = "".join(proc.stdout.readline() for _ in range(16))
+            assert "Ctrl-C to stop" in readable and shown["big_screen"] in readable
             deadline = time.monotonic() + 30
             throws = 0
             while time.monotonic() < deadline and throws == 0:  # the event is live
@@ -135,6 +148,8 @@ def test_demo_starts_and_its_dashboard_answers(tmp_path: Path) -> None:
             assert proc.wait(timeout=20) == 0
 
 
+@pytest.mark.mqtt
+@pytest.mark.slow
 def test_an_mqtt_board_survives_a_broker_restart_and_loses_nothing(tmp_path: Path, own_mosquitto: Any) -> None:
     spec = SimTable("m1", {"Ana": 0.7, "Ben": 0.7}, boards=1, link="mqtt")
 
@@ -166,5 +181,35 @@ def test_an_mqtt_board_survives_a_broker_restart_and_loses_nothing(tmp_path: Pat
         assert hub.game_over("m1")
         link = event.boards["m1B1"].link
         assert getattr(link, "connects", 0) >= 2  # it really lost the broker and came back
+    finally:
+        finish(hub, event)
+
+
+class RacedHub(Hub):
+    """A hub where a real referee always answers just before the simulated one: the
+    simulator's answer then names a prompt that is no longer open."""
+
+    raced = 0
+
+    def submit(self, table_id: str, inp: Any) -> dict[str, Any]:
+        if inp.get("by") == REFEREE and "answer" in inp and self.raced < 5:
+            try:
+                super().submit(table_id, {"landed": "floor", "by": "referee"})
+                self.raced += 1
+            except HubError:
+                pass  # not a throw the referee can answer now (a drop is settling)
+        return super().submit(table_id, inp)
+
+
+def test_the_simulator_survives_a_referee_answering_first_issue17_broken4(tmp_path: Path) -> None:
+    hub = RacedHub(str(tmp_path / "hub.db"))
+    hub.start()
+    event = SimEvent(hub, tmp_path / "pty", [SimTable("t1", {"Ana": 0.3, "Ben": 0.3}, boards=1)],
+                     speed=0.0, seed=3, settle_s=0.3)
+    event.start()
+    try:
+        assert event.wait(120), event.progress()
+        assert event.progress()[0]["error"] is None, event.progress()
+        assert hub.game_over("t1") and hub.raced == 5
     finally:
         finish(hub, event)

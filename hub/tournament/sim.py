@@ -66,6 +66,9 @@ def run(players: int, fmt: str, *, game: str = "trike", seats: int = 2, stations
             service.submit("SIM", {"type": "check_in", "player": pid})
         for i in range(stations):
             service.submit("SIM", {"type": "station", "station": {"id": f"row{i + 1}", "seats": max(seats, 2)}})
+        if game == "trigono":
+            print("trigono: matches need sensor boards (plain `trigono sim` simulates those); "
+                  "here a simulated referee enters each ranking", file=out, flush=True)
         view = service.submit("SIM", {"type": "start"})
         shown = 0
         while view["status"] != "finished":

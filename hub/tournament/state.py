@@ -181,7 +181,10 @@ class Tournament:
             raise RefusedError(f"{p.name} has already withdrawn")
         p.status = "withdrawn"
         for m in self.matches.values():
-            if p.id in m.players and m.status in ("ready", "called") and p.id not in m.forfeits:
+            if p.id not in m.players or p.id in m.forfeits:
+                continue
+            # A bracket match not started is simply filled again without them (_resolve).
+            if m.status == "called" or (m.status == "ready" and m.stage not in BRACKETS):
                 self._forfeit(m, p.id)
 
     def _on_station(self, body: Mapping[str, Any], at: float) -> None:
@@ -509,10 +512,12 @@ class Tournament:
         for i, pool in enumerate(self.pools):
             name = chr(ord("A") + i)
             lines = standings(self.spec, pool, [m for m in pool_matches if m.pool == name])
-            for line in lines:
+            # A player who withdrew leaves their place to the next one of the pool.
+            lines.sort(key=lambda line: self.players[line.player].status == "withdrawn")
+            for place, line in enumerate(lines, 1):
                 per = max(1, line.played)
-                placed.append((line.rank, -line.points / per, -line.wins / per, -line.diff,
-                               line.lot, line.player, line.rank <= self.spec.advance))
+                placed.append((place, -line.points / per, -line.wins / per, -line.diff,
+                               line.lot, line.player, place <= self.spec.advance))
         placed.sort()
         return {"qualifier": [p[5] for p in placed if p[6]],
                 "consolation": [p[5] for p in placed if not p[6]]}

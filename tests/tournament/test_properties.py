@@ -358,3 +358,15 @@ def test_a_refused_entry_changes_nothing(fmt: str, entry: dict[str, Any], played
         assert t.to_json() == before
     else:
         assert Tournament.replay("T", t.log).to_json() == t.to_json()
+
+
+def test_a_withdrawn_pool_winner_leaves_the_place_to_the_next() -> None:
+    t = create("pools", 8, 2, pool_size=4, advance=1, consolation=False)
+    pool_a = t.pools[0]
+    for m in [m for m in t.matches.values() if m.stage == "pools"]:
+        step(t, {"type": "result", "match": m.id, "ranking": sorted(m.players, key=pool_a.index)
+                 if m.pool == "A" else list(m.players)})
+    # pool_a[0] won every match of pool A; then withdraws before the bracket is played.
+    step(t, {"type": "withdraw", "player": pool_a[0]})
+    final = next(m for m in t.matches.values() if m.stage == "main")
+    assert pool_a[0] not in final.players and pool_a[1] in final.players

@@ -144,6 +144,11 @@ class IngestState(Generic[LinkT]):
     """Boards only counted (bounded, least recently heard first)."""
     stranger_messages: int = 0
     """Every message of a board only counted, evicted names included."""
+    clocks: dict[tuple[str, int], int] = field(default_factory=dict)
+    """(board, boot) → the newest ``t_us`` the board showed with every event up to it
+    stored (:meth:`board_clock`)."""
+    clock_claims: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)
+    """(board, boot) → (seq, t_us) of its newest health message, shown once seq is stored."""
     _saved: dict[str, BoardHealth | None] | None = None
 
     def board(self, board: str) -> BoardHealth:
@@ -154,6 +159,16 @@ class IngestState(Generic[LinkT]):
         if h is None:
             h = self.health[board] = BoardHealth(board, table=self.bound.get(board))
         return h
+
+    def board_clock(self, board: str, boot: int) -> int | None:
+        """How far the board's own time is known to have gone (``t_us``) with every event
+        it produced before that stored: the referee closes a settle window on it."""
+        return self.clocks.get((board, boot))
+
+    def _show_clock(self, key: tuple[str, int], t_us: int) -> None:
+        known = self.clocks.get(key)
+        if known is None or protocol.t_us_diff(t_us, known) > 0:
+            self.clocks[key] = t_us
 
     def admits(self, board: str, at: float, link: str | None) -> bool:
         """Whether ``board``'s messages are taken (stored, acknowledged): yes when it is
@@ -285,6 +300,8 @@ def take(state: IngestState[LinkT], batch: Iterable[Arrival[LinkT]], now: float)
         if msg["type"] != "status":
             h.seen(msg, item.link_name, item.at)
         if msg["type"] == "health":
+            if all(isinstance(msg.get(k), int) for k in ("boot", "seq", "t_us")):
+                state.clock_claims[(board, msg["boot"])] = (msg["seq"], msg["t_us"])
             held = held_from(msg)
             if held is not None:
                 given = state.seqs.board_holds_from(board, *held)
@@ -337,6 +354,14 @@ def stored(state: IngestState[LinkT], intake: Intake[LinkT],
             h.boot, h.last_seq = msg["boot"], msg["seq"]
         if entry.table_id is not None:
             out.append((entry.table_id, with_id(entry, entry_id)))
+    for item in intake.ready:  # stored in seq order: each one shows the board's time
+        if item.msg["type"] in protocol.EVENT_TYPES:
+            state._show_clock((item.msg["board"], item.msg["boot"]), item.msg["t_us"])
+    for key, (seq, t_us) in list(state.clock_claims.items()):
+        mark = state.seqs.ack_mark(*key)
+        if mark is not None and mark >= seq:
+            state._show_clock(key, t_us)
+            del state.clock_claims[key]
     return out
 
 

@@ -27,7 +27,7 @@ Button names a board may send: ``floor``, ``board`` (this board), ``invalid``, `
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engines.core import GameError, check_keys
@@ -36,7 +36,11 @@ from hub.errors import BadInputError, RefusedError
 from hub.store import Entry
 from hub.tables import Table
 
+BoardClock = Callable[[str, int], "int | None"]  # (board, boot) -> t_us shown, all stored up to it
+
 DEFAULT_SETTLE_S = 1.0
+DECIDE_S = 0.4  # a board reports a passage ~confirm_ms (300 ms) after its leading edge
+FALLBACK_S = 10.0  # a board that shows nothing more: the window closes on the hub's clock
 BUTTON_INPUTS = ("floor", "board", "invalid", "undo", "next_round")
 
 
@@ -198,10 +202,34 @@ class TrigonoTable(Table):
             self.alert(entry, f"{what} refused: {err}")
 
     # -- the settle window ------------------------------------------------------------------
-    def due(self, now: float) -> list[dict[str, Any]]:
-        if self.throw is not None and not self.stuck and now >= self.throw["closes_at"]:
-            return [{"settle": {"first": self.throw["drops"][0]["entry"]}}]
-        return []
+    def due(self, now: float, clock: BoardClock | None = None) -> list[dict[str, Any]]:
+        """The settle entry to log when the open throw's window is over.
+
+        With ``clock`` (the hub's: the newest ``t_us`` of a board boot up to which every
+        event is stored), the window is over only when the board has *shown* that its own
+        time passed it (+ :data:`DECIDE_S`, the firmware's decision delay) — a knock-in
+        delayed by the network (a broker restart, a resend) still joins it (issue 13,
+        finding 6) — or, for a board that went silent, :data:`FALLBACK_S` after the
+        window on the hub's clock. Without ``clock`` the hub's clock closes it.
+        """
+        if self.throw is None or self.stuck:
+            return []
+        first = self.throw["drops"][0]
+        if clock is None:
+            over = now >= self.throw["closes_at"]
+        else:
+            shown = clock(first["board"], first["boot"]) if first.get("t_us") is not None else None
+            over = (shown is not None and protocol.t_us_diff(shown, first["t_us"])
+                    > (self.settle_s + DECIDE_S) * 1e6) or now >= self.throw["closes_at"] + FALLBACK_S
+        return [{"settle": {"first": first["entry"]}}] if over else []
+
+    def clock_wanted(self, now: float) -> tuple[str, int] | None:
+        """(board, boot) whose clock the open throw waits for, once its window is over on
+        the hub's clock: the hub then asks that board for a health message (its time)."""
+        if self.throw is None or self.stuck or now < self.throw["closes_at"] + DECIDE_S:
+            return None
+        first = self.throw["drops"][0]
+        return (first["board"], first["boot"]) if first.get("boot") is not None else None
 
     def on_timer(self, entry: Entry) -> None:
         first = entry.body["settle"].get("first")

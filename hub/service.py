@@ -67,6 +67,7 @@ log = logging.getLogger("hub")
 
 INGEST_BATCH = 1000
 TICK_S = 0.02
+CLOCK_ASK_S = 0.5  # health requests to a board whose clock a settle window waits for
 PRIVATE_FIELDS = ("seed", "hint")  # never in a public view (the seed fixes every future draw)
 
 
@@ -100,6 +101,7 @@ class Hub:
         self._inbox: Inbox[Arrival[Transport]] = Inbox(INGEST_BATCH)
         self._threads: list[threading.Thread] = []
         self._stop = threading.Event()
+        self._clock_asked: dict[str, float] = {}
         self.applied_hook: Callable[[list[JSONDict]], None] | None = None
         """Called (ingest thread, outside the lock) with each batch of applied device
         messages; the benchmark measures latency with it."""
@@ -419,6 +421,18 @@ class Hub:
         for ack in acks:
             ack.link.send(ack.board, ack.msg)
 
+    def _ask_clock(self, table: Table, now: float) -> None:
+        """A settle window waits to see the board's time pass it: ask the board for a
+        health message (it carries its clock), at most every CLOCK_ASK_S."""
+        wanted = table.clock_wanted(now)
+        if wanted is None:
+            return
+        board = wanted[0]
+        link = self.devices.links.get(board)
+        if link is not None and now - self._clock_asked.get(board, 0.0) >= CLOCK_ASK_S:
+            self._clock_asked[board] = now
+            link.send(board, protocol.command(0, "health"))
+
     def _timer_loop(self) -> None:
         while not self._stop.wait(TICK_S):
             try:
@@ -433,7 +447,8 @@ class Hub:
             mono = time.monotonic()
             self._send(ingest.due_acks(self.devices, mono))
             for table in self.tables.loaded():
-                for body in table.due(now):
+                self._ask_clock(table, now)
+                for body in table.due(now, self.devices.board_clock):
                     entry = Entry.new("hub", body, table_id=table.id, at=now)
                     (entry_id,) = self.store.append([entry])
                     assert entry_id is not None

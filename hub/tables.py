@@ -220,9 +220,14 @@ class Table:
                 return player
         return None
 
-    def due(self, now: float) -> list[dict[str, Any]]:
-        """Bodies of timer entries the hub must store now (none for plain games)."""
+    def due(self, now: float, clock: Any = None) -> list[dict[str, Any]]:
+        """Bodies of timer entries the hub must store now (none for plain games);
+        ``clock`` tells a board's own time (:meth:`hub.referee.TrigonoTable.due`)."""
         return []
+
+    def clock_wanted(self, now: float) -> tuple[str, int] | None:
+        """(board, boot) whose time this table waits to learn (none for plain games)."""
+        return None
 
     def physical_boards(self) -> list[str]:
         return []

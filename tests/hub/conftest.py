@@ -13,6 +13,21 @@ from hub.transport import FakeTransport
 from tests.hub.devices import Outbox, wait_for
 
 
+class AnsweringLink(FakeTransport):
+    """The fake link, with boards that answer the hub's ``cmd health`` with their clock,
+    as the firmware does: a settle window closes on the board's own time (issue 13)."""
+
+    def __init__(self, boards: dict[str, Outbox]) -> None:
+        super().__init__()
+        self.boards = boards
+
+    def send(self, board: str, msg: dict[str, Any]) -> bool:
+        super().send(board, msg)
+        if msg.get("type") == "cmd" and msg.get("cmd") == "health" and board in self.boards:
+            self.inject(self.boards[board].health())
+        return True
+
+
 class Rig:
     """A started hub, its fake link and helpers to play boards."""
 
@@ -20,9 +35,9 @@ class Rig:
         self.db = db
         self.hub = Hub(db, settle_s=settle_s, bot_budget_s=0.05)
         self.hub.start()
-        self.link = FakeTransport()
-        self.hub.add_transport(self.link)
         self.boards: dict[str, Outbox] = {}
+        self.link = AnsweringLink(self.boards)
+        self.hub.add_transport(self.link)
 
     def board(self, board: str, holes: tuple[str, ...] = ("big", "small")) -> Outbox:
         if board not in self.boards:

@@ -32,6 +32,7 @@ class Outbox:
         self.seq = 0
         self.unacked: dict[int, dict[str, Any]] = {}
         self.acked = 0
+        self.beams = {hole: "open" for hole in holes}
         self.lock = threading.Lock()
 
     def make(self, kind: str, **fields: Any) -> dict[str, Any]:
@@ -40,6 +41,8 @@ class Outbox:
             msg = {"type": kind, "board": self.board, "boot": self.boot, "seq": self.seq,
                    "t_us": (time.monotonic_ns() // 1000) & TICKS_MASK, **fields}
             self.unacked[self.seq] = msg
+            if kind in ("blocked", "cleared"):
+                self.beams[fields["hole"]] = "blocked" if kind == "blocked" else "open"
             return msg
 
     def hello(self) -> dict[str, Any]:
@@ -52,6 +55,13 @@ class Outbox:
             self.acked = max(self.acked, msg["seq"])
             for seq in [s for s in self.unacked if s <= msg["seq"]]:
                 del self.unacked[seq]
+
+    def health(self) -> dict[str, Any]:
+        """A health message (not queued): the board's clock now, what it still holds."""
+        with self.lock:
+            return {"type": "health", "board": self.board, "boot": self.boot, "seq": self.seq,
+                    "t_us": (time.monotonic_ns() // 1000) & TICKS_MASK, "uptime_s": 0, "mem_free": 0,
+                    "overflow": 0, "beams": dict(self.beams), "counters": {"unacked": len(self.unacked)}}
 
     def pending(self) -> list[dict[str, Any]]:
         with self.lock:
@@ -117,6 +127,8 @@ class PtyBoard:
                 msg, _ = protocol.decode_line(line)
                 if msg is not None:
                     self.out.on_ack(msg)
+                if msg is not None and msg.get("cmd") == "health":  # the hub asks for our clock
+                    self.send(self.out.health())
 
     def write_raw(self, data: bytes) -> None:
         os.write(self.master, data)
@@ -153,6 +165,7 @@ class MqttBoard:
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         client.subscribe(protocol.topic(self.out.board, "ack"), qos=1)
+        client.subscribe(protocol.topic(self.out.board, "cmd"), qos=1)
         client.publish(protocol.topic(self.out.board, "status"), b"online", qos=1, retain=True)
         self.connected.set()
         for msg in self.out.pending():  # resend after reconnect
@@ -162,6 +175,9 @@ class MqttBoard:
         msg, _ = protocol.decode_payload(message.payload)
         if msg is not None:
             self.out.on_ack(msg)
+        if msg is not None and msg.get("cmd") == "health":  # the hub asks for our clock
+            self.client.publish(protocol.topic(self.out.board, "health"),
+                                protocol.encode_payload(self.out.health()), qos=0)
 
     def _publish(self, msg: dict[str, Any]) -> None:
         self.client.publish(protocol.topic(self.out.board, "event"), protocol.encode_payload(msg), qos=1)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from engines.records import replay
+from hub import referee
 from hub.errors import BadInputError, RefusedError
 from hub.referee import TrigonoTable
 from hub.spec import TableSpec
@@ -206,3 +207,30 @@ def test_refolding_the_log_and_folding_on_from_a_snapshot_give_the_same_table_R1
 def test_a_layout_binding_that_names_no_hole_of_the_layout_is_refused() -> None:
     with pytest.raises(BadInputError):
         Fold(boards=[{"board": "B1", "holes": {"big": "B9.big"}}])
+
+
+def test_the_window_closes_on_the_boards_clock_so_a_delayed_knock_in_joins_it_T12() -> None:
+    """Issue 13 finding 6: a knock-in that reaches the hub late (a broker restart, a
+    resend) is still a knock-in: the window closes only once the board has shown that its
+    own time passed it — or, for a board gone silent, FALLBACK_S later on the hub's clock."""
+    f = Fold(settle_s=0.4)
+    f.console(landed="board:B1")
+    f.console(landed="board:B1")
+    shown: dict[tuple[str, int], int] = {}
+
+    def tick(now: float) -> None:
+        f.now = now
+        for body in f.table.due(now, lambda board, boot: shown.get((board, boot))):
+            f._apply("hub", body)
+
+    f.device("drop", t_ms=0, hole="small")
+    shown[("B1", 1)] = 0
+    tick(3.0)  # long past on the hub's clock; the board has shown nothing later
+    assert f.table.throw is not None and f.table.clock_wanted(3.0) == ("B1", 1)
+    f.device("drop", t_ms=300, hole="big")  # delayed 3 s by the network
+    shown[("B1", 1)] = 300_000 + 1_000_000  # then a health message: the board's time moved on
+    tick(3.1)
+    assert f.throws()[-1] == {"player": "Ana", "to": "B1.small", "knocked": [{"from": "B1", "to": "B1.big"}]}
+    f.device("drop", t_ms=5000, hole="big")
+    tick(3.1 + 0.4 + referee.FALLBACK_S)  # the board went silent: the hub's clock closes it
+    assert f.table.throw is None and f.throws()[-1] == {"player": "Ben", "to": "B1.big"}

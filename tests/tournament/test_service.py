@@ -16,25 +16,16 @@ from typing import Any
 
 import pytest
 
-from engines import game_spec
 from engines.records import replay
 from hub.errors import BadInputError, RefusedError
 from hub.service import Hub
 from hub.store import SqliteStore
 from hub.tournament.service import TournamentService
+from hub.tournament.sim import play_table
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = {"name": "Trike night", "game": "trike", "format": "elimination", "check_in": True,
         "options": {"size": 3}, "seed": 3}
-
-
-def play_out(hub: Hub, table_id: str, rng: random.Random) -> None:
-    """Play random legal moves on a hub table until its game ends."""
-    spec = game_spec("trike")
-    while not hub.game_over(table_id):
-        state = replay(hub.export(table_id))
-        action = rng.choice(state.legal_actions())
-        hub.submit(table_id, {"move": spec.action_to_json(action), "by": "test"})
 
 
 def test_called_matches_open_tables_that_report_their_results(tmp_path: Path) -> None:
@@ -60,7 +51,7 @@ def test_called_matches_open_tables_that_report_their_results(tmp_path: Path) ->
         rounds += 1
         assert rounds < 10
         for m in [m for m in service.view("T1")["matches"] if m["status"] == "called"]:
-            play_out(hub, m["table"], rng)
+            play_table(hub, m["table"], rng)
             service.table_changed(m["table"])  # what the feed follower does
             done = next(x for x in service.view("T1")["matches"] if x["id"] == m["id"])
             assert done["status"] == "done"
@@ -98,7 +89,7 @@ def test_a_results_feed_follower_reports_without_being_asked(tmp_path: Path) -> 
         service.submit("T1", {"type": "station", "station": {"id": "row1", "seats": 2}})
         view = service.submit("T1", {"type": "start"})
         table = view["matches"][0]["table"]
-        play_out(hub, table, random.Random(2))
+        play_table(hub, table, random.Random(2))
         import time
 
         deadline = time.monotonic() + 10
@@ -219,3 +210,57 @@ def test_ratings_across_events_seed_the_next_tournament(tmp_path: Path) -> None:
     assert order == ["Ana", "Ben", "Chloé", "Dan"]
     assert next(p for p in service.view("B")["players"] if p["name"] == "Ana")["rating_now"]["matches"] == 3
     store.close()
+
+
+HUB_CHILD = textwrap.dedent("""
+    import json, random, sys
+    from hub.service import Hub
+    from hub.tournament.service import TournamentService
+    from hub.tournament.sim import play_table
+    hub = Hub(sys.argv[1])
+    service = TournamentService(hub.store, hub)
+    service.create({"name": "Kill", "game": "trike", "format": "pools", "pool_size": 3, "advance": 1,
+                    "check_in": False, "options": {"size": 3}, "seed": 4}, tournament_id="K")
+    for i in range(6):
+        service.submit("K", {"type": "register", "player": {"name": f"P{i}"}})
+    for s in ("row1", "row2"):
+        service.submit("K", {"type": "station", "station": {"id": s, "seats": 2}})
+    view = service.submit("K", {"type": "start"})
+    rng = random.Random(5)
+    while True:
+        m = next(m for m in view["matches"] if m["status"] == "called")
+        play_table(hub, m["table"], rng)
+        service.table_changed(m["table"])
+        view = service.view("K")
+        print(json.dumps(view), flush=True)
+""")
+
+
+def test_sigkill_of_a_hub_mid_tournament_then_the_tables_and_the_tournament_go_on(tmp_path: Path) -> None:
+    """A hub process running a tournament whose tables report their results is killed;
+    the restarted hub has the same tournament, its called matches' tables are there,
+    and playing them on finishes the tournament."""
+    db = tmp_path / "hub.db"
+    proc = subprocess.Popen([sys.executable, "-c", HUB_CHILD, str(db)], cwd=ROOT, stdout=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.stdout is not None
+    views = [json.loads(proc.stdout.readline()) for _ in range(4)]
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    proc.stdout.close()
+    hub = Hub(db)
+    service = TournamentService(hub.store, hub)
+    service.catch_up()  # a table that ended after the last result was stored reports now
+    view = service.view("K")
+    assert view["entries"] >= views[-1]["entries"]
+    done_before = {m["id"] for m in views[-1]["matches"] if m["status"] == "done"}
+    assert done_before <= {m["id"] for m in view["matches"] if m["status"] == "done"}
+    rng = random.Random(6)
+    while view["status"] != "finished":
+        m = next(m for m in view["matches"] if m["status"] == "called")
+        assert hub.table_view(m["table"])["players"] == m["names"]
+        play_table(hub, m["table"], rng)
+        service.table_changed(m["table"])
+        view = service.view("K")
+    assert view["podium"][0]["place"] == 1
+    hub.close()

@@ -295,7 +295,12 @@ def admin_post(tid: str) -> Any:
     svc = service()
     view = svc.view(tid)
     try:
-        svc.submit(tid, _entry_from_form(view), by="referee")
+        if request.form.get("action") == "check_in_all":  # one entry per player, as by hand
+            for p in view["players"]:
+                if p["status"] == "registered":
+                    svc.submit(tid, {"type": "check_in", "player": p["id"]}, by="referee")
+        else:
+            svc.submit(tid, _entry_from_form(view), by="referee")
         flash_key("tour.saved")
     except (UnknownMatchError, HubError) as err:
         flash_refusal(str(err))

@@ -29,8 +29,9 @@ def test_referee_runs_a_tournament_from_the_pages(referee: FlaskClient, hub: Hub
          {"csv": "name,club,licence\nAna,Nantes,L1\nBen,Rennes,\nChloé,,\nDan,,\nEve,,\nFred,,\n"}, page=admin)
     page = referee.get(admin).get_data(as_text=True)
     assert "Chloé" in page and "6 joueurs inscrits" in page
-    for pid in ("p1", "p2", "p3", "p4", "p5", "p6"):
-        form(referee, admin, {"action": "check_in", "player": pid})
+    form(referee, admin, {"action": "check_in", "player": "p1"})
+    form(referee, admin, {"action": "check_in_all"})
+    assert all(p["status"] == "present" for p in referee.get(f"/api/tournaments/{tid}").get_json()["players"])
     form(referee, admin, {"action": "station", "station": "row1", "seats": "2", "boards": ""})
     form(referee, admin, {"action": "start"})
     view = referee.get(f"/api/tournaments/{tid}").get_json()

@@ -5,6 +5,7 @@ without JavaScript; web/static/js/console.js refreshes the panel when the table 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, url_for
@@ -43,6 +44,27 @@ def can_void(event: dict[str, Any]) -> bool:
     return ": drop (" in text or "knock-in" in text or "another drop" in text
 
 
+VOID_NOTE = re.compile(r"[^:]+: void (\d+)")  # a hub without event kinds writes "referee: void 12"
+
+
+def voided_entries(events: list[dict[str, Any]]) -> set[Any]:
+    """Ids of the sensor events the referee voided, read from the void inputs in the log
+    (transitional: until the hub marks events ``voided`` itself).
+
+    >>> sorted(voided_entries([{"kind": "input", "params": {"key": "void", "value": 7}},
+    ...                        {"source": "console", "text": "referee: void 9"}]))
+    [7, 9]
+    """
+    ids: set[Any] = set()
+    for event in events:
+        params = event.get("params") or {}
+        if event.get("kind") == "input" and params.get("key") == "void":
+            ids.add(params.get("value"))
+        elif "kind" not in event and (match := VOID_NOTE.fullmatch(str(event.get("text", "")))):
+            ids.add(int(match.group(1)))
+    return ids
+
+
 def amendable_throws(state: dict[str, Any], keep: int = 12) -> list[dict[str, Any]]:
     """The last throws of the game record, newest first, for the "correct a throw" form:
     ``[{"index": K, "player", "to"}]`` (K is the action's place in the record).
@@ -61,6 +83,7 @@ def amendable_throws(state: dict[str, Any], keep: int = 12) -> list[dict[str, An
 def panel_context(table_id: str) -> dict[str, Any]:
     view = get_hub().table_view(table_id)
     state = view.get("state") or {}
+    voided = voided_entries(view.get("events") or [])
     places = [f"board:{b}" for b in (state.get("boards") or {})] + ["floor"] + list(state.get("holes") or {})
     seats = [
         {**seat, "link": url_for("play.claim", table_id=table_id, seat=seat_token(table_id, str(seat.get("name"))), _external=True)
@@ -73,7 +96,8 @@ def panel_context(table_id: str) -> dict[str, Any]:
         "is_trigono": view.get("game") == "trigono",
         "finished": bool(state.get("winner")) or state.get("status", "playing") != "playing",
         "throws": amendable_throws(state),
-        "events": list(reversed(view.get("events") or []))[:15],
+        "events": [{**e, "voided": e.get("voided", e.get("id") in voided)}
+                   for e in list(reversed(view.get("events") or []))[:15]],
         "settings": {"mode": "console", "table": table_id},
     }
 

@@ -90,6 +90,7 @@ export function render(view, root, api) {
         attrs.onclick = () => send(name);
         attrs.role = "button";
         attrs.tabindex = "0";
+        attrs["aria-label"] = t("play.cell", { cell: name });
         attrs.onkeydown = (ev) => { if (ev.key === "Enter" || ev.key === " ") send(name); };
       }
       const parts = [
@@ -124,7 +125,7 @@ export function render(view, root, api) {
   const board = el("svg", {
     class: "trike-board",
     viewBox: `${left - pad} ${-pad} ${right - left + 2 * pad} ${bottom + 2 * pad}`,
-    role: "img",
+    role: "group", "aria-label": t("play.board"),
   }, ...cells);
 
   // ---- players and scores

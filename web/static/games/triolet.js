@@ -185,20 +185,30 @@ export function render(view, root, api) {
         parts.push(el("text", { x: x + C / 2, y: y + C / 2 + 5, class: "mark" }, SPECIAL_MARK[special]));
       }
       const attrs = { class: cls.join(" "), "data-cell": name };
+      // The accessible name starts with what the cell shows (a token, a bonus mark).
+      const shown = onBoard !== undefined ? tokenLabel(onBoard) : pending ? `${pending.joker ? "J" : ""}${pending.value}` : special ? SPECIAL_MARK[special] : "";
+      const meaning = onBoard === undefined && !pending && special ? t(`triolet.${special === "again" ? "replay" : special}`) : "";
+      const name_ = [shown, name, meaning].filter(Boolean).join(" ");
+      if (!(view.your_turn && !ui.swapping)) parts.push(el("title", {}, name_));
       if (view.your_turn && !ui.swapping) {
-        attrs.onclick = () => {
+        attrs["aria-label"] = name_;
+        const act = () => {
           if (pending) { ui.pending = ui.pending.filter((p) => p !== pending); ui.jokerCell = null; rerender(); return; }
           placeOn(name);
         };
+        // Keyboard: Tab reaches every cell, Enter or Space puts the chosen token there.
+        attrs.onclick = act;
+        attrs.role = "button";
+        attrs.tabindex = "0";
+        attrs.onkeydown = (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); act(); } };
       }
-      if (special) attrs["aria-label"] = t(`triolet.${special === "again" ? "replay" : special}`);
       cells.push(el("g", attrs, ...parts));
     }
   }
   const coords = [];
   for (let c = 0; c < 15; c++) coords.push(el("text", { x: M + c * C + C / 2, y: 15, class: "coord" }, COLS[c]));
   for (let r = 1; r <= 15; r++) coords.push(el("text", { x: 10, y: M + (r - 1) * C + C / 2 + 4, class: "coord" }, String(r)));
-  const svg = el("svg", { viewBox: `0 0 ${size + 2} ${size + 2}`, class: "triolet-board", role: "img" }, ...coords, ...cells);
+  const svg = el("svg", { viewBox: `0 0 ${size + 2} ${size + 2}`, class: "triolet-board", role: "group", "aria-label": t("play.board") }, ...coords, ...cells);
 
   // ---- the side panel
   const panel = [];

@@ -101,7 +101,7 @@ function miniTile(api, cell, corners) {
   const pts = api.lattice.corners(origin).map((v) => xy(api, v));
   const xs = pts.map((p) => p[0]); const ys = pts.map((p) => p[1]);
   const box = `${Math.min(...xs) - 4} ${Math.min(...ys) - 4} ${Math.max(...xs) - Math.min(...xs) + 8} ${Math.max(...ys) - Math.min(...ys) + 8}`;
-  return el("svg", { viewBox: box, class: "mini-svg", width: 64, height: 56 }, g);
+  return el("svg", { viewBox: box, class: "mini-svg", width: 64, height: 56, "aria-hidden": "true" }, g);
 }
 
 function entryText(t, e) {
@@ -162,7 +162,7 @@ export function render(view, root, api) {
       selectedSpot = k; rerender();
     };
     shapes.push(triangle(api, spot.cell, `spot${selectedSpot === k ? " chosen" : ""}`, null, {
-      role: "button", tabindex: "0", onclick: choose,
+      role: "button", tabindex: "0", onclick: choose, "aria-label": t("play.place_here", { cell: spot.cell.join(" ") }),
       onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") choose(); },
     }));
   }
@@ -179,7 +179,7 @@ export function render(view, root, api) {
   if (maxX - minX < span) { const grow = (span - (maxX - minX)) / 2; minX -= grow; maxX += grow; }
   if (maxY - minY < span * 0.7) { const grow = (span * 0.7 - (maxY - minY)) / 2; minY -= grow; maxY += grow; }
   const svg = el("svg", {
-    class: "triominos-board", role: "img",
+    class: "triominos-board", role: "group", "aria-label": t("play.board"),
     viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${(maxX - minX).toFixed(1)} ${(maxY - minY).toFixed(1)}`,
   }, ...shapes);
 
@@ -226,7 +226,7 @@ export function render(view, root, api) {
         "data-tile": name,
         disabled: !view.your_turn || !fits.has(name),
         onclick: () => { selectedTile = selectedTile === name ? null : name; selectedSpot = null; rerender(); },
-      }, miniTile(api, [0, 0, "up"], nums));
+      }, miniTile(api, [0, 0, "up"], nums), el("span", { class: "sr-only" }, name));
     })));
   }
 

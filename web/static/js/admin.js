@@ -48,7 +48,9 @@ function drawGrid() {
   const parts = cells.map((cell) => {
     const board = byKey.get(lattice.key(cell));
     const [cx, cy] = lattice.centroid(cell);
-    return el("g", { class: board ? "cell placed" : "cell", "data-cell": lattice.key(cell), onclick: () => toggle(cell) },
+    return el("g", { class: board ? "cell placed" : "cell", "data-cell": lattice.key(cell), onclick: () => toggle(cell),
+      role: "button", tabindex: "0", "aria-pressed": board ? "true" : "false", "aria-label": board ? board.id : lattice.key(cell),
+      onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); toggle(cell); } } },
       el("polygon", { points: lattice.polygon(cell, SCALE) }),
       board ? el("text", { x: cx * SCALE, y: -cy * SCALE + 5 }, board.id) : null);
   });

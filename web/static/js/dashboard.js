@@ -64,7 +64,8 @@ function layoutSvg(view) {
       el("circle", { cx: x * scale, cy: -y * scale, r: 13 }),
       el("text", { class: "pending", x: x * scale, y: -y * scale + 5 }, pending || "★")));
   });
-  return el("svg", { class: "layout", viewBox: box.map((n) => n.toFixed(1)).join(" "), role: "img" }, parts);
+  const label = `${t("table.boards")}: ${boards.map((b) => `${b.id} ${(state.boards || {})[b.id] ?? 0}`).join(", ")}`;
+  return el("svg", { class: "layout", viewBox: box.map((n) => n.toFixed(1)).join(" "), role: "img", "aria-label": label }, parts);
 }
 
 function playerRows(view) {

@@ -63,6 +63,32 @@ function describe(view) {
   return t("play.waiting", { name: state.to_move || "" });
 }
 
+// A redraw replaces the renderer's elements; keyboard players keep their place: the
+// focused element is found again by its data attributes (or its tag and class).
+const FOCUS_KEYS = ["data-cell", "data-token", "data-tile", "data-action", "data-value", "data-corners", "data-choice"];
+
+function focusSelector(node) {
+  if (!node || node === document.body || !root.contains(node)) return null;
+  for (const name of FOCUS_KEYS) {
+    if (node.hasAttribute(name)) return `${node.tagName.toLowerCase()}[${name}="${CSS.escape(node.getAttribute(name))}"]`;
+  }
+  const cls = [...node.classList].map((c) => `.${CSS.escape(c)}`).join("");
+  return cls ? `${node.tagName.toLowerCase()}${cls}` : null;
+}
+
+let lastFocus = null;
+root.addEventListener("focusin", (event) => { lastFocus = focusSelector(event.target); });
+root.addEventListener("focusout", () => setTimeout(() => {
+  const active = document.activeElement;
+  if (active && active !== document.body && !root.contains(active)) lastFocus = null; // moved away on purpose
+}, 0));
+new MutationObserver(() => {
+  const active = document.activeElement;
+  if (!lastFocus || (active && active !== document.body)) return;
+  const again = root.querySelector(lastFocus);
+  if (again) again.focus();
+}).observe(root, { childList: true, subtree: true });
+
 function show(view) {
   const change = Number(view.last_event_id ?? -1);
   if (change < shownChange) return;

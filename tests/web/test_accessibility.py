@@ -1,0 +1,77 @@
+"""Every page passes axe-core (tests/web/assets/axe.min.js, axe-core 4.14.1 from the npm
+registry, MPL-2.0: axe-LICENSE.txt) in a real Chromium, in French and in English, logged
+in (so the referee pages are checked too), with no serious or critical violation.
+
+The page list comes from the app's own routes, so a new page is checked without being
+listed here; routes that are not pages (API, stream, fragments, redirects, downloads) are
+left out by rule, and routes whose parameters we cannot fill (a tournament's id) are
+skipped unless a table id fills them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hub.service import Hub
+from tests.web.conftest import login_page, new_page
+from web.security import seat_token
+from web.server import ServerHandle
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+AXE = (Path(__file__).parent / "assets" / "axe.min.js").read_text(encoding="utf-8")
+NOT_PAGES = ("/static/", "/api/", "/lang/", "/auth/logout")
+FRAGMENTS = ("/panel", "/join", "/boards", ".json", ".csv")
+GAME_TABLES = {"trigono": "t1", "triominos": "g1", "trike": "g2", "triolet": "g3"}
+
+
+def page_urls(server: ServerHandle) -> list[str]:
+    urls = []
+    for rule in server.app.url_map.iter_rules():
+        path = rule.rule
+        if "GET" not in (rule.methods or ()) or path.startswith(NOT_PAGES) or path.endswith(FRAGMENTS):
+            continue
+        if not rule.arguments:
+            urls.append(path)
+        elif rule.arguments == {"table_id"}:
+            tables = GAME_TABLES.values() if path.startswith("/play/") else ["t1"]
+            urls += [path.replace("<table_id>", t) for t in tables]
+    return sorted(set(urls))
+
+
+def serious_violations(page: Any) -> list[dict[str, Any]]:
+    page.evaluate(AXE)  # through the DevTools protocol: the page's CSP does not apply
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [{"id": v["id"], "impact": v["impact"], "help": v["help"],
+             "nodes": [n["target"] for n in v["nodes"]][:5]}
+            for v in result["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def test_every_page_passes_axe_in_both_languages(browser: Any, hub: Hub, server: ServerHandle) -> None:
+    hub.create_table("trigono", seats=["Ana", "Ben", "Chloé"], boards=["B1", "B2"], seed=3, table_id="t1",
+                     options={"first": "Ana"})
+    hub.submit("t1", {"landed": "board:B2"})
+    for game, table_id in GAME_TABLES.items():
+        if game != "trigono":
+            hub.create_table(game, seats=[{"name": "Lou", "bot": False}, {"name": "Robot", "bot": True}],
+                             seed=11, table_id=table_id)
+    urls = page_urls(server)
+    assert {"/", "/big", "/console/t1", "/admin/", "/play/g3"} <= set(urls)
+    failures = []
+    for locale in ("fr-FR", "en-GB"):
+        page = new_page(browser, locale=locale)
+        login_page(page, server, "/console/")
+        for table_id in GAME_TABLES.values():
+            with server.app.app_context():
+                page.goto(f"{server.url}/play/{table_id}/join?seat={seat_token(table_id, 'Lou')}")
+        for url in urls:
+            page.goto(server.url + url)
+            page.wait_for_load_state("networkidle") if "/big" not in url and "/overlay" not in url else None
+            page.wait_for_timeout(300)  # the live stream's first snapshot is drawn
+            for violation in serious_violations(page):
+                failures.append({"url": url, "locale": locale, **violation})
+        page.context.close()
+    assert not failures, json.dumps(failures, indent=1, ensure_ascii=False)

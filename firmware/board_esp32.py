@@ -18,8 +18,11 @@ import esp32
 import machine
 
 from firmware.board_rp2 import (
+    beam_closed_level,
+    make_emitters,
     make_hx711,
     random16,
+    set_emitter,
     start_watchdog,
     watchdog_caused_reset,
     weigh,
@@ -44,10 +47,8 @@ class Board:
         self.button_pins = []
         for button in cfg.get("buttons", []):
             self.button_pins.append(machine.Pin(button["pin"], machine.Pin.IN, machine.Pin.PULL_UP))
-        self.emitters = {}
-        for hole in cfg["holes"]:
-            if hole.get("emitter") is not None:
-                self.emitters[hole["name"]] = machine.Pin(hole["emitter"], machine.Pin.OUT, value=1)
+        self.closed_level = beam_closed_level(cfg)  # "ir": "38khz" receivers read HIGH when broken
+        self.emitters = make_emitters(cfg)
         self.units = []
         self.counters = []
         self.hx711 = make_hx711(cfg)
@@ -58,10 +59,10 @@ class Board:
         return wrap(time.ticks_us())  # no-op on boards; the unix port wraps at 2**62
 
     def read_beam(self, chan):
-        return self.beam_pins[chan].value() == 0
+        return self.beam_pins[chan].value() == self.closed_level
 
     def set_emitter(self, hole, on):
-        self.emitters[hole].value(1 if on else 0)
+        set_emitter(self.emitters[hole], on)
 
     def ticks_ms(self):
         return time.ticks_ms()
@@ -89,7 +90,8 @@ class Board:
                       filter=self.filter_ticks)
             unit.start()
             self.units.append(unit)
-            self.counters.append(EdgeCounter(node.ring, chan, pin.value() == 0, unit.value(), PCNT_MAX))
+            closed = self.closed_level if chan < len(self.beam_pins) else 0  # buttons pull to GND
+            self.counters.append(EdgeCounter(node.ring, chan, pin.value() == closed, unit.value(), PCNT_MAX))
 
     def poll(self):
         """Turn the hardware counts into time-stamped edges in the node's ring."""

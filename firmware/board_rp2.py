@@ -4,6 +4,12 @@
 # with ticks_us inside the interrupt and pushed into the node's preallocated EdgeRing
 # (firmware/edges.py: no allocation, proven under micropython.heap_lock() in the tests).
 # The same module drives the MicroPython unix port in tests, with a fake `machine`.
+#
+# IR kinds (config "ir"): "plain" (default) - steady emitters, open-collector receivers
+# that pull LOW while the beam is broken (Adafruit 2167/2168); "38khz" - for outdoor
+# events: emitters driven by a 38 kHz PWM carrier and light-barrier receivers (Vishay
+# TSSP4038) whose output is LOW while they *see* the carrier, so HIGH = broken; sunlight
+# has no 38 kHz carrier and no longer blinds them.
 
 import time
 
@@ -21,13 +27,12 @@ class Board:
         self.beam_pins = []  # per channel
         self.button_pins = []
         self.emitters = {}  # hole -> Pin
+        self.closed_level = beam_closed_level(cfg)  # pin value while a beam is broken
         for _hole, _beam, gpio in cfg["channels"]:
             self.beam_pins.append(machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP))
         for button in cfg.get("buttons", []):
             self.button_pins.append(machine.Pin(button["pin"], machine.Pin.IN, machine.Pin.PULL_UP))
-        for hole in cfg["holes"]:
-            if hole.get("emitter") is not None:
-                self.emitters[hole["name"]] = machine.Pin(hole["emitter"], machine.Pin.OUT, value=1)
+        self.emitters = make_emitters(cfg)
         self.hx711 = make_hx711(cfg)
         self.wlan = None
         self._wifi_at = None
@@ -37,10 +42,10 @@ class Board:
         return wrap(time.ticks_us())  # no-op on boards; the unix port wraps at 2**62
 
     def read_beam(self, chan):
-        return self.beam_pins[chan].value() == 0  # receiver pulls low when interrupted
+        return self.beam_pins[chan].value() == self.closed_level
 
     def set_emitter(self, hole, on):
-        self.emitters[hole].value(1 if on else 0)
+        set_emitter(self.emitters[hole], on)
 
     def ticks_ms(self):
         return time.ticks_ms()
@@ -65,7 +70,8 @@ class Board:
         """Attach the interrupt handlers (built here, once: nothing allocated in IRQs)."""
         trigger = machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
         for chan, pin in enumerate(self.beam_pins):
-            pin.irq(handler=pin_handler(node.ring, chan, 0, time.ticks_us), trigger=trigger, hard=True)
+            pin.irq(handler=pin_handler(node.ring, chan, self.closed_level, time.ticks_us), trigger=trigger,
+                    hard=True)
         base = len(self.beam_pins)
         for i, pin in enumerate(self.button_pins):
             pin.irq(handler=pin_handler(node.ring, base + i, 0, time.ticks_us), trigger=trigger, hard=True)
@@ -79,6 +85,37 @@ class Board:
 
     def rssi(self):
         return wifi_rssi(self)
+
+
+CARRIER_HZ = 38000
+CARRIER_DUTY = 32768  # 50 %
+
+
+def beam_closed_level(cfg):
+    return 1 if cfg.get("ir") == "38khz" else 0
+
+
+def make_emitters(cfg):
+    """hole -> its emitter switch: a Pin (steady IR) or a PWM (38 kHz carrier), on."""
+    out = {}
+    for hole in cfg["holes"]:
+        if hole.get("emitter") is None:
+            continue
+        if cfg.get("ir") == "38khz":
+            pwm = machine.PWM(machine.Pin(hole["emitter"], machine.Pin.OUT))
+            pwm.freq(CARRIER_HZ)
+            pwm.duty_u16(CARRIER_DUTY)
+            out[hole["name"]] = pwm
+        else:
+            out[hole["name"]] = machine.Pin(hole["emitter"], machine.Pin.OUT, value=1)
+    return out
+
+
+def set_emitter(switch, on):
+    if isinstance(switch, machine.Pin):
+        switch.value(1 if on else 0)
+    else:
+        switch.duty_u16(CARRIER_DUTY if on else 0)
 
 
 def make_hx711(cfg):

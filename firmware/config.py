@@ -12,6 +12,8 @@
 #   links       ["serial"] and/or "mqtt"
 #   mqtt        {"broker": "192.168.1.10", "port": 1883, "keepalive_s": 15}
 #   loadcell    {"sck": 20, "dout": 21}    optional HX711 under the board (weight events)
+#   ir          "plain" (default) | "38khz": emitters on a 38 kHz PWM carrier, light-barrier
+#               receivers (TSSP4038, HIGH while broken) - for sunlight outdoors
 #   thresholds  {"stuck_ms": 2000, ...}   overrides of DEFAULTS below
 # Secrets (Wi-Fi, MQTT password) live in local.py (template: local_example.py).
 
@@ -36,6 +38,7 @@ DEFAULTS = {
 }
 
 PORTS = ("rp2", "esp32", "unix")
+IR_KINDS = ("plain", "38khz")
 LINKS = ("serial", "mqtt")
 _BAD_NAME_CHARS = "/+#$* \"\\"
 
@@ -80,7 +83,7 @@ def validate(cfg, pinmap=None, port=None):
     if not isinstance(cfg, dict):
         return ["config is not a dict (board_config.py must define CONFIG = {...})"]
     for key in cfg:
-        if key not in ("board", "port", "holes", "buttons", "links", "mqtt", "thresholds", "loadcell"):
+        if key not in ("board", "port", "holes", "buttons", "links", "mqtt", "thresholds", "loadcell", "ir"):
             errors.append("unknown key " + repr(key))
     if not _name_ok(cfg.get("board")):
         errors.append("board: need a name of 1-32 characters without / + # $ * or spaces")
@@ -152,6 +155,8 @@ def validate(cfg, pinmap=None, port=None):
             errors.append("buttons[" + str(i) + "]: need {name, pin}")
             continue
         use(button.get("pin"), "button " + repr(button["name"]), False)
+    if cfg.get("ir", "plain") not in IR_KINDS:
+        errors.append("ir: one of " + " / ".join(IR_KINDS) + " (38khz: modulated beams for outdoors)")
     cell = cfg.get("loadcell")
     if cell is not None:
         if not isinstance(cell, dict) or set(cell) != {"sck", "dout"}:

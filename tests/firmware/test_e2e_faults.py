@@ -113,3 +113,20 @@ def test_a_board_killed_mid_outbox_delivers_every_event_exactly_once_after_resta
     drops = sorted((boot, seq) for (boot, seq), m in stored.items() if m["type"] == "drop")
     assert drops == [(first, 2), (first, 3), (first, 4)], stored  # each palet once, under its first name
     assert [k for k, m in stored.items() if m["type"] == "hello"] == [(first, 1), (new_hello(board, first)["boot"], 1)]
+
+
+def test_modulated_38khz_beams_pass_the_selftest_and_count_drops(tmp_path: Path) -> None:
+    cfg = {"board": "M1", "port": "unix", "ir": "38khz",
+           "holes": [{"name": "big", "beams": [2, 3], "emitter": 4}, {"name": "small", "beams": [5], "emitter": 6}],
+           "links": ["serial"]}
+    board = BoardProcess(tmp_path / "board", cfg)
+    board.start()
+    try:
+        board.wait(lambda: hellos(board))
+        time.sleep(0.3)  # the boot self-test (emitter PWM duty 0, then 50 %)
+        board.script(DROP_BIG, GAP, DROP_SMALL_2MS, GAP)
+        board.wait(lambda: len(board.events("drop")) >= 2)
+        assert not board.events("fault"), board.events("fault")
+        assert [e["hole"] for e in board.events("drop")][:2] == ["big", "small"]
+    finally:
+        board.stop()

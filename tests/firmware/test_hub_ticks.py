@@ -19,7 +19,11 @@ def test_T12_knock_in_across_the_ticks_wrap_joins_the_throw(tmp_path: Path) -> N
         rig.hub.submit("t1", {"landed": "board:B1"})
         rig.hub.submit("t1", {"landed": "board:B1"})
         rig.event("B1", "drop", hole="small", t_us=WRAP - 1000)  # 1 ms before the wrap
-        rig.event("B1", "drop", hole="big", t_us=2000)  # 3 ms later on the board's clock
+        last = rig.event("B1", "drop", hole="big", t_us=2000)  # 3 ms later on the board's clock
+        # the board's health shows its clock 1 s past the drops (the hub may wait for it)
+        rig.send({"type": "health", "board": "B1", "boot": last["boot"], "seq": last["seq"],
+                  "t_us": 1_002_000, "uptime_s": 9, "mem_free": 1000, "beams": {}, "counters": {},
+                  "overflow": 0})
         view = rig.settled()
         throw = [e["action"]["throw"] for e in view["state"]["log"] if "throw" in e["action"]][-1]
         assert throw == {"player": "Ana", "to": "B1.small", "knocked": [{"from": "B1", "to": "B1.big"}]}

@@ -18,6 +18,7 @@ import micropython
 
 _pins = {}
 _wiring = {}  # emitter gpio -> receiver gpios
+_inverted = [False]  # "ir": "38khz" receivers: HIGH while broken (no carrier seen)
 _palet = {}  # receiver gpio -> interrupted by a palet
 irq_calls = 0
 _raise_on_read = None  # text of a RuntimeError the next pin read raises (a scripted bug)
@@ -41,6 +42,8 @@ class Pin:
         self.level = 1 if value is None else value
         self.handler = None
         _pins[gpio] = self
+        if mode == Pin.IN and _inverted[0] and gpio in _receivers():
+            _update(gpio)  # a 38 kHz receiver starts LOW: it sees the carrier
 
     def value(self, v=None):
         global _raise_on_read
@@ -59,6 +62,10 @@ class Pin:
         self.handler = handler
 
 
+def _receivers():
+    return [rx for rxs in _wiring.values() for rx in rxs]
+
+
 def _emitter_on(rx):
     for em, rxs in _wiring.items():
         if rx in rxs and em in _pins and not _pins[em].level:
@@ -71,7 +78,8 @@ def _update(rx):
     pin = _pins.get(rx)
     if pin is None:
         return
-    level = 0 if (_palet.get(rx, False) or not _emitter_on(rx)) else 1
+    broken = _palet.get(rx, False) or not _emitter_on(rx)
+    level = (1 if broken else 0) if _inverted[0] else (0 if broken else 1)
     if level == pin.level:
         return
     pin.level = level
@@ -85,6 +93,7 @@ def _update(rx):
 
 
 def wire(cfg):
+    _inverted[0] = cfg.get("ir") == "38khz"
     for hole in cfg["holes"]:
         if hole.get("emitter") is not None:
             _wiring[hole["emitter"]] = list(hole["beams"])
@@ -126,6 +135,30 @@ async def play(path):
 
 def reset():
     raise SystemExit("machine.reset()")
+
+
+class PWM:
+    """A PWM output: the emitter's carrier is on while the duty is not 0 (the receivers
+    of a 38 kHz light barrier see it)."""
+
+    def __init__(self, pin, freq=0, duty_u16=0):
+        self.pin = pin
+        self.frequency = freq
+        self.duty = duty_u16
+        pin.value(1 if duty_u16 else 0)
+
+    def freq(self, f=None):
+        if f is None:
+            return self.frequency
+        self.frequency = f
+        return None
+
+    def duty_u16(self, d=None):
+        if d is None:
+            return self.duty
+        self.duty = d
+        self.pin.value(1 if d else 0)
+        return None
 
 
 def disable_irq():

@@ -188,7 +188,7 @@ def swiss_runs(draw: st.DrawFn) -> tuple[int, int, int, int]:
             draw(st.integers(1, 5)), draw(st.integers(0, 2**32)))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(swiss_runs())
 def test_swiss_tournament_invariants(run: tuple[int, int, int, int]) -> None:
     n, seats, rounds, seed = run
@@ -233,7 +233,7 @@ def test_swiss_tournament_invariants(run: tuple[int, int, int, int]) -> None:
     assert [place for place, _ in t.podium()][:1] == [1]
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(2, 12), st.integers(0, 2**32))
 def test_swiss_byes_rotate(n: int, seed: int) -> None:
     """Over a whole Swiss tournament every bye goes to a player with the fewest so far."""
@@ -253,7 +253,7 @@ def test_swiss_byes_rotate(n: int, seed: int) -> None:
     assert max(t.byes().values(), default=0) - min(t.byes().get(p, 0) for p in t.players) <= 1
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["pools", "elimination"]), st.integers(2, 20), st.sampled_from([2, 3, 4]),
        st.integers(0, 2**32))
 def test_pools_and_brackets_reach_a_podium(fmt: str, n: int, seats: int, seed: int) -> None:
@@ -290,7 +290,7 @@ def test_pools_and_brackets_reach_a_podium(fmt: str, n: int, seats: int, seed: i
         assert sorted(ranked) == sorted(t.players)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(4, 16), st.integers(0, 2**32))
 def test_a_correction_changes_only_what_it_must(n: int, seed: int) -> None:
     """Correcting one result leaves every other result and every started match as it was;

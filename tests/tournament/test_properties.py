@@ -235,21 +235,28 @@ def test_swiss_tournament_invariants(run: tuple[int, int, int, int]) -> None:
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(2, 12), st.integers(0, 2**32))
-def test_swiss_byes_rotate(n: int, seed: int) -> None:
-    """Over a whole Swiss tournament every bye goes to a player with the fewest so far."""
+def test_swiss_byes_rotate_and_repeats_are_avoided(n: int, seed: int) -> None:
+    """Over a whole Swiss tournament every bye goes to a player with the fewest so far,
+    and no round repeats a pairing when the field could avoid it."""
     rng = random.Random(seed)
     t = create("swiss", n, 2, rounds=min(n, 6))
     step(t, {"type": "station", "station": {"id": "s1", "seats": 2}})
     while t.status != "finished":
         counts = t.byes()
+        met = t.met()
         rnd = t.round
         m = next(m for m in t.matches.values() if m.status in ("ready", "called"))
         step(t, {"type": "result", "match": m.id, "ranking": ranking_for(m.players, rng, False)})
         if t.round != rnd:
             bye = [m for m in t.matches.values() if m.round == t.round and m.bye]
             field = t.eligible()
+            fewest = min(counts.get(p, 0) for p in field)
             if bye:
-                assert counts.get(bye[0].players[0], 0) == min(counts.get(p, 0) for p in field)
+                assert counts.get(bye[0].players[0], 0) == fewest
+            # No repeat opponent in the new round when the field could avoid one.
+            pairs = [x.players for x in t.matches.values() if x.round == t.round and not x.bye]
+            if avoidable(field, met, {p for p in field if counts.get(p, 0) == fewest}):
+                assert not any(formats.pair_key(a, b) in met for a, b in pairs)
     assert max(t.byes().values(), default=0) - min(t.byes().get(p, 0) for p in t.players) <= 1
 
 

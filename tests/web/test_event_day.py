@@ -164,3 +164,41 @@ def test_issue17_triolet_is_playable_from_the_keyboard(browser: Any, hub: Hub, s
     until(page, lambda: len(hub.table_view("g1")["state"]["log"]) == 1)
     assert hub.table_view("g1")["state"]["log"][0]["player"] == player
     assert page.js_errors == []
+
+
+@pytest.mark.slow
+def test_issue17_4_the_simulated_hexagon_survives_voids_from_the_console(
+    browser: Any, hub: Hub, server: ServerHandle, tmp_path: Path
+) -> None:
+    """The demo's hexagon froze for good after the referee voided a drop while another
+    throw was pending. Here a referee in Chromium voids sensor drops as they come while
+    the simulated players keep throwing; the match must still end, with no error."""
+    from hub.sim.runner import SimEvent, SimTable
+
+    spec = SimTable("hexa", {"Féodor": 0.8, "Gaia": 0.7, "Hugo": 0.6, "Inès": 0.9}, layout="hexagon")
+    # Ten times real time: a throw every ~0.3 s, so the referee can void while others are pending.
+    event = SimEvent(hub, tmp_path / "pty", [spec], speed=10.0, seed=17, settle_s=0.3)
+    page = new_page(browser)
+    page.on("dialog", lambda dialog: dialog.accept())
+    event.start()
+    try:
+        login_page(page, server, "/console/hexa")
+        voids = 0
+        for _ in range(400):
+            if voids >= 4 or event.wait(0):
+                break
+            button = page.locator("tr:not(.voided) button[data-input=void]").first
+            if button.count():
+                try:
+                    button.click(timeout=2000)
+                    voids += 1
+                except Exception:  # the panel was redrawn under the click: look again
+                    pass
+            page.wait_for_timeout(100)
+        assert voids >= 1
+        assert event.wait(120), event.progress()
+        progress = event.progress()[0]
+        assert progress["error"] is None, progress
+        assert hub.game_over("hexa")
+    finally:
+        event.close()

@@ -42,11 +42,11 @@ from engines.trigono.actions import (
     action_to_json,
     parse_action,
 )
+from engines.trigono.checks import check_throw
 from engines.trigono.events import describe_event
-from engines.trigono.options import Options
+from engines.trigono.options import FINAL, LAST_CHANCE, NORMAL, Options
 from engines.trigono.position import checked_dump, copy_json, restore, set_position
 
-NORMAL, LAST_CHANCE, FINAL = "normal", "last_chance", "final"
 PLAYING, MATCH_OVER = "playing", "match_over"
 
 class TrigonoState(State[Action]):
@@ -216,62 +216,8 @@ class TrigonoState(State[Action]):
 
     # -- throw ----------------------------------------------------------------------------------
 
-    def _check_throw(self, action: Throw) -> None:
-        """Every reason a throw is refused (IllegalMoveError), before anything changes."""
-        opts = self.game.opts
-        layout = opts.layout
-        player = action.player
-        if player not in self.hands:
-            raise IllegalMoveError(
-                f"unknown player {player!r} (players: {', '.join(opts.players)})"
-            )
-        if player in self.eliminated:
-            raise IllegalMoveError(
-                f"{player} is eliminated from round {self.round} and does not throw (T15)"
-            )
-        if player != self.to_move:
-            extra = " (last chance, T14)" if self.phase == LAST_CHANCE else ""
-            raise IllegalMoveError(f"it is {self.to_move}'s turn to throw, not {player}'s{extra}")
-        if self.phase == FINAL and self.target is None:
-            raise IllegalMoveError(
-                f"{player} must first choose the target hole of the final (T17): "
-                f"{', '.join(self.target_choices())}"
-            )
-        to = action.to
-        if to.startswith(BOARD_PREFIX):
-            if to[len(BOARD_PREFIX) :] not in self.boards:
-                raise IllegalMoveError(f"unknown board {to!r} (boards: {', '.join(self.boards)})")
-        elif to != FLOOR and to not in self.holes:
-            raise IllegalMoveError(
-                f"unknown destination {to!r}: expected board:ID, floor or a hole "
-                f"({', '.join(self.holes)})"
-            )
-        if action.invalid and to not in self.holes:
-            raise IllegalMoveError(f"invalid (T10) only applies to a drop into a hole, not to {to}")
-        lying = dict(self.boards)
-        for knock in action.knocked:
-            if knock.source not in self.boards:
-                raise IllegalMoveError(
-                    f"knocked: unknown board {knock.source!r} (boards: {', '.join(self.boards)})"
-                )
-            if knock.hole not in self.holes:
-                raise IllegalMoveError(f"knocked: unknown hole {knock.hole!r}")
-            reachable = layout.holes_of_board(knock.source)
-            if knock.hole not in reachable:
-                raise IllegalMoveError(
-                    f"knocked: a palet lying on {knock.source} cannot fall into {knock.hole} "
-                    f"(only {', '.join(reachable)}, T12)"
-                )
-            if lying[knock.source] == 0:
-                raise IllegalMoveError(
-                    f"knocked: no palet was lying on board {knock.source} before this throw "
-                    f"({self.boards[knock.source]} there, "
-                    f"{sum(k.source == knock.source for k in action.knocked)} knocked)"
-                )
-            lying[knock.source] -= 1
-
     def _apply_throw(self, action: Throw) -> None:
-        self._check_throw(action)
+        check_throw(self, action)
         opts = self.game.opts
         player = action.player
         self.events = []

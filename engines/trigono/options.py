@@ -47,6 +47,7 @@ OPTION_FIELDS = (
 )
 DRAW_STARTERS = ("same", "next")
 FINALS = ("auto", "always", "never")
+NORMAL, LAST_CHANCE, FINAL = "normal", "last_chance", "final"  # a round's phases (T14, T17)
 MANY_PLAYERS_ABOVE = 4  # T16 step back and T17 finals: "with more than 4 players"
 
 

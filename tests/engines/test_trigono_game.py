@@ -469,15 +469,6 @@ def test_T21_big_hole_takes_only_its_board_small_and_jackpot_the_shared_floor() 
 # -- actions, notation and errors --------------------------------------------------------------
 
 
-def test_illegal_throws_name_the_problem_and_change_nothing() -> None:
-    state = new(["A", "B", "C"], boards=TWO_BOARDS)
-    refused(state, "Zoé>floor", "unknown player 'Zoé'")
-    refused(state, "B>floor", "it is A's turn to throw, not B's")
-    refused(state, "A>board:B3", "unknown board 'board:B3'")
-    refused(state, "A>B3.big", "unknown destination 'B3.big'")
-    refused(state, "A>board", "unknown destination 'board'")
-
-
 def test_log_shows_the_action_as_given() -> None:
     state = new()
     given = {"throw": {"player": "Ana", "to": "floor", "invalid": False, "knocked": []}}

@@ -59,7 +59,9 @@ def _follow_the_hub(state: Any) -> None:
     results even before anyone opens a tournament page."""
     hub = state.app.extensions.get("hub")
     if hub is not None and "tournaments" not in state.app.extensions:
-        state.app.extensions["tournaments"] = service_for(hub)
+        from web.readonly import ReadOnlyHub  # a replica reads on the log another hub writes
+
+        state.app.extensions["tournaments"] = service_for(hub, follows_log=isinstance(hub, ReadOnlyHub))
 
 REFRESH_S = 5
 BIG_MODES = ("standings", "bracket", "calls")

@@ -80,10 +80,13 @@ class TournamentService:
     """
 
     def __init__(self, store: EventStore, hub: TableHub | None = None, *,
-                 create_tables: bool = True) -> None:
+                 create_tables: bool = True, follows_log: bool = False) -> None:
         self.store = store
         self.hub = hub
         self.create_tables = create_tables and hub is not None
+        self.follows_log = follows_log
+        """A read-only replica: another hub writes the log; :meth:`tail` reads it on."""
+        self._through = 0  # the newest store entry read
         self._lock = threading.RLock()
         self._tournaments: dict[str, Tournament] = {}
         self._by_table: dict[str, tuple[str, str]] = {}  # table id -> (tournament, match)
@@ -110,7 +113,7 @@ class TournamentService:
             after = snap[0]
             for tid, items in snap[1]["logs"].items():
                 bodies[tid] = [(body, at) for body, at in items]
-        for tid, body, at in entries_of(self.store, after):
+        for tid, body, at in self._scan(after):
             bodies.setdefault(tid, []).append((body, at))
         for tid, items in bodies.items():
             try:
@@ -123,6 +126,40 @@ class TournamentService:
             self._tournaments[tid] = t
             self._entries[tid] = items
             self._index_tables(t)
+
+    def _scan(self, after: int) -> Iterator[tuple[str, JSONDict, float]]:
+        """(tournament id, body, time) of the tournament entries after ``after``; notes
+        the newest entry read."""
+        self._through = max(self._through, after)
+        for entry in self.store.entries(after=after):
+            assert entry.id is not None
+            self._through = entry.id
+            if entry.source == SOURCE and entry.table_id is None and "tournament" in entry.body:
+                yield entry.body["tournament"], entry.body["entry"], entry.at
+
+    def tail(self) -> int:
+        """Read on the log another hub writes (a read-only replica): apply the tournament
+        entries stored since the last read; returns how many."""
+        changed: dict[str, None] = {}
+        with self._lock:
+            for tid, body, at in list(self._scan(self._through)):
+                try:
+                    if tid not in self._tournaments:
+                        self._tournaments[tid] = Tournament.create(tid, body, at)
+                        self._entries[tid] = [(body, at)]
+                    else:
+                        self._tournaments[tid].apply(body, at)
+                        self._entries[tid].append((body, at))
+                except HubError as err:  # the writer checked it; keep going regardless
+                    log.error("tournament %s: entry %s: %s", tid, body.get("type"), err)
+                    continue
+                self._index_tables(self._tournaments[tid])
+                changed[tid] = None
+            if changed:
+                self._version += 1
+        for tid in changed:
+            self._changed(tid)
+        return len(changed)
 
     def snapshot(self) -> None:
         """Keep every tournament's log in the store's snapshot table, so a restart reads
@@ -428,6 +465,8 @@ class TournamentService:
         last = self.hub.last_change_id()
         while not self._stop.is_set():
             try:
+                if self.follows_log:
+                    self.tail()
                 asked = time.monotonic()
                 changes = self.hub.changes_since(last, timeout=0.5)
                 if not changes and time.monotonic() - asked < 0.25:
@@ -450,26 +489,20 @@ class TournamentService:
                 log.exception("tournament listener")
 
 
-def entries_of(store: EventStore, after: int = 0) -> Iterator[tuple[str, JSONDict, float]]:
-    """(tournament id, entry body, time) of every tournament entry in a store after entry
-    ``after``, in order."""
-    for entry in store.entries(after=after):
-        if entry.source == SOURCE and entry.table_id is None and "tournament" in entry.body:
-            yield entry.body["tournament"], entry.body["entry"], entry.at
-
-
 _SERVICES: dict[int, TournamentService] = {}
 _SERVICES_LOCK = threading.Lock()
 
 
-def service_for(hub: TableHub) -> TournamentService:
-    """The one service of a hub (created, and its feed follower started, on first use)."""
+def service_for(hub: TableHub, *, follows_log: bool = False) -> TournamentService:
+    """The one service of a hub (created, and its feed follower started, on first use);
+    ``follows_log`` for a read-only replica (it reads on the log, writes nothing)."""
     with _SERVICES_LOCK:
         for key, other in list(_SERVICES.items()):  # forget the services of closed hubs
             if other._thread is not None and not other._thread.is_alive():
                 del _SERVICES[key]
         service = _SERVICES.get(id(hub))
         if service is None or service.hub is not hub:
-            service = _SERVICES[id(hub)] = TournamentService(hub.store, hub)
+            service = _SERVICES[id(hub)] = TournamentService(
+                hub.store, hub, create_tables=not follows_log, follows_log=follows_log)
             service.start()
         return service

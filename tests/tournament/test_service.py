@@ -264,3 +264,39 @@ def test_sigkill_of_a_hub_mid_tournament_then_the_tables_and_the_tournament_go_o
         view = service.view("K")
     assert view["podium"][0]["place"] == 1
     hub.close()
+
+
+def test_a_read_only_replica_reads_the_tournaments_on(tmp_path: Path) -> None:
+    """The read-only web (issue 18, web.readonly.ReadOnlyHub) shows what the active hub's
+    tournaments become, and refuses to change them."""
+    import time
+
+    from web import create_app
+    from web.readonly import ReadOnlyHub
+
+    db = tmp_path / "hub.db"
+    writer_store = SqliteStore(db)
+    writer = TournamentService(writer_store)
+    writer.create({**SPEC, "check_in": False}, tournament_id="T1")
+    replica = ReadOnlyHub(str(db))
+    replica.start()
+    app = create_app({"TESTING": True, "SECRET_KEY": "k"}, hub=replica)
+    client = app.test_client()
+    try:
+        assert client.get("/api/tournaments/T1").get_json()["entries"] == 1
+        for name in ("Ana", "Ben"):
+            writer.submit("T1", {"type": "register", "player": {"name": name}})
+        expected = writer.submit("T1", {"type": "start"})
+        deadline = time.monotonic() + 10
+        while client.get("/api/tournaments/T1/version").get_json()["entries"] != expected["entries"]:
+            assert time.monotonic() < deadline, "the replica never read the new entries"
+            time.sleep(0.1)
+        seen = client.get("/api/tournaments/T1").get_json()
+        assert [m["players"] for m in seen["matches"]] == [m["players"] for m in expected["matches"]]
+        with pytest.raises(RefusedError):
+            app.extensions["tournaments"].submit("T1", {"type": "register", "player": {"name": "Eve"}})
+        assert app.extensions["tournaments"].version("T1") == expected["entries"]
+    finally:
+        app.extensions["tournaments"].close()
+        replica.close()
+        writer_store.close()

@@ -76,6 +76,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
     from hub.errors import HubError
     from hub.sim.runner import SimEvent, describe, make_specs
 
+    if args.tournament is not None:  # issue 16: a simulated tournament (hub/tournament/sim.py)
+        from hub.tournament.sim import cmd_tournament_sim
+
+        return cmd_tournament_sim(args)
     if args.link == "mqtt" and args.mqtt is None:
         print("--link mqtt needs --mqtt HOST:PORT (a broker)", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -128,6 +132,13 @@ def add_sim(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="how the simulated boards reach the hub: pseudo-terminals or a broker")
     p.add_argument("--mqtt", type=parse_hostport, metavar="HOST:PORT",
                    help="the MQTT broker of --link mqtt")
+    p.add_argument("--tournament", type=int, metavar="N",
+                   help="instead: a whole tournament of N simulated players to a podium "
+                        "(--tables stations, --players per match)")
+    p.add_argument("--format", choices=["pools", "swiss", "elimination"], default="pools",
+                   help="tournament format (default: pools)")
+    p.add_argument("--game", default="trike", help="tournament game (default: trike)")
+    p.add_argument("--json", action="store_true", help="tournament: print the podium as JSON at the end")
     add_hub_options(p, db_default=":memory:", links=False,
                     settle_help="knock-in window after a drop, in seconds "
                                 "(default: 0.8 with --speed 0, else 1)")

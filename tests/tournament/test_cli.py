@@ -43,3 +43,10 @@ def test_simulated_pools_tournament_reaches_a_podium(capsys: pytest.CaptureFixtu
     assert any(line.startswith("match ") and " → row" in line for line in lines)
     podium = json.loads(lines[-1])
     assert [p["place"] for p in podium] == [1, 2, 3, 3]
+
+
+def test_trigono_sim_tournament_option(capsys: pytest.CaptureFixture[str]) -> None:
+    """The issue's spelling: ``trigono sim --tournament 16 --format pools``."""
+    assert main(["sim", "--tournament", "16", "--format", "pools", "--json"]) == 0
+    podium = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert podium[0]["place"] == 1 and len(podium) == 4

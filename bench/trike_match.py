@@ -16,7 +16,8 @@ import sys
 import time
 
 from engines.trike import bot
-from engines.trike.game import TrikeAction, TrikeGame, TrikeState
+from engines.trike.actions import TrikeAction
+from engines.trike.game import TrikeGame, TrikeState
 from engines.trike.search import Position, one_ply_move, tactical_move
 
 

@@ -6,15 +6,14 @@
 
 from engines.core import Bot, GameSpec
 from engines.trike import bot, solver
-from engines.trike.game import (
+from engines.trike.actions import (
     SWAP_ACTION,
     TrikeAction,
-    TrikeGame,
-    TrikeState,
     action_from_str,
     action_to_json,
     parse_action,
 )
+from engines.trike.game import TrikeGame, TrikeState
 
 SPEC = GameSpec(
     name="trike",

@@ -34,7 +34,8 @@ import time
 from collections.abc import Callable
 
 from engines.core import JSON, GameOverError
-from engines.trike.game import SWAP_ACTION, TrikeAction, TrikeState
+from engines.trike.actions import SWAP_ACTION, TrikeAction
+from engines.trike.game import TrikeState
 from engines.trike.search import SWAP_MOVE, Position, tactical_playout
 from engines.trike.solver import OutOfBudget, Solver
 

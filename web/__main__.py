@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hub.commands import parse_hostport
+from hub.store import is_postgres_url
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -36,7 +37,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="0.0.0.0", help="address to serve on (default: every interface)")
     p.add_argument("--port", type=int, default=8080)
     p.add_argument("--password", default=os.environ.get("TRIGONO_PASSWORD"), help="referee/admin password")
-    p.add_argument("--max-streams", type=int, default=256, help="live connections held at once")
+    p.add_argument("--max-streams", type=int, default=None,
+                   help="live connections held at once (default: as many as the open-file limit allows)")
+    p.add_argument("--config", metavar="FILE", help="instance settings (.py or .toml; default instance/config.py)")
+    p.add_argument("--secure-cookies", action=argparse.BooleanOptionalAction, default=None,
+                   help="mark cookies Secure (default: when the request came over HTTPS)")
+    p.add_argument("--trusted-proxies", type=int, default=None, metavar="N",
+                   help="reverse proxies in front whose X-Forwarded-* headers count (default 0)")
+    p.add_argument("--tls-cert", metavar="FILE", help="serve HTTPS with this certificate (and --tls-key)")
+    p.add_argument("--tls-key", metavar="FILE")
     p.add_argument("--serial", nargs="+", metavar="PORT", default=[], help="serial ports of boards")
     p.add_argument("--mqtt", type=parse_hostport, metavar="HOST:PORT", help="MQTT broker")
     p.add_argument("--settle", type=float, default=1.0, help="knock-in window after a drop, s")
@@ -62,6 +71,18 @@ def stable_secret(path: str) -> str:
     return key
 
 
+def web_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The web options given on the command line (they win over the config file)."""
+    settings: dict[str, Any] = {}
+    if not is_postgres_url(args.db):  # logout revokes sessions across restarts
+        settings["SESSION_STATE_FILE"] = f"{args.db}.web-sessions"
+    if args.secure_cookies is not None:
+        settings["SECURE_COOKIES"] = args.secure_cookies
+    if args.trusted_proxies is not None:
+        settings["TRUSTED_PROXIES"] = args.trusted_proxies
+    return settings
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -69,8 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--read-only serves pages only: no --serial, --mqtt or --table")
     from hub.service import Hub
     from hub.standby import become_active
-    from hub.store import is_postgres_url, open_store
-    from web.server import start_server
+    from hub.store import open_store
+    from web.server import start_server, where_served
 
     if args.read_only:  # issue 18: pages from the store of a hub running elsewhere
         from web.readonly import ReadOnlyHub
@@ -106,9 +127,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = {"SECRET_KEY": shared_secret(args.db)}
     else:
         config = {"SECRET_KEY": stable_secret(f"{args.db}.web-secret")}
+    config.update(web_settings(args))
+    tls = (args.tls_cert, args.tls_key) if args.tls_cert and args.tls_key else None
     handle = start_server(hub, host=args.host, port=args.port, password=password, max_streams=args.max_streams,
-                          config=config)
-    shown = {"web": handle.url + "/", "big_screen": handle.url + "/big", "console": handle.url + "/console/"}
+                          config=config, config_file=args.config, tls=tls)
+    shown: dict[str, Any] = {"web": handle.url + "/", "big_screen": handle.url + "/big",
+                             "console": handle.url + "/console/"}
+    shown.update(where_served(args.host, handle.url))  # the addresses phones can use
     if not args.password:
         shown["password"] = password
     print(json.dumps(shown), flush=True)

@@ -14,17 +14,34 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
+import secrets
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any, TypeVar, cast
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, current_app, jsonify, redirect, request, session, url_for
+from flask import (
+    Flask,
+    Response,
+    current_app,
+    has_request_context,
+    jsonify,
+    redirect,
+    request,
+    session,
+    url_for,
+)
 from flask.json.provider import DefaultJSONProvider
+from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFProtect  # type: ignore[import-untyped]
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.security import check_password_hash, generate_password_hash
+from werkzeug.wrappers import Response as BaseResponse
 
 from hub import jsonlimits
 
@@ -40,15 +57,17 @@ CONTENT_SECURITY_POLICY = (
 )
 
 LOGIN_WINDOW_S = 60.0
-LOGIN_MAX_FAILURES = 5
+ADDRESS_MAX_FAILURES = 5  # wrong passwords a minute from one address (unknown browsers)
+DEVICE_MAX_FAILURES = 5  # ... from one browser that has logged in before
+ACCOUNT_FREE_FAILURES = 5  # a minute, from unknown browsers, before the account slows down
+ACCOUNT_MAX_DELAY_S = 30.0
+HASHES_AT_ONCE = 2  # a password check costs ~0.1 s of CPU: never more than this at once
+DEVICE_COOKIE = "trigono_device"
+DEVICE_MAX_AGE_S = 90 * 24 * 3600
 
 
 def hash_password(password: str) -> str:
     return generate_password_hash(password)
-
-
-def is_logged_in() -> bool:
-    return bool(session.get("referee"))
 
 
 def check_password(password: str) -> bool:
@@ -56,23 +75,181 @@ def check_password(password: str) -> bool:
     return bool(stored) and check_password_hash(str(stored), password)
 
 
+@dataclass
+class LoginAttempt:
+    """A password check allowed to run; counted as a failure until :meth:`LoginThrottle.finish`
+    says it succeeded."""
+
+    keys: tuple[str, ...]
+    at: float
+
+
+@dataclass
+class LoginRefused:
+    retry_after_s: float
+
+
 class LoginThrottle:
-    """At most :data:`LOGIN_MAX_FAILURES` wrong passwords per address per minute."""
+    """Who may try a password now: decided and counted in one step, before the hash.
+
+    - A browser that logged in before (signed device cookie) has its own limit,
+      :data:`DEVICE_MAX_FAILURES` a minute, whatever else goes on: the referee is not
+      locked out by someone guessing from the same address (a festival's one NAT).
+    - Unknown browsers: :data:`ADDRESS_MAX_FAILURES` a minute per address, and the
+      account slows down for all of them after :data:`ACCOUNT_FREE_FAILURES`: one try
+      per 1, 2, 4 … :data:`ACCOUNT_MAX_DELAY_S` seconds — guessing from many addresses
+      stays slow, and the wait is bounded, never a lock-out.
+    - At most :data:`HASHES_AT_ONCE` password checks run at once; more are refused
+      (retry in a second) rather than queued.
+
+    An attempt counts as a failure from the moment it is allowed, so parallel attempts
+    see each other; a success takes its count back.
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._failures: dict[str, list[float]] = {}
+        self._hashing = threading.BoundedSemaphore(HASHES_AT_ONCE)
 
-    def blocked(self, address: str) -> bool:
-        now = time.monotonic()
-        with self._lock:
-            recent = [t for t in self._failures.get(address, []) if now - t < LOGIN_WINDOW_S]
-            self._failures[address] = recent
-            return len(recent) >= LOGIN_MAX_FAILURES
+    def _recent(self, key: str, now: float) -> list[float]:
+        kept = [t for t in self._failures.get(key, ()) if now - t < LOGIN_WINDOW_S]
+        if kept:
+            self._failures[key] = kept
+        else:
+            self._failures.pop(key, None)
+        return kept
 
-    def failed(self, address: str) -> None:
+    def begin(self, address: str, device: str | None, now: float | None = None) -> LoginAttempt | LoginRefused:
+        now = time.monotonic() if now is None else now
         with self._lock:
-            self._failures.setdefault(address, []).append(time.monotonic())
+            if device is not None:
+                keys: tuple[str, ...] = (f"device:{device}",)
+                recent = self._recent(keys[0], now)
+                if len(recent) >= DEVICE_MAX_FAILURES:
+                    return LoginRefused(recent[0] + LOGIN_WINDOW_S - now)
+            else:
+                keys = (f"address:{address}", "account")
+                recent = self._recent(keys[0], now)
+                if len(recent) >= ADDRESS_MAX_FAILURES:
+                    return LoginRefused(recent[0] + LOGIN_WINDOW_S - now)
+                account = self._recent("account", now)
+                if len(account) >= ACCOUNT_FREE_FAILURES:
+                    delay = min(ACCOUNT_MAX_DELAY_S, 2.0 ** (len(account) - ACCOUNT_FREE_FAILURES))
+                    if now < account[-1] + delay:
+                        return LoginRefused(account[-1] + delay - now)
+            if not self._hashing.acquire(blocking=False):
+                return LoginRefused(1.0)
+            for key in keys:
+                self._failures.setdefault(key, []).append(now)
+            return LoginAttempt(keys, now)
+
+    def finish(self, attempt: LoginAttempt, succeeded: bool) -> None:
+        self._hashing.release()
+        if not succeeded:
+            return
+        with self._lock:
+            for key in attempt.keys:
+                stamps = self._failures.get(key, [])
+                if attempt.at in stamps:
+                    stamps.remove(attempt.at)
+
+
+def known_device() -> str | None:
+    """The id in this browser's device cookie if the app signed it (a past login)."""
+    raw = request.cookies.get(DEVICE_COOKIE)
+    if not raw:
+        return None
+    try:
+        value = device_signer().loads(raw, max_age=DEVICE_MAX_AGE_S)
+    except BadSignature:
+        return None
+    return value if isinstance(value, str) else None
+
+
+def remember_device(response: BaseResponse) -> None:
+    device = known_device() or secrets.token_urlsafe(12)
+    response.set_cookie(DEVICE_COOKIE, device_signer().dumps(device), max_age=DEVICE_MAX_AGE_S,
+                        httponly=True, samesite="Lax", secure=cookies_secure(), path="/auth/")
+
+
+def device_signer() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(str(current_app.config["SECRET_KEY"]), salt="login-device")
+
+
+# -- sessions -----------------------------------------------------------------------------------
+class SessionGeneration:
+    """The number every referee cookie must carry to count: logout moves it on, so every
+    cookie issued before is dead — kept in a file (``SESSION_STATE_FILE``, beside the
+    event store) so a restart does not bring them back. Without a file: this process
+    only."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self.value = self._read()
+
+    def _read(self) -> int:
+        if not self.path:
+            return 0
+        try:
+            with open(self.path, encoding="ascii") as fh:
+                return int(fh.read().strip() or 0)
+        except (FileNotFoundError, ValueError):
+            return 0
+
+    def advance(self) -> int:
+        with self._lock:
+            self.value = max(self.value, self._read()) + 1
+            if self.path:
+                tmp = f"{self.path}.tmp"
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                with os.fdopen(fd, "w", encoding="ascii") as fh:
+                    fh.write(f"{self.value}\n")
+                os.replace(tmp, self.path)
+            return self.value
+
+
+def password_fingerprint() -> str:
+    """Changes with the password: a cookie from before a password change is dead."""
+    key = str(current_app.config["SECRET_KEY"]).encode()
+    stored = str(current_app.config.get("PASSWORD_HASH") or "").encode()
+    return hmac.new(key, b"password\x00" + stored, hashlib.sha256).hexdigest()[:16]
+
+
+def log_in() -> None:
+    session.clear()
+    session.permanent = True
+    session["referee"] = True
+    session["generation"] = current_app.extensions["session_generation"].value
+    session["password"] = password_fingerprint()
+
+
+def log_out_everywhere() -> None:
+    """Logout: this session and every other referee cookie issued so far."""
+    current_app.extensions["session_generation"].advance()
+    session.clear()
+
+
+def is_logged_in() -> bool:
+    return (
+        bool(session.get("referee"))
+        and session.get("generation") == current_app.extensions["session_generation"].value
+        and session.get("password") == password_fingerprint()
+    )
+
+
+def cookies_secure() -> bool:
+    """``SECURE_COOKIES``: True/False, or None (default) for "when the request came over
+    HTTPS" — TLS here, or a proxy that says so and is trusted (``TRUSTED_PROXIES``)."""
+    setting = current_app.config.get("SECURE_COOKIES")
+    if setting is None:
+        return bool(has_request_context() and request.is_secure)
+    return bool(setting)
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return cookies_secure()
 
 
 def wants_json() -> bool:
@@ -164,6 +341,15 @@ def init_app(app: Flask) -> None:
     app.json = BoundedJSONProvider(app)
     app.before_request(check_json_body)
     app.extensions["login_throttle"] = LoginThrottle()
+    app.extensions["session_generation"] = SessionGeneration(app.config.get("SESSION_STATE_FILE"))
+    app.session_interface = SessionInterface()
+    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if proxies:
+        # Only as many X-Forwarded-* hops as there are proxies we run: the address the
+        # login throttle counts and the https that makes cookies Secure come from them.
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies, x_prefix=proxies
+        )
 
     @app.after_request
     def security_headers(response: Response) -> Response:

@@ -23,12 +23,16 @@ stream, streams beyond ``max_streams`` refused) so the benchmark can measure bot
 from __future__ import annotations
 
 import socket
+import struct
 import threading
 import time
+import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
+import flask
 from flask import Flask
 
 from web import create_app
@@ -68,8 +72,36 @@ def connection_limit(max_streams: int) -> int:
     return max(max_streams + SPARE_THREADS, min(4 * max_streams + 100, soft - 64))
 
 
-def make_app(hub: Any, password: str | None, max_streams: int, config: Mapping[str, Any] | None) -> Flask:
-    settings: dict[str, Any] = {"MAX_STREAMS": max_streams}
+def instance_config_file() -> Path:
+    """Flask's instance folder for this package: ``instance/config.py`` beside a source
+    checkout, ``<prefix>/var/web-instance/config.py`` when installed."""
+    return Path(Flask("web", instance_relative_config=True).instance_path) / "config.py"
+
+
+def read_config_file(path: str | Path | None) -> dict[str, Any]:
+    """Settings from an instance config file (Python, Flask's ``config.py`` style, or
+    TOML); the default file is optional, a named one must exist."""
+    named = path is not None
+    file = Path(path) if path is not None else instance_config_file()
+    if not file.exists():
+        if named:
+            raise FileNotFoundError(f"config file {file} does not exist")
+        return {}
+    loaded = flask.Config(str(file.parent))
+    if file.suffix == ".toml":
+        loaded.from_file(str(file), load=tomllib.load, text=False)
+    else:
+        loaded.from_pyfile(str(file))
+    return dict(loaded)
+
+
+def make_app(hub: Any, password: str | None, max_streams: int | None, config: Mapping[str, Any] | None,
+             config_file: str | Path | None = None) -> Flask:
+    """Defaults, then the instance config file, then what the caller (the command line)
+    says explicitly."""
+    settings = read_config_file(config_file)
+    if max_streams is not None or "MAX_STREAMS" not in settings:
+        settings["MAX_STREAMS"] = max_streams if max_streams is not None else default_max_streams()
     if password:
         settings["PASSWORD"] = password
     settings.update(config or {})
@@ -97,15 +129,65 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def url_of(sock: socket.socket) -> str:
+def url_of(sock: socket.socket, scheme: str = "http") -> str:
     host, port = sock.getsockname()[:2]
     if host in ("0.0.0.0", "::"):
         host = "127.0.0.1"
-    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+    return f"{scheme}://[{host}]:{port}" if ":" in host else f"{scheme}://{host}:{port}"
+
+
+def lan_addresses() -> list[tuple[str, str]]:
+    """``(interface, IPv4 address)`` of every interface but loopback — what phones on
+    the hall's network can reach. Linux asks each interface (SIOCGIFADDR); elsewhere,
+    the address this machine would use towards the outside (no packet is sent)."""
+    found: list[tuple[str, str]] = []
+    try:
+        import fcntl
+
+        for _index, name in socket.if_nameindex():
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+                try:
+                    packed = fcntl.ioctl(probe.fileno(), SIOCGIFADDR, struct.pack("256s", name.encode()[:15]))
+                except OSError:  # down, or no IPv4 address
+                    continue
+            address = socket.inet_ntoa(packed[20:24])
+            if not address.startswith("127."):
+                found.append((name, address))
+    except (ImportError, OSError, AttributeError):
+        pass
+    if not found:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            try:
+                probe.connect(("192.0.2.1", 9))  # TEST-NET-1: routing only, nothing sent
+                address = probe.getsockname()[0]
+            except OSError:
+                address = ""
+        if address and not address.startswith("127.") and address != "0.0.0.0":
+            found.append(("default route", address))
+    return found
+
+
+SIOCGIFADDR = 0x8915
+
+
+def where_served(host: str, url: str) -> dict[str, Any]:
+    """What to tell the person starting the hub: which interfaces are served and the
+    addresses phones can use (seat links and the console's links are built from the
+    address the referee's browser used, so open the console at one of these)."""
+    scheme, _, rest = url.partition("://")
+    port = rest.rsplit(":", 1)[1]
+    if host in ("0.0.0.0", "", "::"):
+        lan = [(name, f"{scheme}://{address}:{port}/") for name, address in lan_addresses()]
+        return {"serving": f"every interface ({host or '0.0.0.0'}), port {port}",
+                "phones": [u for _, u in lan], "interfaces": {name: u for name, u in lan}}
+    if host.startswith("127.") or host in ("localhost", "::1"):
+        return {"serving": f"only {host} (this machine: phones cannot reach it; use --host 0.0.0.0)",
+                "phones": [], "interfaces": {}}
+    return {"serving": f"only {host}, port {port}", "phones": [f"{scheme}://{host}:{port}/"], "interfaces": {}}
 
 
 # -- uvicorn ------------------------------------------------------------------------------
-def make_uvicorn(app: Flask) -> tuple[Any, Any]:
+def make_uvicorn(app: Flask, tls: tuple[str, str] | None = None) -> tuple[Any, Any]:
     import uvicorn
 
     from web.asgi import WebApp
@@ -121,12 +203,14 @@ def make_uvicorn(app: Flask) -> tuple[Any, Any]:
         server_header=False,
         backlog=BACKLOG,
         timeout_graceful_shutdown=3,
+        ssl_certfile=tls[0] if tls else None,
+        ssl_keyfile=tls[1] if tls else None,
     )
     return web_app, uvicorn.Server(config)
 
 
-def start_uvicorn(app: Flask, host: str, port: int) -> ServerHandle:
-    web_app, server = make_uvicorn(app)
+def start_uvicorn(app: Flask, host: str, port: int, tls: tuple[str, str] | None = None) -> ServerHandle:
+    web_app, server = make_uvicorn(app, tls)
     sock = listening_socket(host, port)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="web-server", daemon=True)
     thread.start()
@@ -145,7 +229,7 @@ def start_uvicorn(app: Flask, host: str, port: int) -> ServerHandle:
         if feed is not None:
             feed.stop()
 
-    return ServerHandle(app, url_of(sock), "uvicorn", stop)
+    return ServerHandle(app, url_of(sock, "https" if tls else "http"), "uvicorn", stop)
 
 
 # -- waitress (the previous server: a thread per open stream) --------------------------------
@@ -200,17 +284,21 @@ def start_server(
     max_streams: int | None = None,
     config: Mapping[str, Any] | None = None,
     server: ServerKind = "uvicorn",
+    config_file: str | Path | None = None,
+    tls: tuple[str, str] | None = None,
 ) -> ServerHandle:
     """Serve in a background thread (port 0: any free port); see ``handle.url``.
 
     ``max_streams``: live streams held at once (default: what the descriptor limit
-    allows; waitress: 256, one thread each)."""
-    if max_streams is None:
-        max_streams = default_max_streams() if server == "uvicorn" else 256
-    app = make_app(hub, password, max_streams, config)
+    allows; waitress: 256, one thread each). ``config_file``: instance settings (default
+    Flask's ``instance/config.py`` if present), overridden by ``config``. ``tls``:
+    (certificate file, key file) to serve HTTPS."""
+    if max_streams is None and server == "waitress":
+        max_streams = 256
+    app = make_app(hub, password, max_streams, config, config_file)
     if server == "waitress":
-        return start_waitress(app, host, port, max_streams)
-    return start_uvicorn(app, host, port)
+        return start_waitress(app, host, port, int(app.config["MAX_STREAMS"]))
+    return start_uvicorn(app, host, port, tls)
 
 
 def serve(
@@ -223,7 +311,8 @@ def serve(
 ) -> None:
     """Serve until interrupted (Ctrl-C), printing the address."""
     handle = start_server(hub, host, port, password, max_streams, config)
-    print(f"dashboard: {handle.url}/", flush=True)
+    where = where_served(host, handle.url)
+    print(f"serving {where['serving']}; dashboard: {' '.join(where['phones']) or handle.url + '/'}", flush=True)
     stop = threading.Event()
     try:
         while not stop.wait(0.5):

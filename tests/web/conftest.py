@@ -123,6 +123,10 @@ def new_page(browser: Any, locale: str = "en-GB", width: int = 1280, height: int
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
+    # A Content-Security-Policy violation (Chromium reports it on the console) is an
+    # error too: every browser test that checks js_errors fails on one.
+    page.on("console", lambda msg: errors.append(msg.text)
+            if msg.type == "error" and "Content Security Policy" in msg.text else None)
     page.js_errors = errors
     return page
 

@@ -32,6 +32,8 @@ export function el(tag, attrs = {}, ...children) {
     if (name.startsWith("on") && typeof value === "function") node.addEventListener(name.slice(2), value);
     else if (name === "class") node.setAttribute("class", value);
     else if (name === "dataset") Object.assign(node.dataset, value);
+    // Through the CSSOM: a style *attribute* is inline style, which the site's CSP refuses.
+    else if (name === "style") node.style.cssText = String(value);
     else node.setAttribute(name, value === true ? "" : String(value));
   }
   for (const child of children.flat(Infinity)) {

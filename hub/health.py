@@ -37,6 +37,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, TypeVar
 
+from hub import wording
+
 ItemT = TypeVar("ItemT")
 
 SEQ_WINDOW = 1024  # a board's outbox holds 64: far more than any honest jump
@@ -301,9 +303,10 @@ class BoardHealth:
     table: str | None = None
     alerts: list[dict[str, Any]] = field(default_factory=list)
 
-    def alert(self, at: float, text: str) -> None:
-        """A health alert (seq gap, lost events, link lost), newest last; the 20 newest kept."""
-        self.alerts.append({"at": at, "text": text})
+    def alert(self, at: float, kind: str, /, **params: Any) -> None:
+        """A health alert (seq gap, lost events, link lost) as a ``kind`` with ``params``
+        (English ``text``: hub/wording.py), newest last; the 20 newest kept."""
+        self.alerts.append({"at": at, "kind": kind, "params": params, "text": wording.text(kind, params)})
         del self.alerts[:-20]
 
     @property

@@ -26,6 +26,7 @@ then as before, so nothing is acknowledged that was not stored, and the hub retr
 board by board, then message by message (:mod:`hub.service`).
 
 >>> from firmware import protocol
+from hub import wording
 >>> state: IngestState[str] = IngestState(bound={"B1": "t1"})
 >>> drop = {"type": "drop", "board": "B1", "boot": 1, "seq": 1, "hole": "big", "t_us": 5}
 >>> intake = take(state, [Arrival("link", drop, "fake", at=10.0)], now=0.0)
@@ -45,6 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from firmware import protocol
+from hub import wording
 from hub.health import BoardHealth, GivenUp, SeqTracker, held_from
 from hub.store import Entry, with_id
 
@@ -312,17 +314,16 @@ def take(state: IngestState[LinkT], batch: Iterable[Arrival[LinkT]], now: float)
         offer = state.seqs.offer(board, msg["boot"], msg["seq"], item, item.at)
         if offer.refused:
             h.refused += 1
-            _alert(state, intake, board, item.at,
-                   f"seq {msg['seq']} of boot {msg['boot']} refused: more than "
-                   f"{state.seqs.window} past the last stored")
+            _alert(state, intake, board, item.at, "seq_refused", seq=msg["seq"], boot=msg["boot"],
+                   window=state.seqs.window)
             continue
         to_ack[(item.link, board, msg["boot"])] = item.link
         if offer.duplicate:
             h.resends += 1
         if offer.missing:
             h.gaps += len(offer.missing)
-            _alert(state, intake, board, item.at,
-                   f"seq gap: {seqs_text(offer.missing)} of boot {msg['boot']} missing")
+            _alert(state, intake, board, item.at, "seq_gap", seqs=seqs_text(offer.missing),
+                   boot=msg["boot"])
         intake.ready.extend(offer.released)
     intake.entries = [_entry(state, item) for item in intake.ready]
     intake.acks = _pace(state, to_ack, now)
@@ -341,7 +342,7 @@ def stored(state: IngestState[LinkT], intake: Intake[LinkT],
         h = state.board(msg["board"])
         if msg["type"] == "status":
             if msg["status"] == "lost" and h.status != "lost":
-                _alert(state, intake, h.board, entry.at, f"link lost ({item.link_name})")
+                _alert(state, intake, h.board, entry.at, "link_lost", link=item.link_name)
             h.status, h.link = msg["status"], item.link_name
             continue
         if entry.seq is None:
@@ -378,7 +379,7 @@ def expire(state: IngestState[LinkT], now: float, mono: float,
     for h in state.health.values():
         if h.status == "online" and h.last_seen is not None and now - h.last_seen > lost_after_s:
             h.status = "lost"
-            _alert(state, intake, h.board, now, f"silent for {lost_after_s:.0f} s")
+            _alert(state, intake, h.board, now, "silent", seconds=round(lost_after_s))
             intake.boards.append(h.board)
     intake.entries = [_entry(state, item) for item in intake.ready]
     intake.acks = _pace(state, to_ack, mono)
@@ -391,7 +392,7 @@ def _given_up(state: IngestState[LinkT], intake: Intake[LinkT], given: list[Give
     for g in given:
         h = state.board(g.board)
         h.lost_events += g.lost_count
-        _alert(state, intake, g.board, at, f"{why} {ranges_text(g.lost)} of boot {g.boot}: lost")
+        _alert(state, intake, g.board, at, "gave_up", why=why, seqs=ranges_text(g.lost), boot=g.boot)
         intake.ready.extend(g.released)
         for item in g.released:
             to_ack[(item.link, g.board, g.boot)] = item.link
@@ -445,6 +446,7 @@ def _pace(state: IngestState[LinkT], to_ack: dict[AckKey, LinkT], now: float) ->
     return acks
 
 
-def _alert(state: IngestState[Any], intake: Intake[Any], board: str, at: float, text: str) -> None:
-    state.board(board).alert(at, text)
-    intake.alerts.append(Alert(board, at, text))
+def _alert(state: IngestState[Any], intake: Intake[Any], board: str, at: float, kind: str,
+           **params: Any) -> None:
+    state.board(board).alert(at, kind, **params)
+    intake.alerts.append(Alert(board, at, wording.text(kind, params)))

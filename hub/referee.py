@@ -32,6 +32,7 @@ from typing import Any
 
 from engines.core import GameError, check_keys
 from firmware import protocol
+from hub import wording
 from hub.errors import BadInputError, RefusedError
 from hub.store import Entry
 from hub.tables import Table
@@ -42,6 +43,14 @@ DEFAULT_SETTLE_S = 1.0
 DECIDE_S = 0.4  # a board reports a passage ~confirm_ms (300 ms) after its leading edge
 FALLBACK_S = 10.0  # a board that shows nothing more: the window closes on the hub's clock
 BUTTON_INPUTS = ("floor", "board", "invalid", "undo", "next_round")
+
+
+def _prompt(prompt_id: str, kind: str, player: str | None, choices: list[str],
+            default: str | None = None, **params: Any) -> dict[str, Any]:
+    """A question for the referee: its ``kind`` and ``params`` (the web words it),
+    ``question`` in English (hub/wording.py)."""
+    return {"id": prompt_id, "kind": kind, "player": player, "choices": choices, "default": default,
+            "params": params, "question": wording.text(f"prompt.{kind}", {"player": player, **params})}
 
 
 class TrigonoTable(Table):
@@ -55,6 +64,7 @@ class TrigonoTable(Table):
         self.throw: dict[str, Any] | None = None
         self.stuck = False  # the open throw could not be resolved: the referee must say
         self.rounds_seen = 0  # rounds finished when the last action was applied
+        self.voided: list[int] = []  # sensor entries the referee voided
         holes = set(self.printed().get("holes", {}))
         for b in self.bindings:
             for name, hole in b["holes"].items():
@@ -91,32 +101,32 @@ class TrigonoTable(Table):
         if kind == "hello":
             b = self._binding(board)
             unmapped = [h for h in msg.get("holes", []) if b is not None and h not in b["holes"]]
-            self.note(entry, f"{board} says hello (fw {msg.get('fw')}, holes {', '.join(msg.get('holes', []))})")
+            self.note(entry, "hello", board=board, fw=msg.get("fw"), holes=list(msg.get("holes", [])))
             if unmapped:
-                self.alert(entry, f"{board}: holes {', '.join(unmapped)} are not in the layout",
+                self.alert(entry, "unmapped", holes=unmapped,
                            board=board, key=f"unmapped:{board}")
             else:
                 self.clear_alert(f"unmapped:{board}")
         elif kind in ("drop", "blocked"):
             if kind == "blocked":
-                self.alert(entry, f"{board}.{hole}: beam blocked, counted as a drop (T13)",
+                self.alert(entry, "blocked", hole=f"{board}.{hole}",
                            board=board, key=f"blocked:{board}.{hole}")
             self._on_drop(entry, board, str(hole), kind)
         elif kind == "cleared":
             self.clear_alert(f"blocked:{board}.{hole}")
-            self.note(entry, f"{board}.{hole}: beam clear again")
+            self.note(entry, "beam_clear", hole=f"{board}.{hole}")
         elif kind == "bounce":
-            self.note(entry, f"{board}.{hole}: bounce-out, not scored (T11)")
+            self.note(entry, "bounce_out", hole=f"{board}.{hole}")
         elif kind == "fault":
             where = f"{board}.{hole}" if hole else board
-            self.alert(entry, f"{where}: sensor fault: {msg.get('reason')}", level="error",
+            self.alert(entry, "fault", where=where, reason=msg.get("reason"), level="error",
                        board=board, key=f"fault:{where}")
         elif kind == "button":
             self._on_button(entry, board, str(msg.get("button")))
         elif kind == "weight":
             self._on_weight(entry, board, int(msg.get("board_palets", 0)))
         else:
-            self.note(entry, f"{board}: {kind}")
+            self.note(entry, "board_kind", board=board, kind=kind)
 
     def _settle_early(self, entry: Entry) -> None:
         """Resolve the open throw now if this sensor event is past its settle window.
@@ -140,16 +150,16 @@ class TrigonoTable(Table):
         self._settle_early(entry)
         mapped = self._engine_hole(board, hole)
         if mapped is None:
-            self.note(entry, f"{board}.{hole}: {kind} in a hole not in the layout, ignored")
-            self.alert(entry, f"{board}.{hole} is not in the layout", board=board,
+            self.note(entry, "not_in_layout", hole=f"{board}.{hole}", kind=kind)
+            self.alert(entry, "unmapped", holes=[hole], board=board,
                        key=f"unmapped:{board}")
             return
         engine_hole, from_board = mapped
         if not self.armed:
-            self.note(entry, f"{engine_hole}: {kind} ignored (between rounds)")
+            self.note(entry, "ignored_between_rounds", hole=engine_hole, kind=kind)
             return
         if self.state.is_terminal():
-            self.note(entry, f"{engine_hole}: {kind} ignored (match over)")
+            self.note(entry, "ignored_match_over", hole=engine_hole, kind=kind)
             return
         drop = {"hole": engine_hole, "from": from_board, "entry": entry.id, "kind": kind,
                 "board": board, "boot": entry.body.get("boot"), "t_us": entry.body.get("t_us")}
@@ -157,19 +167,19 @@ class TrigonoTable(Table):
             self.throw = {"player": self.state.current_player(), "drops": [drop],
                           "invalid": False, "closes_at": entry.at + self.settle_s}
             self.stuck = False
-            self.note(entry, f"{engine_hole}: drop ({self.throw['player']} throwing)")
+            self.note(entry, "drop", hole=engine_hole, player=self.throw["player"])
         elif self.stuck:
             self.throw["drops"].append(drop)
-            self.note(entry, f"{engine_hole}: another drop while the referee decides")
+            self.note(entry, "drop_while_deciding", hole=engine_hole)
         else:
             self.throw["drops"].append(drop)
-            self.note(entry, f"{engine_hole}: knock-in during the settle window (T12)")
+            self.note(entry, "knock_in_settle", hole=engine_hole)
 
     def _on_button(self, entry: Entry, board: str, button: str) -> None:
         if button != "invalid":
             self._settle_early(entry)
         if button not in BUTTON_INPUTS:
-            self.note(entry, f"{board}: button {button}")
+            self.note(entry, "button", board=board, button=button)
             return
         binding = self._binding(board)
         inputs: dict[str, Any] = {
@@ -190,16 +200,16 @@ class TrigonoTable(Table):
                 and on_board is not None and palets == on_board + 1):
             self._device_input(entry, {"landed": f"board:{engine_board}"}, f"weight on {board}")
         else:
-            self.note(entry, f"{board}: weight says {palets} palet(s) on the board")
+            self.note(entry, "weight", board=board, palets=palets)
 
     def _device_input(self, entry: Entry, inp: dict[str, Any], what: str) -> None:
         """A sensor answering for the console (R2): refused inputs become alerts."""
         (key, value), = inp.items()
         try:
             getattr(self, f"input_{key}")(value, entry, what)
-            self.note(entry, f"{what}: {key} {value}")
+            self.note(entry, "input", by=what, key=key, value=value)
         except (RefusedError, BadInputError) as err:
-            self.alert(entry, f"{what} refused: {err}")
+            self.alert(entry, "input_refused", by=what, key=key, reason=str(err))
 
     # -- the settle window ------------------------------------------------------------------
     def due(self, now: float, clock: BoardClock | None = None) -> list[dict[str, Any]]:
@@ -255,13 +265,13 @@ class TrigonoTable(Table):
                 errors.append(str(err))
                 continue
             self.throw, self.stuck = None, False
-            self.note(entry, f"{throw['player']}: throw into {thrown['hole']}"
-                      + (" (invalid, T10)" if throw["invalid"] else "")
-                      + (f" knocking {len(others)} in (T12)" if others else ""))
+            kind = "throw_knocking" if others else "throw_invalid" if throw["invalid"] else "throw"
+            self.note(entry, kind, player=throw["player"], hole=thrown["hole"], n=len(others),
+                      invalid=throw["invalid"])
             self._after_action(entry)
             return
         self.stuck = True
-        self.alert(entry, f"cannot referee the drops ({'; '.join(errors)}): say what happened",
+        self.alert(entry, "cannot_referee", player=throw["player"], reasons=errors,
                    level="error", key="stuck")
 
     def rebuild(self, actions: list[dict[str, Any]]) -> None:
@@ -337,6 +347,10 @@ class TrigonoTable(Table):
     def input_void(self, value: Any, entry: Entry, by: str) -> None:
         if not isinstance(value, int) or isinstance(value, bool):
             raise BadInputError("void: expected an entry id")
+        self._void(value, entry)
+        self.voided.append(value)
+
+    def _void(self, value: int, entry: Entry) -> None:
         if self.throw is not None:
             drops = [d for d in self.throw["drops"] if d["entry"] != value]
             if len(drops) != len(self.throw["drops"]):
@@ -382,8 +396,8 @@ class TrigonoTable(Table):
         if count == expected:
             self.clear_alert(f"recount:{value['board']}")
         else:
-            self.alert(entry, f"recount: {count} palet(s) on {value['board']}, the log says "
-                       f"{expected}; amend the throw that was misread", key=f"recount:{value['board']}")
+            self.alert(entry, "recount_mismatch", board=value["board"], count=count,
+                       expected=expected, key=f"recount:{value['board']}")
 
     def input_target(self, value: Any, entry: Entry, by: str) -> None:
         assert entry.id is not None
@@ -436,28 +450,16 @@ class TrigonoTable(Table):
         if self.state.is_terminal():
             return []
         if not self.armed:
-            return [{"id": f"next_round-{n}", "kind": "next_round", "player": None,
-                     "question": f"Round over. Palets collected? Start round {printed.get('round')}",
-                     "choices": ["start"], "default": None}]
+            return [_prompt(f"next_round-{n}", "next_round", None, ["start"], round=printed.get("round"))]
         if printed.get("phase") == "final" and printed.get("target") is None:
-            return [{"id": f"target-{n}", "kind": "target", "player": player,
-                     "question": f"{player}: which hole is the target of the final (T17)?",
-                     "choices": sorted(printed.get("holes", {})), "default": None}]
+            return [_prompt(f"target-{n}", "target", player, sorted(printed.get("holes", {})))]
         if self.throw is not None and self.stuck:
-            return [{"id": f"fix-{n}-{self.throw['drops'][0]['entry']}", "kind": "fix",
-                      "player": self.throw["player"],
-                      "question": "The drops do not make a legal throw: where did "
-                                  f"{self.throw['player']}'s palet go?",
-                      "choices": [], "default": None}]
+            return [_prompt(f"fix-{n}-{self.throw['drops'][0]['entry']}", "fix", self.throw["player"], [])]
         if self.throw is not None:
             first = self.throw["drops"][0]
-            return [{"id": f"valid-{first['entry']}", "kind": "valid", "player": self.throw["player"],
-                     "question": f"Did {self.throw['player']}'s palet bounce on the floor "
-                                 f"before falling into {first['hole']} (T10)?",
-                     "choices": ["valid", "invalid"], "default": "valid"}]
-        return [{"id": f"landed-{n}", "kind": "landed", "player": player,
-                 "question": f"Where did {player}'s palet come to rest?",
-                 "choices": self._where_choices(), "default": None}]
+            return [_prompt(f"valid-{first['entry']}", "valid", self.throw["player"], ["valid", "invalid"],
+                            default="valid", hole=first["hole"])]
+        return [_prompt(f"landed-{n}", "landed", player, self._where_choices())]
 
     def view(self, state: dict[str, Any] | None = None) -> dict[str, Any]:
         out = super().view(state)
@@ -471,12 +473,23 @@ class TrigonoTable(Table):
             "stuck": self.stuck,
         }
         out["settle_s"] = self.settle_s
+        out["events"] = self._marked(out["events"])
         return out
+
+    def _marked(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Events with ``voidable`` (a sensor event a void would take out of a throw or
+        an action now) and ``voided`` (the referee voided it)."""
+        live = {d["entry"] for d in (self.throw or {}).get("drops", [])}
+        live.update(s for item in self.actions for s in item["src"])
+        voided = set(self.voided)
+        return [{**e, "voided": e["id"] in voided,
+                 "voidable": e["source"] == "device" and e["id"] in live and e["id"] not in voided}
+                for e in events]
 
     def dump(self) -> dict[str, Any]:
         data = super().dump()
         data["referee"] = {"armed": self.armed, "throw": self.throw, "stuck": self.stuck,
-                           "rounds_seen": self.rounds_seen}
+                           "rounds_seen": self.rounds_seen, "voided": self.voided}
         return data
 
     def load(self, data: Mapping[str, Any]) -> None:
@@ -484,3 +497,4 @@ class TrigonoTable(Table):
         ref = data["referee"]
         self.armed, self.throw, self.stuck = ref["armed"], ref["throw"], ref["stuck"]
         self.rounds_seen = ref["rounds_seen"]
+        self.voided = list(ref.get("voided", []))  # snapshots before voided was kept have none

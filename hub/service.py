@@ -397,7 +397,7 @@ class Hub:
         msg = item.msg
         what = f"{msg.get('type')} seq {msg.get('seq')} of boot {msg.get('boot')}"
         log.error("board %s: %s could not be stored (%s); not acknowledged", msg["board"], what, err)
-        self.devices.board(msg["board"]).alert(item.at, f"{what} could not be stored: {err}")
+        self.devices.board(msg["board"]).alert(item.at, "unstorable", what=what, reason=str(err))
         self.feed.boards([msg["board"]])
 
     def _apply_stored(self, intake: Intake[Transport], ids: list[int | None]) -> list[JSONDict]:

@@ -39,6 +39,7 @@ from typing import Any
 from engines import GAMES, game_spec
 from engines.core import Bot, Game, GameError, State, check_keys
 from engines.records import initial_state
+from hub import wording
 from hub.errors import BadInputError, RefusedError
 from hub.store import Entry
 
@@ -160,7 +161,7 @@ class Table:
 
     def on_device(self, entry: Entry) -> None:
         """A board's message routed to this table (only Trigono tables have boards)."""
-        self.note(entry, f"{entry.body.get('type')} ignored: this game has no sensors")
+        self.note(entry, "no_sensors", type=entry.body.get("type"))
 
     def on_timer(self, entry: Entry) -> None:
         """A decision of the hub's timers (Trigono settle windows)."""
@@ -180,7 +181,7 @@ class Table:
             raise RefusedError(f"it is not {player}'s turn (to move: {self.state.current_player()})")
         handler(value, entry, by)
         self.hint = None
-        self.note(entry, f"{by}: {key} {_short(value)}")
+        self.note(entry, "input", by=by, key=key, value=value, player=player)
 
     def input_move(self, value: Any, entry: Entry, by: str) -> None:
         assert entry.id is not None
@@ -233,16 +234,24 @@ class Table:
         return []
 
     # -- events and alerts ---------------------------------------------------------------
-    def note(self, entry: Entry, text: str) -> None:
-        self.events.append({"id": entry.id, "at": entry.at, "source": entry.source, "text": text})
+    def note(self, entry: Entry, kind: str, /, **params: Any) -> None:
+        """An event of the table's log: a ``kind`` with ``params`` (words: hub/wording.py,
+        and the web's catalogue); ``text`` is the English line."""
+        self.events.append({"id": entry.id, "at": entry.at, "source": entry.source, "kind": kind,
+                            "params": params, "text": wording.text(kind, _shortened(params))})
         del self.events[:-MAX_EVENTS]
 
-    def alert(self, entry: Entry, text: str, level: str = "warning", board: str | None = None,
-              key: str | None = None) -> None:
+    def alert(self, entry: Entry, kind: str, /, *, level: str = "warning", board: str | None = None,
+              key: str | None = None, **params: Any) -> None:
+        """An alert for the referee; one per ``key`` (a newer one replaces it). ``board``
+        is also a parameter of its words."""
+        if board is not None:
+            params = {"board": board, **params}
         if key is not None:
             self.alerts = [a for a in self.alerts if a.get("key") != key]
-        self.alerts.append({"id": entry.id, "at": entry.at, "level": level, "text": text,
-                            "board": board, "key": key})
+        self.alerts.append({"id": entry.id, "at": entry.at, "level": level, "kind": kind,
+                            "params": params, "text": wording.text(kind, params), "board": board,
+                            "key": key})
         del self.alerts[:-MAX_ALERTS]
 
     def clear_alert(self, key: str) -> None:
@@ -328,6 +337,10 @@ class Table:
         self.events = list(data["events"])
         self.alerts = list(data["alerts"])
         self.applied_through = int(data["applied_through"])
+
+
+def _shortened(params: dict[str, Any]) -> dict[str, Any]:
+    return {k: _short(v) if k == "value" else v for k, v in params.items()}
 
 
 def _short(value: Any) -> str:

@@ -234,3 +234,41 @@ def test_the_window_closes_on_the_boards_clock_so_a_delayed_knock_in_joins_it_T1
     f.device("drop", t_ms=5000, hole="big")
     tick(3.1 + 0.4 + referee.FALLBACK_S)  # the board went silent: the hub's clock closes it
     assert f.table.throw is None and f.throws()[-1] == {"player": "Ben", "to": "B1.big"}
+
+
+def test_events_alerts_and_prompts_are_kinds_with_params_for_any_language() -> None:
+    f = Fold(settle_s=0.4)
+    f.device("hello", t_ms=0, fw="1.0", config="c", holes=["big", "small", "top"])
+    f.device("drop", t_ms=10, hole="big")
+    (prompt,) = f.table.prompts()
+    assert (prompt["kind"], prompt["params"]) == ("valid", {"hole": "B1.big"})
+    f.tick(1.0)
+    f.console(landed="floor")
+    view = f.table.view()
+    assert [(e["kind"], e["params"]) for e in view["events"]] == [
+        ("hello", {"board": "B1", "fw": "1.0", "holes": ["big", "small", "top"]}),
+        ("drop", {"hole": "B1.big", "player": "Ana"}),
+        ("throw", {"player": "Ana", "hole": "B1.big", "n": 0, "invalid": False}),
+        ("input", {"by": "referee", "key": "landed", "value": "floor", "player": None})]
+    assert all(isinstance(e["text"], str) and e["text"] for e in view["events"])
+    (alert,) = view["alerts"]
+    assert (alert["kind"], alert["params"], alert["board"]) == (
+        "unmapped", {"board": "B1", "holes": ["top"]}, "B1")
+    assert (f.table.prompts()[0]["kind"], f.table.prompts()[0]["params"]) == ("landed", {})
+
+
+def test_sensor_events_say_whether_a_void_can_take_them_out_and_whether_one_did() -> None:
+    f = Fold(settle_s=0.4)
+    hello = f.device("hello", t_ms=0, fw="1.0", config="c", holes=["big", "small"])
+    drop = f.device("drop", t_ms=10, hole="big")
+
+    def marks() -> dict[int | None, tuple[bool, bool]]:
+        return {e["id"]: (e["voidable"], e["voided"]) for e in f.table.view()["events"]}
+
+    assert marks()[drop.id] == (True, False) and marks()[hello.id] == (False, False)  # settling
+    f.tick(1.0)
+    assert marks()[drop.id] == (True, False)  # scored: a void takes the throw out
+    f.console(void=drop.id)
+    assert marks()[drop.id] == (False, True) and f.table.actions == []
+    with pytest.raises(RefusedError):
+        f.console(void=drop.id)

@@ -1,0 +1,76 @@
+"""What the hub reports is a *kind* with *params*; these are the English words for them.
+
+The web says the same things in the page's language (web/messages/<lang>.json, keys
+``event.<kind>``, ``alert.<kind>``); the hub keeps a ``text`` in English beside each
+kind only for its own log lines and for readers that know no catalogue (the CLI,
+tests). One template per kind, here and nowhere else in the hub.
+
+>>> text("drop", {"hole": "B1.big", "player": "Ana"})
+'B1.big: drop (Ana throwing)'
+>>> text("unmapped", {"board": "B7", "holes": ["extra", "top"]})
+'B7: holes extra, top are not in the layout'
+>>> text("never-heard-of", {"x": 1})
+'never-heard-of x=1'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+TEMPLATES: dict[str, str] = {
+    # table events
+    "no_sensors": "{type} ignored: this game has no sensors",
+    "input": "{by}: {key} {value}",
+    "hello": "{board} says hello (fw {fw}, holes {holes})",
+    "beam_clear": "{hole}: beam clear again",
+    "bounce_out": "{hole}: bounce-out, not scored (T11)",
+    "board_kind": "{board}: {kind}",
+    "not_in_layout": "{hole}: {kind} in a hole not in the layout, ignored",
+    "ignored_between_rounds": "{hole}: {kind} ignored (between rounds)",
+    "ignored_match_over": "{hole}: {kind} ignored (match over)",
+    "drop": "{hole}: drop ({player} throwing)",
+    "drop_while_deciding": "{hole}: another drop while the referee decides",
+    "knock_in_settle": "{hole}: knock-in during the settle window (T12)",
+    "button": "{board}: button {button}",
+    "weight": "{board}: weight says {palets} palet(s) on the board",
+    "throw": "{player}: throw into {hole}",
+    "throw_invalid": "{player}: throw into {hole} (invalid, T10)",
+    "throw_knocking": "{player}: throw into {hole} knocking {n} in (T12)",
+    # table alerts
+    "unmapped": "{board}: holes {holes} are not in the layout",
+    "blocked": "{hole}: beam blocked, counted as a drop (T13)",
+    "fault": "{where}: sensor fault: {reason}",
+    "input_refused": "{by} refused: {reason}",
+    "cannot_referee": "cannot referee the drops ({reasons}): say what happened",
+    "recount_mismatch": "recount: {count} palet(s) on {board}, the log says {expected}; "
+                        "amend the throw that was misread",
+    # board-health alerts
+    "seq_gap": "seq gap: {seqs} of boot {boot} missing",
+    "link_lost": "link lost ({link})",
+    "gave_up": "{why} {seqs} of boot {boot}: lost",
+    "seq_refused": "seq {seq} of boot {boot} refused: more than {window} past the last stored",
+    "silent": "silent for {seconds} s",
+    "unstorable": "{what} could not be stored: {reason}",
+    # prompts (the referee's questions)
+    "prompt.next_round": "Round over. Palets collected? Start round {round}",
+    "prompt.target": "{player}: which hole is the target of the final (T17)?",
+    "prompt.fix": "The drops do not make a legal throw: where did {player}'s palet go?",
+    "prompt.valid": "Did {player}'s palet bounce on the floor before falling into {hole} (T10)?",
+    "prompt.landed": "Where did {player}'s palet come to rest?",
+}
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def text(kind: str, params: Mapping[str, Any]) -> str:
+    """The English line for ``kind`` with ``params`` (a plain listing for an unknown kind)."""
+    shown = {k: _shown(v) for k, v in params.items()}
+    template = TEMPLATES.get(kind)
+    if template is None:
+        return " ".join([kind, *(f"{k}={v}" for k, v in shown.items())])
+    return template.format(**shown)

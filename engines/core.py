@@ -128,7 +128,8 @@ class State(ABC, Generic[ActionT]):
         a bag or pool (only their counts), so neither does an observation.
 
         Games with no hidden information (Trigono, Trike) return :meth:`to_json` as is.
-        A name that is not a player raises :class:`RecordError`.
+        ``player`` is a name, as :meth:`current_player` gives and logs record (not a seat
+        index); a name that is not a player raises :class:`RecordError`.
         """
         self.check_viewer(player)
         return self.to_json()

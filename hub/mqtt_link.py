@@ -213,6 +213,7 @@ class MqttTransport(Transport):
         self._sink: DeviceSink | None = None
         self._client = new_client(self.settings)
         self._client.on_connect = self._on_connect
+        self._client.on_subscribe = self._on_subscribe
         self._client.on_connect_fail = self._on_connect_fail
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
@@ -243,7 +244,10 @@ class MqttTransport(Transport):
             return
         tune_socket(client)
         client.subscribe(SUBSCRIPTIONS)
-        self.status.up()
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any,
+                      properties: Any) -> None:
+        self.status.up()  # subscribed: from now on the broker keeps what boards send
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
         self.status.down("cannot reach the broker")

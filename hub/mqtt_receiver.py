@@ -43,7 +43,9 @@ def serve(settings: MqttSettings, conn: Connection) -> None:
             return
         tune_socket(client)
         client.subscribe(SUBSCRIPTIONS)
-        send(("up",))
+
+    def on_subscribe(client: mqtt.Client, userdata: Any, mid: int, reasons: Any, props: Any) -> None:
+        send(("up",))  # subscribed: from now on the broker keeps what boards send
 
     def on_connect_fail(client: mqtt.Client, userdata: Any) -> None:
         send(("down", "cannot reach the broker"))
@@ -59,6 +61,7 @@ def serve(settings: MqttSettings, conn: Connection) -> None:
     client = new_client(settings)
     client.on_connect, client.on_disconnect, client.on_message = on_connect, on_disconnect, on_message
     client.on_connect_fail = on_connect_fail
+    client.on_subscribe = on_subscribe
 
     def forward() -> None:
         nonlocal pending

@@ -1,0 +1,53 @@
+"""The printable parts (hardware/cad/*.scad) render to STL with OpenSCAD, at the beam
+depths mounting.md gives (beam A 20 mm, beam B 80 mm under the playing surface)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.firmware.mp import ROOT
+
+CAD = ROOT / "hardware" / "cad"
+OPENSCAD = shutil.which("openscad")
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(OPENSCAD is None, reason="openscad is not installed (apt-get install openscad)")]
+
+
+def render(name: str, out: Path, *defines: str) -> tuple[str, str]:
+    assert OPENSCAD is not None
+    stl = out / f"{name}.stl"
+    args = [a for d in defines for a in ("-D", d)]
+    proc = subprocess.run([OPENSCAD, "-o", str(stl), *args, str(CAD / f"{name}.scad")],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    text = stl.read_text()
+    assert text.startswith("solid") and text.count("facet normal") > 100, text[:200]
+    return proc.stderr, text
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in CAD.glob("*.scad")))
+def test_every_part_renders_to_a_solid(name: str, tmp_path: Path) -> None:
+    log, _ = render(name, tmp_path)
+    assert "WARNING" not in log and "ERROR" not in log, log
+
+
+def test_beams_sit_where_mounting_md_says(tmp_path: Path) -> None:
+    log_a, _ = render("beam_ring", tmp_path)
+    log_b, _ = render("funnel", tmp_path)
+    assert 'ECHO: "beam A at 20 mm under the surface"' in log_a, log_a
+    assert 'ECHO: "beam B at 80 mm under the surface"' in log_b, log_b
+    small, _ = render("beam_ring", tmp_path, "hole_d=90", "pairs=2")
+    assert re.search(r"beam A at 20 mm", small)
+
+
+def test_a_bore_that_does_not_fit_is_refused(tmp_path: Path) -> None:
+    assert OPENSCAD is not None
+    proc = subprocess.run([OPENSCAD, "-o", str(tmp_path / "x.stl"), "-D", "rebate=0",
+                           str(CAD / "beam_ring.scad")], capture_output=True, text=True, timeout=300)
+    assert "does not fit" in proc.stderr

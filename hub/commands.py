@@ -60,8 +60,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         record = hub.export(args.table)
     except HubError as err:
-        print(str(err), file=sys.stderr)
-        return EXIT_BAD_INPUT
+        from hub.tournament.service import TournamentService  # issue 16: or a tournament's id
+
+        try:
+            record = TournamentService(hub.store).export(args.table)
+        except HubError:
+            print(str(err), file=sys.stderr)
+            return EXIT_BAD_INPUT
     finally:
         hub.close()
     sys.stdout.write(json.dumps(record, ensure_ascii=False, indent=1) + "\n")
@@ -160,8 +165,9 @@ def add_hub(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("export", help="print a table as a game record (RECORDS.md)",
                        description="Print a table of the event store as a RECORDS.md game record "
-                                   "(replay it with `trigono replay`).")
-    p.add_argument("table", help="table id")
+                                   "(replay it with `trigono replay`), or a tournament as a file "
+                                   "`trigono tournament load` reads into another store.")
+    p.add_argument("table", help="table id (or tournament id)")
     p.add_argument("--db", required=True, help="event store: a SQLite file or a postgresql:// URL")
     p.set_defaults(func=cmd_export)
 

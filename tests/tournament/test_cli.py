@@ -35,6 +35,10 @@ def test_export_then_load_into_a_new_store(tmp_path: Path, capsys: pytest.Captur
     assert {k: v for k, v in after.items() if k != "created_at"} == {
         k: v for k, v in before.items() if k != "created_at"}
     assert main(["tournament", "export", "nope", "--db", str(tmp_path / "a.db")]) == 2
+    # `trigono export` takes a tournament's id as well as a table's.
+    assert main(["export", "C1", "--db", str(tmp_path / "a.db")]) == 0
+    assert json.loads(capsys.readouterr().out) == json.loads(exported)
+    assert main(["export", "nope", "--db", str(tmp_path / "a.db")]) == 2
 
 
 def test_simulated_pools_tournament_reaches_a_podium(capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,8 +5,9 @@ broker: two Trigono tables on a row of boards and one on a hexagon of six boards
 its jackpot (simulated boards run the firmware's node code and reach the hub over
 pseudo-terminals; a simulated referee answers what sensors cannot see), and for each of
 Trike, Triolet and Triominos a table where two computer players play each other and one
-where you play against the computer (open its link: no referee needed). Matches start
-again when they end. Prints every address and the referee password; Ctrl-C stops.
+where you play against the computer (open its link: no referee needed), and a Swiss
+Trike tournament that plays itself (hub/tournament/demo.py). Matches start again when
+they end. Prints every address and the referee password; Ctrl-C stops.
 """
 
 from __future__ import annotations
@@ -137,6 +138,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     handle = start_server(hub, host=args.host, port=args.port, password=password)
     games = GameTables(hub, args.seed)
     games.start()
+    from hub.tournament.demo import DemoTournament  # issue 16: a tournament that plays itself
+
+    tournament = DemoTournament(hub, args.seed)
+    tournament_url = f"{handle.url}/tournaments/{tournament.start()}"
     generation = 1
     while not stop.is_set():
         specs = demo_specs(generation, args.seed, "mqtt" if args.mqtt else "serial")
@@ -146,6 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         event.start()
         if generation == 1:  # the tables exist now: every address shown answers
             shown = addresses(handle.url, handle.app, [s.id for s in specs], games)
+            shown["tournament"] = tournament_url
             print(json.dumps({**shown, "password": password, "tables": [s.id for s in specs],
                               "games": sorted(games.current.values())}), flush=True)
             print(readable(shown, password), flush=True)
@@ -154,6 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(describe(event.progress()), flush=True)
         event.close()
         generation += 1
+    tournament.close()
     handle.close()
     hub.close()
     shutil.rmtree(work, ignore_errors=True)
@@ -167,7 +174,8 @@ def readable(shown: dict[str, Any], password: str) -> str:
              f"  big screen         {shown['big_screen']}",
              f"  referee console    {shown['console']}   (password: {password})",
              f"  admin              {shown['admin']}",
-             f"  play pages         {shown['play']}"]
+             f"  play pages         {shown['play']}",
+             f"  tournament         {shown.get('tournament', '-')}"]
     lines += [f"  overlay {t:<10} {url}" for t, url in shown["overlay"].items()]
     lines += [f"  play {g} vs computer: {url}" for g, url in shown["play_against_the_computer"].items()]
     lines += ["", "Ctrl-C to stop.", ""]

@@ -300,3 +300,30 @@ def test_a_read_only_replica_reads_the_tournaments_on(tmp_path: Path) -> None:
         app.extensions["tournaments"].close()
         replica.close()
         writer_store.close()
+
+
+def test_the_demo_tournament_plays_itself_to_a_podium(tmp_path: Path) -> None:
+    """``python -m web.demo`` shows a tournament: its tables are played move by move and
+    report their results through the feed follower, round after round."""
+    import time
+
+    from hub.tournament.demo import DemoTournament
+
+    hub = Hub(tmp_path / "demo.db")
+    hub.start()
+    service = TournamentService(hub.store, hub)
+    service.start()
+    demo = DemoTournament(hub, 7, move_s=0.0, service=service)
+    try:
+        tid = demo.start()
+        deadline = time.monotonic() + 60
+        while service.view(tid)["status"] != "finished":
+            assert time.monotonic() < deadline, service.view(tid)["matches"]
+            time.sleep(0.1)
+        view = service.view(tid)
+        assert view["round"] == 3 and view["podium"][0]["place"] == 1
+        assert all(m["table"] for m in view["matches"] if not m["bye"])
+    finally:
+        demo.close()
+        service.close()
+        hub.close()

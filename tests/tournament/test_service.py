@@ -121,15 +121,21 @@ CHILD = textwrap.dedent("""
 """)
 
 
-def test_sigkill_and_restart_give_the_same_tournament(tmp_path: Path) -> None:
-    db = tmp_path / "kill.db"
-    proc = subprocess.Popen([sys.executable, "-c", CHILD, str(db)], cwd=ROOT, stdout=subprocess.PIPE,
+def run_then_kill(script: str, db: Path, lines: int) -> list[Any]:
+    """Run ``script`` on ``db`` in a process, read ``lines`` JSON lines, then SIGKILL it."""
+    proc = subprocess.Popen([sys.executable, "-c", script, str(db)], cwd=ROOT, stdout=subprocess.PIPE,
                             text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.stdout is not None
-    views = [json.loads(proc.stdout.readline()) for _ in range(7)]
+    views = [json.loads(proc.stdout.readline()) for _ in range(lines)]
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     proc.stdout.close()
+    return views
+
+
+def test_sigkill_and_restart_give_the_same_tournament(tmp_path: Path) -> None:
+    db = tmp_path / "kill.db"
+    views = run_then_kill(CHILD, db, 7)
     store = SqliteStore(db)
     restored = TournamentService(store).view("K")
     store.close()
@@ -241,13 +247,7 @@ def test_sigkill_of_a_hub_mid_tournament_then_the_tables_and_the_tournament_go_o
     the restarted hub has the same tournament, its called matches' tables are there,
     and playing them on finishes the tournament."""
     db = tmp_path / "hub.db"
-    proc = subprocess.Popen([sys.executable, "-c", HUB_CHILD, str(db)], cwd=ROOT, stdout=subprocess.PIPE,
-                            text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert proc.stdout is not None
-    views = [json.loads(proc.stdout.readline()) for _ in range(4)]
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    proc.stdout.close()
+    views = run_then_kill(HUB_CHILD, db, 4)
     hub = Hub(db)
     service = TournamentService(hub.store, hub)
     service.catch_up()  # a table that ended after the last result was stored reports now

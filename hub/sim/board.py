@@ -23,8 +23,10 @@ from typing import Any
 
 from firmware import config as fw_config
 from firmware.links import MqttLink, SerialLink
+from firmware.loadcell import LoadCell
 from firmware.mqtt import MqttClient
 from firmware.node import Node
+from hub.sim.model import LOAD_PER_PALET_RAW, LOAD_SETTLE_US, LOAD_TARE_RAW, LoadCellModel
 
 TICKS_MASK = (1 << 30) - 1
 POLL_US = 2_000
@@ -72,6 +74,7 @@ class SimBoard:
         self.node = Node(cfg, clock=lambda: self.now_us & TICKS_MASK,
                          read_beam=lambda ch: self.pins[ch])
         self.node.keep_events = True
+        self.load: LoadCellModel | None = None
         self.master = -1
         self.slave = -1
         self._pending: list[tuple[int, int, int, bool]] = []  # (t_us, order, channel, closed)
@@ -94,6 +97,27 @@ class SimBoard:
         self.node.start()
         self._thread = threading.Thread(target=self._run, name=f"sim-{board}", daemon=True)
         self._thread.start()
+
+    # -- the load cell (optional) --------------------------------------------------------
+    def add_load_cell(self, seed: int | str = 0) -> None:
+        """Put a calibrated HX711 load cell under the board: the firmware's own LoadCell
+        reads a :class:`LoadCellModel` and sends ``weight`` events."""
+        import random
+
+        with self._lock:
+            self.load = LoadCellModel(random.Random(f"load:{self.board}:{seed}"))
+            self.node.weigh = lambda: self.load.raw(self.now_us) if self.load is not None else None
+            self.node.cell = LoadCell(per_palet=LOAD_PER_PALET_RAW, tare=LOAD_TARE_RAW)
+
+    def set_palets(self, palets: int) -> None:
+        """Palets now lying on the board (a landing, a knock-off, the round's clear-up);
+        the board rocks for a moment. ``wait_idle()`` until the firmware has decided."""
+        with self._lock:
+            if self.load is None:
+                raise RuntimeError(f"{self.board} has no load cell (add_load_cell)")
+            self.load.set_palets(self.now_us, palets)
+            self._busy_until = max(self._busy_until, self.now_us + LOAD_SETTLE_US)
+            self._idle.clear()
 
     @property
     def is_mqtt(self) -> bool:

@@ -115,3 +115,45 @@ def hole_edges(rng: random.Random, t0_us: int, passes: bool) -> list[tuple[int, 
     # A long palet may still block A when it reaches B: the edges interleave.
     return sorted([(0, True, t0_us), (0, False, t0_us + a), (1, True, tb), (1, False, tb + b)],
                   key=lambda e: e[2])
+
+
+# -- the load cell under a board (HX711) ------------------------------------------------------
+LOAD_TARE_RAW = 81_234  # an empty board on four 5 kg bar cells, HX711 gain 128
+LOAD_PER_PALET_RAW = 21_500  # one palet (~150 g)
+LOAD_NOISE = 0.004  # reading noise, in palets (1 sigma)
+LOAD_WOBBLE = (0.4, 1.2)  # landing: the board rocks, first swing in palets
+LOAD_WOBBLE_TAU_S = 0.15  # ... decaying with this time constant
+LOAD_WOBBLE_HZ = 8.0
+LOAD_SETTLE_US = 1_500_000  # after this the reading is steady (wobble < noise)
+
+
+class LoadCellModel:
+    """Raw HX711 readings of a board's load cell: palets lying on it, reading noise, and
+    the rocking of the board for a moment after a palet lands (or leaves).
+
+    >>> cell = LoadCellModel(random.Random(1))
+    >>> cell.set_palets(0, 2)
+    >>> abs(cell.raw(3_000_000) - (LOAD_TARE_RAW + 2 * LOAD_PER_PALET_RAW)) < LOAD_PER_PALET_RAW * 0.05
+    True
+    """
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.palets = 0
+        self.changed_us: int | None = None
+        self.swing = 0.0
+
+    def set_palets(self, t_us: int, palets: int) -> None:
+        if palets != self.palets:
+            self.palets = palets
+            self.changed_us = t_us
+            self.swing = self.rng.uniform(*LOAD_WOBBLE) * self.rng.choice((-1, 1))
+
+    def raw(self, t_us: int) -> int:
+        value = self.palets + self.rng.gauss(0.0, LOAD_NOISE)
+        if self.changed_us is not None:
+            dt = (t_us - self.changed_us) / 1e6
+            if 0 <= dt < LOAD_SETTLE_US / 1e6:
+                value += self.swing * math.exp(-dt / LOAD_WOBBLE_TAU_S) * math.cos(2 * math.pi * LOAD_WOBBLE_HZ * dt)
+        return int(LOAD_TARE_RAW + value * LOAD_PER_PALET_RAW)
+

@@ -1,0 +1,41 @@
+"""The shipped sounds (web/static/sounds/) are what scripts/make-sounds makes: short,
+small, and never edited by hand (issue 17, "short sounds besides the speech")."""
+
+from __future__ import annotations
+
+import runpy
+import wave
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+SOUNDS = ROOT / "web" / "static" / "sounds"
+
+
+def frames(data: bytes | Path) -> tuple[Any, list[int]]:
+    import io
+
+    with wave.open(io.BytesIO(data) if isinstance(data, bytes) else str(data), "rb") as w:
+        raw = w.readframes(w.getnframes())
+        params = (w.getnchannels(), w.getsampwidth(), w.getframerate())
+    return params, [int.from_bytes(raw[k:k + 2], "little", signed=True) for k in range(0, len(raw), 2)]
+
+
+def test_shipped_sounds_are_the_scripts_output() -> None:
+    built = runpy.run_path(str(ROOT / "scripts" / "make-sounds"))["build"]()
+    assert sorted(built) == sorted(p.name for p in SOUNDS.glob("*.wav"))
+    for name, data in built.items():
+        want_params, want = frames(data)
+        got_params, got = frames(SOUNDS / name)
+        assert got_params == want_params == (1, 2, 16_000), name
+        assert len(got) == len(want), name
+        # Same samples, give or take one step of rounding (libm may differ in the last bit).
+        assert max(abs(a - b) for a, b in zip(got, want, strict=True)) <= 1, name
+
+
+def test_sounds_are_short_and_small() -> None:
+    for path in SOUNDS.glob("*.wav"):
+        (channels, width, rate), samples = frames(path)
+        assert len(samples) / rate <= 1.6, path.name
+        assert path.stat().st_size < 60_000, path.name
+        assert max(abs(s) for s in samples) > 20_000, f"{path.name} is nearly silent"

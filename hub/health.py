@@ -13,7 +13,9 @@ Its ack mark is the highest seq up to which everything was released — the cumu
   talking for ``give_up_s`` (longer than the firmware's longest resend period) without
   resending. A silent board's gap waits: it may come back with the events;
 - the hub asks for a resend (``cmd resend``) when a gap opens, then every
-  ``ASK_EVERY_S`` while it lasts (:meth:`SeqTracker.asks`);
+  ``ASK_EVERY_S`` while it lasts (:meth:`SeqTracker.asks`); also when the board's health
+  says it produced events that never arrived and no later one shows the gap
+  (:meth:`SeqTracker.expect`);
 - changes can be rolled back (:meth:`begin`, :meth:`rollback`, :meth:`commit`): the mark
   advances only for what the store took.
 
@@ -44,6 +46,7 @@ ItemT = TypeVar("ItemT")
 SEQ_WINDOW = 1024  # a board's outbox holds 64: far more than any honest jump
 GIVE_UP_S = 60.0  # > 16 x resend_ms (32 s), the firmware's longest resend period
 ASK_EVERY_S = 2.0  # resend requests while a gap lasts
+TAIL_GRACE_S = 1.0  # a missing tail (known from health) may still be in flight this long
 BOOTS_PER_BOARD = 4  # boot ids followed per board (older ones are forgotten)
 
 BootKey = tuple[str, int]
@@ -55,6 +58,8 @@ class _BootSeqs(Generic[ItemT]):
     held: dict[int, ItemT] = field(default_factory=dict)
     gap_since: float | None = None  # wall clock when the current gap opened
     asked_at: float | None = None  # last resend request for it
+    tail: int | None = None  # the board said it produced up to here (health), not all arrived
+    tail_since: float | None = None
 
 
 class Offer(NamedTuple, Generic[ItemT]):
@@ -156,6 +161,8 @@ class SeqTracker(Generic[ItemT]):
             out.append(seqs.held.pop(seqs.contiguous))
         if not seqs.held:
             seqs.gap_since = seqs.asked_at = None
+        if seqs.tail is not None and seqs.contiguous >= seqs.tail:
+            seqs.tail = seqs.tail_since = None
         return out
 
     def ack_mark(self, board: str, boot: int) -> int | None:
@@ -164,6 +171,18 @@ class SeqTracker(Generic[ItemT]):
         if seqs is None or seqs.contiguous < 0:
             return None
         return seqs.contiguous
+
+    def expect(self, board: str, boot: int, last: int, now: float) -> None:
+        """The board says (health ``seq``) it produced events up to ``last``: those that
+        have not arrived are a missing tail — no later event shows that gap (an event sent
+        at QoS 0 while the hub was away, a line lost with a killed hub), so :meth:`asks`
+        asks for it after ``TAIL_GRACE_S`` (it may be in flight)."""
+        seqs = self._boots.get((board, boot))
+        if seqs is None or last <= seqs.contiguous or (seqs.held and last <= max(seqs.held)):
+            return
+        seqs.tail = last if seqs.tail is None else max(seqs.tail, last)
+        if seqs.tail_since is None:
+            seqs.tail_since = now
 
     def held(self, board: str) -> int:
         """Events of ``board`` waiting behind a gap."""
@@ -244,7 +263,9 @@ class SeqTracker(Generic[ItemT]):
         """Gaps to ask a resend for now (when they open, then every ``ASK_EVERY_S``)."""
         out = []
         for key, seqs in self._boots.items():
-            if seqs.gap_since is not None and (seqs.asked_at is None or now - seqs.asked_at >= ASK_EVERY_S):
+            missing = seqs.gap_since is not None or (
+                seqs.tail_since is not None and now - seqs.tail_since >= TAIL_GRACE_S)
+            if missing and (seqs.asked_at is None or now - seqs.asked_at >= ASK_EVERY_S):
                 seqs.asked_at = now
                 out.append(key)
         return out

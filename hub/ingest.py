@@ -304,6 +304,7 @@ def take(state: IngestState[LinkT], batch: Iterable[Arrival[LinkT]], now: float)
         if msg["type"] == "health":
             if all(isinstance(msg.get(k), int) for k in ("boot", "seq", "t_us")):
                 state.clock_claims[(board, msg["boot"])] = (msg["seq"], msg["t_us"])
+                state.seqs.expect(board, msg["boot"], msg["seq"], item.at)
             held = held_from(msg)
             if held is not None:
                 given = state.seqs.board_holds_from(board, *held)

@@ -142,9 +142,12 @@ class Figures:
     stored: int
     doubled: int
     missing: list[tuple[int, int]]
+    applied: int | None = None  # events applied to a table (in-process hubs count them)
+    applied_twice: int = 0
 
     def line(self) -> str:
-        return f"{self.board}: sent {self.sent} / stored {self.stored} / doubled {self.doubled}"
+        applied = "" if self.applied is None else f" / applied {self.applied}"
+        return f"{self.board}: sent {self.sent} / stored {self.stored}{applied} / doubled {self.doubled}"
 
 
 def stored_counts(db: Path) -> Counter[tuple[str, int, int]]:
@@ -192,3 +195,77 @@ def live_equals_replay(db: Path, workdir: Path) -> dict[str, Any]:
     finally:
         live.close()
         replay.close()
+
+
+class LiveHub:
+    """A hub in this process on a SQLite file, with real links, counting what it applies
+    (``applied``: (board, boot, seq) → times applied)."""
+
+    def __init__(self, db: Path, tables: list[dict[str, Any]], settle_s: float = 0.3) -> None:
+        from hub.service import Hub
+
+        self.db = db
+        self.hub = Hub(str(db), settle_s=settle_s)
+        self.applied: Counter[tuple[str, int, int]] = Counter()
+        self.hub.applied_hook = self._count
+        self.hub.start()
+        for table in tables:
+            spec = dict(table)
+            self.hub.create_table(spec.pop("game"), table_id=spec.pop("id"), **spec)
+
+    def _count(self, msgs: list[dict[str, Any]]) -> None:
+        for msg in msgs:
+            self.applied[(msg["board"], msg["boot"], msg["seq"])] += 1
+
+    def serial(self, paths: list[Path]) -> Any:
+        from hub.serial_link import SerialTransport, wait_open
+
+        link = SerialTransport([str(p) for p in paths])
+        self.hub.add_transport(link)
+        assert wait_open(link)
+        return link
+
+    def mqtt(self, broker: AuthBroker) -> Any:
+        from hub.mqtt_link import MqttTransport
+
+        link = MqttTransport(broker.host, broker.port, username="hub", password=broker.password("hub"))
+        self.hub.add_transport(link)
+        assert link.connected.wait(10), link.describe()
+        return link
+
+    def audit(self, sent: dict[str, list[dict[str, Any]]]) -> list[Figures]:
+        """Every event each board produced: stored once and applied once (bound boards)."""
+        assert self.hub.flush(10)
+        figures = audit(self.db, sent)
+        for f in figures:
+            f.applied = sum(self.applied.get((f.board, e["boot"], e["seq"]), 0)
+                            for e in sent[f.board])
+            f.applied_twice = sum(1 for e in sent[f.board]
+                                  if self.applied.get((f.board, e["boot"], e["seq"]), 0) > 1)
+        return figures
+
+    def close(self) -> None:
+        self.hub.close()
+
+
+def reboot(sim: SimBoard) -> list[dict[str, Any]]:
+    """The board resets: a new firmware node on the same pins, clock, link and boot
+    counter (flash); what its RAM held is gone. Returns the old boot's events."""
+    from firmware.node import Node
+
+    with sim._lock:
+        old = sim.node
+        node = Node(old.cfg, clock=old.clock, read_beam=old.read_beam, storage=old.storage)
+        node.keep_events = True
+        sim.node = node
+        node.add_link(sim.link)
+        node.start()
+    return [dict(e) for e in old.events]
+
+
+def assert_exactly_once(figures: list[Figures], label: str) -> None:
+    print(f"\n{label}:", "; ".join(f.line() for f in figures))
+    for f in figures:
+        assert f.sent > 0 and f.missing == [] and f.doubled == 0, f
+        if f.applied is not None:
+            assert f.applied_twice == 0, f

@@ -1,6 +1,10 @@
 """A TCP link between two places that a test can cut and restore: the network between a
-hall and the centre. Cutting it closes the live connections and refuses new ones, as a
-router that drops the hall would (the bridge sees the connection fail at once and retries)."""
+hall and the centre.
+
+Two kinds of cut: a *loud* one closes the live connections and refuses new ones, as a
+router that drops the hall would (the bridge sees the connection fail at once and
+retries); a *silent* one passes nothing any more but closes nothing, as a cable pulled
+two switches away (the bridge writes into the void until its keepalive gives up)."""
 
 from __future__ import annotations
 
@@ -21,6 +25,8 @@ class CuttableLink:
         self._pairs: list[tuple[socket.socket, socket.socket]] = []
         self._lock = threading.Lock()
         self._up = threading.Event()
+        self._silent = False
+        self._held: list[socket.socket] = []  # accepted during a silent cut, never answered
         self.connections = 0  # accepted so far (the bridge reconnecting shows here)
         self._listener.listen(16)
         self._up.set()
@@ -37,7 +43,11 @@ class CuttableLink:
             except OSError:
                 continue
             if not self._up.is_set():
-                inner.close()  # cut: the connection is refused
+                if self._silent:
+                    with self._lock:
+                        self._held.append(inner)  # the SYN is answered by nobody useful
+                else:
+                    inner.close()  # a loud cut: the connection is refused
                 continue
             try:
                 outer = socket.create_connection(self.target, timeout=2)
@@ -58,7 +68,8 @@ class CuttableLink:
                     data = sock.recv(65536)
                     if not data:
                         return
-                    peer[sock].sendall(data)
+                    if self._up.is_set():  # a silent cut swallows what is sent
+                        peer[sock].sendall(data)
         except (OSError, ValueError):
             return
         finally:
@@ -68,20 +79,32 @@ class CuttableLink:
                 except OSError:
                     pass
 
-    def cut(self) -> None:
-        """Drop the live connections and refuse new ones until :meth:`restore`."""
+    def cut(self, silent: bool = False) -> None:
+        """Until :meth:`restore`: drop the live connections and refuse new ones, or (silent)
+        pass nothing on them and leave new ones unanswered."""
+        self._silent = silent
         self._up.clear()
-        with self._lock:
-            pairs, self._pairs = self._pairs, []
-        for pair in pairs:
-            for sock in pair:
-                try:
-                    sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
+        if not silent:
+            self._drop_all()
 
     def restore(self) -> None:
+        """The network is back. What a silent cut left open is dead (the peers have given
+        it up or will): it is closed, so every side connects afresh."""
+        if self._silent:
+            self._drop_all()
         self._up.set()
+
+    def _drop_all(self) -> None:
+        with self._lock:
+            pairs, self._pairs = self._pairs, []
+            held, self._held = self._held, []
+        for sock in [s for pair in pairs for s in pair] + held:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            if sock in held:
+                sock.close()
 
     def close(self) -> None:
         self.cut()

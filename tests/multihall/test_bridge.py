@@ -173,3 +173,40 @@ def test_a_cut_bridge_delivers_every_hall_event_once_when_it_comes_back(halls: H
     resent = sum(halls.deliveries.values()) - len(halls.deliveries)
     print(f"\nbridge cut {cut_s:.0f} s, events at QoS {qos}: sent {len(sent)} / stored {len(stored)} / applied {applied};"
           f" {resent} resends deduplicated; caught up {caught_up_s:.1f} s after the link came back")
+
+
+@pytest.mark.mqtt
+@pytest.mark.slow
+@pytest.mark.parametrize("qos", [0, 1])
+def test_a_silent_cut_loses_nothing_once_the_boards_resend(halls: Halls, qos: int) -> None:
+    """A cable pulled somewhere between hall and centre: nothing passes, nothing is closed.
+    The hall's bridge writes into the void until its keepalive gives up (≈ 22 s): at
+    QoS 0 what it sent meanwhile is gone from MQTT's point of view, and only the boards'
+    resends (no ack came back for it) bring it — which they do: every event is stored
+    once."""
+    halls.hub.create_table("trigono", table_id="t1", seats=["Ana", "Ben"], boards=["B1"], seed=3,
+                           options={"first": "Ana", "palets_per_player": 4})
+    board = (Qos0Board if qos == 0 else MqttBoard)("B1", halls.hall.host, halls.hall.port)
+    stop_resending = board.resend_every(RESEND_S)
+    sent: list[dict[str, Any]] = []
+    try:
+        sent.append(board.event("hello", fw="test", config="c", holes=["big", "small"]))
+        assert wait_for(lambda: board.out.acked == board.out.seq == 1, timeout=20)
+        halls.link.cut(silent=True)
+        before_cut = board.out.seq
+        for kind, fields in steps(12):
+            sent.append(board.event(kind, **fields))
+            time.sleep(5.0)  # 60 s in all: well past the bridge's keepalive
+        assert not set(range(before_cut + 1, board.out.seq + 1)) & halls.seen()
+        came_back = time.monotonic()
+        halls.link.restore()
+        assert wait_for(lambda: board.out.acked == board.out.seq, timeout=60)
+        caught_up_s = time.monotonic() - came_back
+    finally:
+        stop_resending.set()
+        board.close()
+    assert halls.hub.flush()
+    stored = halls.stored("B1")
+    assert stored == [(m["seq"], protocol.encode_payload(m).decode()) for m in sent]
+    print(f"\nsilent cut 60 s, events at QoS {qos}: sent {len(sent)} / stored {len(stored)};"
+          f" caught up {caught_up_s:.1f} s after the link came back")

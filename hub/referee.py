@@ -27,30 +27,26 @@ Button names a board may send: ``floor``, ``board`` (this board), ``invalid``, `
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from engines.core import GameError, check_keys
 from firmware import protocol
-from hub import wording
 from hub.errors import BadInputError, RefusedError
 from hub.store import Entry
 from hub.tables import Table
-
-BoardClock = Callable[[str, int], "int | None"]  # (board, boot) -> t_us shown, all stored up to it
+from hub.throws import (
+    DECIDE_S,
+    BoardClock,
+    mark_events,
+    prompt,
+    readings,
+    settle_over,
+    without_entry,
+)
 
 DEFAULT_SETTLE_S = 1.0
-DECIDE_S = 0.4  # a board reports a passage ~confirm_ms (300 ms) after its leading edge
-FALLBACK_S = 10.0  # a board that shows nothing more: the window closes on the hub's clock
 BUTTON_INPUTS = ("floor", "board", "invalid", "undo", "next_round")
-
-
-def _prompt(prompt_id: str, kind: str, player: str | None, choices: list[str],
-            default: str | None = None, **params: Any) -> dict[str, Any]:
-    """A question for the referee: its ``kind`` and ``params`` (the web words it),
-    ``question`` in English (hub/wording.py)."""
-    return {"id": prompt_id, "kind": kind, "player": player, "choices": choices, "default": default,
-            "params": params, "question": wording.text(f"prompt.{kind}", {"player": player, **params})}
 
 
 class TrigonoTable(Table):
@@ -213,25 +209,11 @@ class TrigonoTable(Table):
 
     # -- the settle window ------------------------------------------------------------------
     def due(self, now: float, clock: BoardClock | None = None) -> list[dict[str, Any]]:
-        """The settle entry to log when the open throw's window is over.
-
-        With ``clock`` (the hub's: the newest ``t_us`` of a board boot up to which every
-        event is stored), the window is over only when the board has *shown* that its own
-        time passed it (+ :data:`DECIDE_S`, the firmware's decision delay) — a knock-in
-        delayed by the network (a broker restart, a resend) still joins it (issue 13,
-        finding 6) — or, for a board that went silent, :data:`FALLBACK_S` after the
-        window on the hub's clock. Without ``clock`` the hub's clock closes it.
-        """
-        if self.throw is None or self.stuck:
+        """The settle entry to log when the open throw's window is over
+        (:func:`hub.throws.settle_over`)."""
+        if self.throw is None or self.stuck or not settle_over(self.throw, self.settle_s, now, clock):
             return []
-        first = self.throw["drops"][0]
-        if clock is None:
-            over = now >= self.throw["closes_at"]
-        else:
-            shown = clock(first["board"], first["boot"]) if first.get("t_us") is not None else None
-            over = (shown is not None and protocol.t_us_diff(shown, first["t_us"])
-                    > (self.settle_s + DECIDE_S) * 1e6) or now >= self.throw["closes_at"] + FALLBACK_S
-        return [{"settle": {"first": first["entry"]}}] if over else []
+        return [{"settle": {"first": self.throw["drops"][0]["entry"]}}]
 
     def clock_wanted(self, now: float) -> tuple[str, int] | None:
         """(board, boot) whose clock the open throw waits for, once its window is over on
@@ -250,23 +232,17 @@ class TrigonoTable(Table):
     def _resolve(self, entry: Entry) -> None:
         assert self.throw is not None
         throw = self.throw
-        drops = throw["drops"]
         errors = []
-        for k in range(len(drops)):
-            thrown, others = drops[k], drops[:k] + drops[k + 1:]
-            action: dict[str, Any] = {"player": throw["player"], "to": thrown["hole"]}
-            if throw["invalid"]:
-                action["invalid"] = True
-            if others:
-                action["knocked"] = [{"from": d["from"], "to": d["hole"]} for d in others]
+        for action, src in readings(throw):
             try:
-                self.play({"throw": action}, [d["entry"] for d in [thrown, *others]], "sensors")
+                self.play(action, src, "sensors")
             except RefusedError as err:
                 errors.append(str(err))
                 continue
             self.throw, self.stuck = None, False
-            kind = "throw_knocking" if others else "throw_invalid" if throw["invalid"] else "throw"
-            self.note(entry, kind, player=throw["player"], hole=thrown["hole"], n=len(others),
+            n = len(src) - 1
+            kind = "throw_knocking" if n else "throw_invalid" if throw["invalid"] else "throw"
+            self.note(entry, kind, player=throw["player"], hole=action["throw"]["to"], n=n,
                       invalid=throw["invalid"])
             self._after_action(entry)
             return
@@ -361,25 +337,10 @@ class TrigonoTable(Table):
                 else:
                     self._cancel_throw(f"entry {value} voided")
                 return
-        for index, item in enumerate(self.actions):
-            if value not in item["src"]:
-                continue
-            throw = item["action"].get("throw")
-            knocked = throw.get("knocked") if throw else None
-            if throw is None or item["src"][0] == value:
-                self.rebuild(self.actions[:index] + self.actions[index + 1:])
-            else:
-                position = item["src"].index(value) - 1
-                rest = [k for n, k in enumerate(knocked or []) if n != position]
-                new = {k: v for k, v in throw.items() if k != "knocked"}
-                if rest:
-                    new["knocked"] = rest
-                actions = list(self.actions)
-                actions[index] = {**item, "action": {"throw": new},
-                                  "src": [s for s in item["src"] if s != value]}
-                self.rebuild(actions)
-            return
-        raise RefusedError(f"void: entry {value} is not part of any open throw or action")
+        actions = without_entry(self.actions, value)
+        if actions is None:
+            raise RefusedError(f"void: entry {value} is not part of any open throw or action")
+        self.rebuild(actions)
 
     def input_recount(self, value: Any, entry: Entry, by: str) -> None:
         try:
@@ -450,16 +411,16 @@ class TrigonoTable(Table):
         if self.state.is_terminal():
             return []
         if not self.armed:
-            return [_prompt(f"next_round-{n}", "next_round", None, ["start"], round=printed.get("round"))]
+            return [prompt(f"next_round-{n}", "next_round", None, ["start"], round=printed.get("round"))]
         if printed.get("phase") == "final" and printed.get("target") is None:
-            return [_prompt(f"target-{n}", "target", player, sorted(printed.get("holes", {})))]
+            return [prompt(f"target-{n}", "target", player, sorted(printed.get("holes", {})))]
         if self.throw is not None and self.stuck:
-            return [_prompt(f"fix-{n}-{self.throw['drops'][0]['entry']}", "fix", self.throw["player"], [])]
+            return [prompt(f"fix-{n}-{self.throw['drops'][0]['entry']}", "fix", self.throw["player"], [])]
         if self.throw is not None:
             first = self.throw["drops"][0]
-            return [_prompt(f"valid-{first['entry']}", "valid", self.throw["player"], ["valid", "invalid"],
+            return [prompt(f"valid-{first['entry']}", "valid", self.throw["player"], ["valid", "invalid"],
                             default="valid", hole=first["hole"])]
-        return [_prompt(f"landed-{n}", "landed", player, self._where_choices())]
+        return [prompt(f"landed-{n}", "landed", player, self._where_choices())]
 
     def view(self, state: dict[str, Any] | None = None) -> dict[str, Any]:
         out = super().view(state)
@@ -473,18 +434,8 @@ class TrigonoTable(Table):
             "stuck": self.stuck,
         }
         out["settle_s"] = self.settle_s
-        out["events"] = self._marked(out["events"])
+        out["events"] = mark_events(out["events"], self.throw, self.actions, self.voided)
         return out
-
-    def _marked(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Events with ``voidable`` (a sensor event a void would take out of a throw or
-        an action now) and ``voided`` (the referee voided it)."""
-        live = {d["entry"] for d in (self.throw or {}).get("drops", [])}
-        live.update(s for item in self.actions for s in item["src"])
-        voided = set(self.voided)
-        return [{**e, "voided": e["id"] in voided,
-                 "voidable": e["source"] == "device" and e["id"] in live and e["id"] not in voided}
-                for e in events]
 
     def dump(self) -> dict[str, Any]:
         data = super().dump()

@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any
 
 from engines import GAMES
-from firmware import protocol
 from hub import ingest
 from hub.bots import BotTurn, BotWorker
 from hub.changes import ChangeFeed
@@ -44,8 +43,8 @@ from hub.errors import (
     UnknownTableError,
 )
 from hub.health import GIVE_UP_S, SeqTracker
-from hub.inbox import Inbox
-from hub.ingest import Ack, Arrival, IngestState, Intake
+from hub.ingest import IngestState
+from hub.ingest_loop import IngestLoop
 from hub.spec import TableSpec
 from hub.store import Entry, EventStore, SqliteStore, with_id
 from hub.tables import Table, game_bot, parse_input
@@ -65,9 +64,7 @@ __all__ = [
 JSONDict = dict[str, Any]
 log = logging.getLogger("hub")
 
-INGEST_BATCH = 1000
 TICK_S = 0.02
-CLOCK_ASK_S = 0.5  # health requests to a board whose clock a settle window waits for
 PRIVATE_FIELDS = ("seed", "hint")  # never in a public view (the seed fixes every future draw)
 
 
@@ -98,13 +95,11 @@ class Hub:
         self.feed = ChangeFeed()
         self.bots = BotWorker(self, bot_budget_s, bot_pause_s)
         self._transports: list[Transport] = []
-        self._inbox: Inbox[Arrival[Transport]] = Inbox(INGEST_BATCH)
         self._threads: list[threading.Thread] = []
         self._stop = threading.Event()
-        self._clock_asked: dict[str, float] = {}
-        self.applied_hook: Callable[[list[JSONDict]], None] | None = None
-        """Called (ingest thread, outside the lock) with each batch of applied device
-        messages; the benchmark measures latency with it."""
+        self.ingest_loop = IngestLoop(self.store, self.tables, self.devices, self.feed, self._lock,
+                                      lambda table: self._applied(table, announce=False),
+                                      lost_after_s)
         with self._lock:
             for board, table_id in self.tables.restore().items():
                 self.devices.bound[board] = table_id
@@ -116,7 +111,7 @@ class Hub:
         if self._threads:
             return
         for target, name in (
-                (lambda: self._inbox.run(self.ingest, self._stop), "hub-ingest"),
+                (lambda: self.ingest_loop.run(self._stop), "hub-ingest"),
                 (self._timer_loop, "hub-timer")):
             thread = threading.Thread(target=target, name=name, daemon=True)
             thread.start()
@@ -137,7 +132,7 @@ class Hub:
             return
         self.flush(timeout=5.0)
         with self._lock:
-            self._send(ingest.due_acks(self.devices, time.monotonic()))
+            self.ingest_loop.send(ingest.due_acks(self.devices, time.monotonic()))
         for transport in self._transports:
             transport.stop()
         self._stop.set()
@@ -151,7 +146,7 @@ class Hub:
 
     def flush(self, timeout: float = 5.0) -> bool:
         """Wait until every message delivered so far is stored and applied (tests, bench)."""
-        return self._inbox.flush(timeout)
+        return self.ingest_loop.inbox.flush(timeout)
 
     # -- tables ------------------------------------------------------------------------
     def games(self) -> list[str]:
@@ -343,96 +338,15 @@ class Hub:
     # -- the DeviceSink side (called by transports, any thread) --------------------------
     def device_message(self, transport: Transport, msg: JSONDict, link: str,
                        raw: str | None = None) -> None:
-        self._inbox.put(Arrival(transport, msg, link, time.time(), raw))
+        self.ingest_loop.put(transport, msg, link, raw)
 
     def device_status(self, transport: Transport, board: str, status: str, link: str) -> None:
         self.device_message(transport, {"type": "status", "board": board, "status": status}, link)
 
     def device_corrupt(self, transport: Transport, link: str, reason: str, board: str | None) -> None:
-        with self._lock:
-            if board is not None and self.devices.admits(board, time.time(), link):
-                self.devices.board(board).corrupt += 1
-                self.feed.boards([board])
-            log.debug("corrupt message on %s: %s", link, reason)  # the link logs it (rate-limited)
+        self.ingest_loop.corrupt(link, reason, board)
 
-    # -- ingest and timers (background threads) ------------------------------------------
-    def ingest(self, batch: list[Arrival[Transport]]) -> None:
-        """Take a batch of device messages (:func:`hub.ingest.take`), store what is ready
-        in one commit, apply it, then send the cumulative acks.
-
-        One message can fail only itself: when the store refuses the batch, the ingest
-        state is rolled back (nothing counted as stored, nothing acknowledged) and the
-        batch is retried board by board, then a failing board's messages one by one. A
-        message the store still refuses is dropped unacknowledged, with an alert: the
-        board keeps it and resends it."""
-        with self._lock:
-            applied = self._ingest_isolated(batch)
-        if self.applied_hook is not None and applied:
-            self.applied_hook(applied)
-
-    def _ingest_isolated(self, batch: list[Arrival[Transport]]) -> list[JSONDict]:
-        try:
-            return self._ingest_once(batch)
-        except Exception as err:  # noqa: BLE001 - whatever the store refused, isolate it
-            if len(batch) == 1:
-                self._unstorable(batch[0], err)
-                return []
-        boards = list(dict.fromkeys(item.msg["board"] for item in batch))
-        parts = ([[i for i in batch if i.msg["board"] == b] for b in boards] if len(boards) > 1
-                 else [[item] for item in batch])
-        return [msg for part in parts for msg in self._ingest_isolated(part)]
-
-    def _ingest_once(self, batch: list[Arrival[Transport]]) -> list[JSONDict]:
-        self.devices.begin()
-        try:
-            intake = ingest.take(self.devices, batch, time.monotonic())
-            ids = self.store.append(intake.entries) if intake.entries else []
-        except BaseException:
-            self.devices.rollback()
-            raise
-        self.devices.commit()
-        return self._apply_stored(intake, ids)
-
-    def _unstorable(self, item: Arrival[Transport], err: Exception) -> None:
-        msg = item.msg
-        what = f"{msg.get('type')} seq {msg.get('seq')} of boot {msg.get('boot')}"
-        log.error("board %s: %s could not be stored (%s); not acknowledged", msg["board"], what, err)
-        self.devices.board(msg["board"]).alert(item.at, "unstorable", what=what, reason=str(err))
-        self.feed.boards([msg["board"]])
-
-    def _apply_stored(self, intake: Intake[Transport], ids: list[int | None]) -> list[JSONDict]:
-        touched: dict[str, None] = {}
-        for table_id, entry in ingest.stored(self.devices, intake, ids):
-            table = self.tables[table_id]
-            try:
-                table.apply_entry(entry)
-            except Exception:  # noqa: BLE001 - stored is stored: the other entries still apply
-                log.exception("applying entry %s to table %s failed", entry.id, table_id)
-            self._applied(table, announce=False)
-            touched[table_id] = None
-        self._send(intake.acks)
-        self._send(intake.asks)
-        self.feed.changed([{"kind": "table", "table": t} for t in touched])
-        self.feed.boards(intake.boards)
-        return [item.msg for item, entry_id in zip(intake.ready, ids, strict=True)
-                if entry_id is not None and item.msg["type"] in protocol.EVENT_TYPES]
-
-    def _send(self, acks: list[Ack[Transport]]) -> None:
-        for ack in acks:
-            ack.link.send(ack.board, ack.msg)
-
-    def _ask_clock(self, table: Table, now: float) -> None:
-        """A settle window waits to see the board's time pass it: ask the board for a
-        health message (it carries its clock), at most every CLOCK_ASK_S."""
-        wanted = table.clock_wanted(now)
-        if wanted is None:
-            return
-        board = wanted[0]
-        link = self.devices.links.get(board)
-        if link is not None and now - self._clock_asked.get(board, 0.0) >= CLOCK_ASK_S:
-            self._clock_asked[board] = now
-            link.send(board, protocol.command(0, "health"))
-
+    # -- timers (background thread) -----------------------------------------------------
     def _timer_loop(self) -> None:
         while not self._stop.wait(TICK_S):
             try:
@@ -445,26 +359,26 @@ class Hub:
         boards lost, send the acks held back."""
         with self._lock:
             mono = time.monotonic()
-            self._send(ingest.due_acks(self.devices, mono))
+            self.ingest_loop.send(ingest.due_acks(self.devices, mono))
             for table in self.tables.loaded():
-                self._ask_clock(table, now)
+                self.ingest_loop.ask_clock(table, now)
                 for body in table.due(now, self.devices.board_clock):
                     entry = Entry.new("hub", body, table_id=table.id, at=now)
                     (entry_id,) = self.store.append([entry])
                     assert entry_id is not None
                     table.apply_entry(with_id(entry, entry_id))
                     self._applied(table)
-            self.devices.begin()
-            intake = ingest.expire(self.devices, now, mono, self.lost_after_s)
-            try:
-                ids = self.store.append(intake.entries) if intake.entries else []
-            except BaseException:
-                self.devices.rollback()  # given up next tick, once the store takes them
-                raise
-            self.devices.commit()
-            for alert in intake.alerts:
-                log.warning("board %s: %s", alert.board, alert.text)
-            self._apply_stored(intake, ids)
+            self.ingest_loop.expire(now, mono)
+
+    @property
+    def applied_hook(self) -> Callable[[list[JSONDict]], None] | None:
+        """Called (ingest thread, outside the lock) with each batch of applied device
+        messages; the benchmark measures latency with it."""
+        return self.ingest_loop.applied_hook
+
+    @applied_hook.setter
+    def applied_hook(self, hook: Callable[[list[JSONDict]], None] | None) -> None:
+        self.ingest_loop.applied_hook = hook
 
     # -- live feed ---------------------------------------------------------------------
     def last_change_id(self) -> int:

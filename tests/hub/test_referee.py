@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from engines.records import replay
-from hub import referee
+from hub import throws
 from hub.errors import BadInputError, RefusedError
 from hub.referee import TrigonoTable
 from hub.spec import TableSpec
@@ -232,7 +232,7 @@ def test_the_window_closes_on_the_boards_clock_so_a_delayed_knock_in_joins_it_T1
     tick(3.1)
     assert f.throws()[-1] == {"player": "Ana", "to": "B1.small", "knocked": [{"from": "B1", "to": "B1.big"}]}
     f.device("drop", t_ms=5000, hole="big")
-    tick(3.1 + 0.4 + referee.FALLBACK_S)  # the board went silent: the hub's clock closes it
+    tick(3.1 + 0.4 + throws.FALLBACK_S)  # the board went silent: the hub's clock closes it
     assert f.table.throw is None and f.throws()[-1] == {"player": "Ben", "to": "B1.big"}
 
 

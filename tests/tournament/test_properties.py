@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import networkx as nx
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -188,9 +190,7 @@ def swiss_runs(draw: st.DrawFn) -> tuple[int, int, int, int]:
             draw(st.integers(1, 5)), draw(st.integers(0, 2**32)))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(swiss_runs())
-def test_swiss_tournament_invariants(run: tuple[int, int, int, int]) -> None:
+def check_swiss_run(run: tuple[int, int, int, int]) -> None:
     n, seats, rounds, seed = run
     rng = random.Random(seed)
     t = create("swiss", n, seats, rounds=rounds)
@@ -233,7 +233,24 @@ def test_swiss_tournament_invariants(run: tuple[int, int, int, int]) -> None:
     assert [place for place, _ in t.podium()][:1] == [1]
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def fast(check: Callable[..., None], examples: int, *strategies: st.SearchStrategy[Any]) -> Callable[..., None]:
+    """The property ``check`` as a test over ``examples`` examples."""
+    test: Callable[..., None] = settings(max_examples=examples, deadline=None,
+                                         suppress_health_check=[HealthCheck.too_slow])(given(*strategies)(check))
+    return test
+
+
+def deep(check: Callable[..., None], examples: int, *strategies: st.SearchStrategy[Any]) -> Callable[..., None]:
+    """The same over many more examples, for the slow run."""
+    test: Callable[..., None] = pytest.mark.slow(fast(check, examples, *strategies))
+    return test
+
+
+test_swiss_tournament_invariants = fast(check_swiss_run, 50, swiss_runs())
+test_swiss_tournament_invariants_deep = deep(check_swiss_run, 600, swiss_runs())
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(2, 12), st.integers(0, 2**32))
 def test_swiss_byes_rotate_and_repeats_are_avoided(n: int, seed: int) -> None:
     """Over a whole Swiss tournament every bye goes to a player with the fewest so far,
@@ -260,10 +277,7 @@ def test_swiss_byes_rotate_and_repeats_are_avoided(n: int, seed: int) -> None:
     assert max(t.byes().values(), default=0) - min(t.byes().get(p, 0) for p in t.players) <= 1
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(["pools", "elimination"]), st.integers(2, 20), st.sampled_from([2, 3, 4]),
-       st.integers(0, 2**32))
-def test_pools_and_brackets_reach_a_podium(fmt: str, n: int, seats: int, seed: int) -> None:
+def check_pools_and_brackets(fmt: str, n: int, seats: int, seed: int) -> None:
     rng = random.Random(seed)
     t = create(fmt, n, seats, pool_size=max(seats, 4), bracket_seats=2 if seats == 2 else rng.choice([2, 3]))
     step(t, {"type": "station", "station": {"id": "s1", "seats": 4}})
@@ -297,9 +311,13 @@ def test_pools_and_brackets_reach_a_podium(fmt: str, n: int, seats: int, seed: i
         assert sorted(ranked) == sorted(t.players)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(4, 16), st.integers(0, 2**32))
-def test_a_correction_changes_only_what_it_must(n: int, seed: int) -> None:
+POOLS_RUNS = (st.sampled_from(["pools", "elimination"]), st.integers(2, 20), st.sampled_from([2, 3, 4]),
+              st.integers(0, 2**32))
+test_pools_and_brackets_reach_a_podium = fast(check_pools_and_brackets, 25, *POOLS_RUNS)
+test_pools_and_brackets_reach_a_podium_deep = deep(check_pools_and_brackets, 300, *POOLS_RUNS)
+
+
+def check_correction(n: int, seed: int) -> None:
     """Correcting one result leaves every other result and every started match as it was;
     only matches not yet started, downstream of it, may get other players."""
     rng = random.Random(seed)
@@ -346,7 +364,12 @@ def junk_entries(draw: st.DrawFn) -> dict[str, Any]:
     return {"type": kind, **{k: draw(JUNK) for k in keys}}
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+test_a_correction_changes_only_what_it_must = fast(check_correction, 50, st.integers(4, 16), st.integers(0, 2**32))
+test_a_correction_changes_only_what_it_must_deep = deep(check_correction, 500, st.integers(4, 16),
+                                                        st.integers(0, 2**32))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["swiss", "pools", "elimination"]), junk_entries(), st.integers(0, 6))
 def test_a_refused_entry_changes_nothing(fmt: str, entry: dict[str, Any], played: int) -> None:
     """Bad input gets a typed error (a ValueError) and leaves the tournament exactly as it was."""

@@ -29,10 +29,11 @@ FORMATS = ("elimination", "pools", "swiss")
 TIEBREAKS = ("wins", "score", "diff", "buchholz", "median_buchholz", "head_to_head", "lot")
 DEFAULT_TIEBREAKS = ("wins", "buchholz", "score", "head_to_head", "lot")
 SEEDINGS = ("rating", "registration", "random")
+RANKINGS = ("engine", "trigono_detailed")
 MAX_SEATS = 8
 SPEC_FIELDS = ("name", "game", "format", "seats", "pool_size", "advance", "consolation",
                "bracket_seats", "rounds", "points", "tiebreaks", "check_in", "seeding", "seed",
-               "options")
+               "options", "ranking")
 
 
 class TournamentError(HubError):
@@ -102,6 +103,11 @@ class Spec:
     seed: int = 0
     options: tuple[tuple[str, Any], ...] = ()
     """The game's options for every match table (e.g. Trike's board size)."""
+    ranking: str = "engine"
+    """How a finished table ranks its players: ``engine`` (``State.ranking()``: Trigono
+    by rounds won, ties sharing a place) or ``trigono_detailed`` (a reading of ours, not
+    the rules': rounds won, then who went out later in the last round, then palets held;
+    see :func:`hub.tournament.model.trigono_detailed`)."""
 
     @classmethod
     def parse(cls, obj: Any) -> Spec:
@@ -142,10 +148,13 @@ class Spec:
         options = obj.get("options", {})
         if not isinstance(options, Mapping) or "players" in options:
             raise BadInputError("options: expected an object of game options (players come from the draw)")
+        ranking = obj.get("ranking", "engine")
+        if ranking not in RANKINGS or (ranking == "trigono_detailed" and game != "trigono"):
+            raise BadInputError(f"ranking: expected one of {', '.join(RANKINGS)} (trigono_detailed: Trigono only)")
         return cls(name, game, fmt, seats, pool_size, advance, _bool(obj, "consolation", True),
                    bracket_seats, rounds, tuple(float(p) for p in raw_points), tiebreaks,
                    _bool(obj, "check_in", True), seeding, _int(obj, "seed", 0, 0, 2**53),
-                   tuple(sorted(options.items())))
+                   tuple(sorted(options.items())), ranking)
 
     def to_json(self) -> JSONDict:
         return {"name": self.name, "game": self.game, "format": self.format,
@@ -153,7 +162,8 @@ class Spec:
                 "consolation": self.consolation, "bracket_seats": self.bracket_seats,
                 "rounds": self.rounds, "points": list(self.points),
                 "tiebreaks": list(self.tiebreaks), "check_in": self.check_in,
-                "seeding": self.seeding, "seed": self.seed, "options": dict(self.options)}
+                "seeding": self.seeding, "seed": self.seed, "options": dict(self.options),
+                "ranking": self.ranking}
 
     def placing_points(self, place: int, shared: int = 1) -> float:
         """Points for ``shared`` players tied from 1-based ``place`` on (the mean of the
@@ -295,3 +305,31 @@ def parse_scores(obj: Any, players: Sequence[str]) -> dict[str, float]:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or abs(value) > 1e6:
             raise BadInputError("scores: expected numbers")
     return {p: float(v) for p, v in obj.items()}
+
+
+def trigono_detailed(printed: Mapping[str, Any]) -> list[list[str]]:
+    """The ``trigono_detailed`` ranking of a finished Trigono match, from its printed
+    state (RECORDS.md): rounds won, then, among those level, who went out later in the
+    last round (the sheet ranks only the winner), then palets held at the end; players
+    level on all three share a place.
+
+    >>> trigono_detailed({"players": ["Ana", "Ben", "Chloé", "Dan"],
+    ...                   "rounds_won": {"Ana": 2, "Ben": 0, "Chloé": 0, "Dan": 0},
+    ...                   "eliminated": ["Chloé", "Ben", "Dan"],
+    ...                   "hands": {"Ana": 5, "Ben": 0, "Chloé": 0, "Dan": 0}})
+    [['Ana'], ['Dan'], ['Ben'], ['Chloé']]
+    """
+    players = list(printed["players"])
+    out_order = list(printed.get("eliminated") or [])
+
+    def key(p: str) -> tuple[float, float, float]:
+        went_out = out_order.index(p) if p in out_order else len(out_order)
+        return (-printed["rounds_won"].get(p, 0), -went_out, -printed.get("hands", {}).get(p, 0))
+
+    groups: list[list[str]] = []
+    for p in sorted(players, key=key):
+        if groups and key(groups[-1][0]) == key(p):
+            groups[-1].append(p)
+        else:
+            groups.append([p])
+    return groups

@@ -38,7 +38,7 @@ from typing import Any, Protocol
 from engines.records import replay
 from hub.errors import BadInputError, ConflictError, HubError, RefusedError, UnknownTableError
 from hub.store import Entry, EventStore
-from hub.tournament.model import JSONDict, UnknownTournamentError
+from hub.tournament.model import JSONDict, UnknownTournamentError, trigono_detailed
 from hub.tournament.ratings import Rating, rate
 from hub.tournament.state import Tournament
 
@@ -418,7 +418,8 @@ class TournamentService:
             if not self.hub.game_over(table_id):
                 return
             state = replay(self.hub.export(table_id))
-            names = state.ranking()
+            detailed = self._tournaments[tid].spec.ranking == "trigono_detailed"
+            names = trigono_detailed(state.to_json()) if detailed else state.ranking()
             scores = state.scores()
         except (HubError, ValueError) as err:
             log.warning("table %s: cannot read its result: %s", table_id, err)

@@ -20,6 +20,7 @@ from engines.records import replay
 from hub.errors import BadInputError, RefusedError
 from hub.service import Hub
 from hub.store import SqliteStore
+from hub.tournament.model import trigono_detailed
 from hub.tournament.service import TournamentService
 from hub.tournament.sim import play_table
 
@@ -327,3 +328,27 @@ def test_the_demo_tournament_plays_itself_to_a_podium(tmp_path: Path) -> None:
         demo.close()
         service.close()
         hub.close()
+
+
+def test_trigono_detailed_ranking_of_a_finished_table(tmp_path: Path) -> None:
+    """A Trigono free-for-all reports rounds won, then who went out later, then palets
+    held, when the tournament names the ``trigono_detailed`` ranking; the engine's own
+    ranking would leave the losers tied."""
+    hub = Hub(tmp_path / "hub.db")
+    service = TournamentService(hub.store, hub)
+    service.create({"name": "FFA", "game": "trigono", "format": "pools", "seats": 3, "pool_size": 3,
+                    "advance": 1, "consolation": False, "check_in": False, "ranking": "trigono_detailed",
+                    "options": {"palets_per_player": 3}}, tournament_id="F")
+    for name in ("Ana", "Ben", "Chloé", "Dan", "Eve", "Fred"):
+        service.submit("F", {"type": "register", "player": {"name": name}})
+    service.submit("F", {"type": "station", "station": {"id": "hexa", "seats": 3}})
+    view = service.submit("F", {"type": "start"})
+    m = next(m for m in view["matches"] if m["status"] == "called")
+    play_table(hub, m["table"], random.Random(3))
+    service.table_changed(m["table"])
+    done = next(x for x in service.view("F")["matches"] if x["id"] == m["id"])
+    printed = hub.table_view(m["table"])["state"]
+    ids = dict(zip(m["names"], m["players"], strict=True))
+    assert done["ranking"] == [[ids[n] for n in g] for g in trigono_detailed(printed)]
+    assert all(len(g) == 1 for g in done["ranking"]) or printed["eliminated"] == []
+    hub.close()

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -133,6 +134,10 @@ class ActiveLock:
             conn.close()
 
 
+def _leave(signum: int, frame: Any) -> None:
+    raise SystemExit(0)
+
+
 def become_active(db: str) -> ActiveLock | None:
     """What ``trigono hub`` does before opening the store ``db``: on PostgreSQL, print
     ``{"hub": "standby"}`` if another hub is active and wait for its lock, then watch it
@@ -147,7 +152,17 @@ def become_active(db: str) -> ActiveLock | None:
     def announce() -> None:
         print(json.dumps({"hub": "standby", "active_pid": lock.holder_pid()}), flush=True)
 
-    waited = lock.acquire(on_wait=announce)
+    # A standby waits inside PostgreSQL; the hub's own signal handlers would only set a
+    # flag nobody reads meanwhile, so SIGTERM/SIGINT end a waiting standby here and now.
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for stop_signal in (signal.SIGTERM, signal.SIGINT):
+            previous[stop_signal] = signal.signal(stop_signal, _leave)
+    try:
+        waited = lock.acquire(on_wait=announce)
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     log.info("active hub after %.2f s", waited)
     lock.watch()
     return lock

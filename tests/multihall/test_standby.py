@@ -22,7 +22,7 @@ import psycopg
 import pytest
 
 from hub.service import Hub
-from hub.standby import ActiveLock
+from hub.standby import EXIT_LOST_LOCK, ActiveLock
 from hub.store import open_store
 from hub.transport import FakeTransport
 from tests.broker import Broker
@@ -165,3 +165,51 @@ def test_sigkill_of_the_active_hub_the_standby_takes_over_within_5s_losing_nothi
         print(f"{b.out.board}: sent {b.out.seq} / stored {stored} / applied {applied}"
               " (state equals the uninterrupted reference)")
     assert ready_s < 5.0 and acking_s < 5.0
+
+
+class BareHub(HubProcess):
+    """``trigono hub`` on the store with no device link."""
+
+    def __init__(self, db: str) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "hub", "hub", "--db", db], cwd=ROOT,
+                                     stdout=subprocess.PIPE, text=True)
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+def test_a_waiting_standby_stops_on_sigterm(pg_url: str) -> None:
+    active, standby = BareHub(pg_url), None
+    try:
+        assert active.line(30)["hub"] == "ready"
+        standby = BareHub(pg_url)
+        assert standby.line(30)["hub"] == "standby"
+        standby.proc.send_signal(signal.SIGTERM)
+        assert standby.proc.wait(timeout=5) == 0
+        assert active.proc.poll() is None
+    finally:
+        for hub in (active, standby):
+            if hub is not None:
+                hub.stop()
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+def test_an_active_hub_that_loses_its_lock_session_stops_and_the_standby_takes_over(
+        pg_url: str) -> None:
+    """Fencing: the server ends the active hub's lock session (as it would after its
+    keepalives failed); that hub must stop rather than referee next to the new one."""
+    first, second = BareHub(pg_url), None
+    try:
+        assert first.line(30)["hub"] == "ready"
+        second = BareHub(pg_url)
+        waiting = second.line(30)
+        assert waiting["hub"] == "standby"
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            conn.execute("SELECT pg_terminate_backend(%s)", (waiting["active_pid"],))
+        assert second.line(10)["hub"] == "ready"
+        assert first.proc.wait(timeout=5) == EXIT_LOST_LOCK
+        assert ActiveLock(pg_url).holder_pid() not in (None, waiting["active_pid"])
+    finally:
+        for hub in (first, second):
+            if hub is not None:
+                hub.stop()

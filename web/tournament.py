@@ -221,6 +221,8 @@ def create() -> Any:
     spec: dict[str, Any] = {"name": f.get("name", ""), "game": f.get("game", ""), "format": f.get("format", ""),
                             "seats": _form_int("seats", 2), "pool_size": _form_int("pool_size", 4),
                             "advance": _form_int("advance", 2), "rounds": _form_int("rounds", 5)}
+    if f.get("trigono_detailed") and spec["game"] == "trigono":
+        spec["ranking"] = "trigono_detailed"
     points = f.get("points", "").strip()
     if points:
         try:

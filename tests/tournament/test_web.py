@@ -100,3 +100,10 @@ def test_api_refusals_are_typed_and_change_nothing(referee: FlaskClient, hub: Hu
     again = api_post(referee, "/api/tournaments", {"id": "S1", "name": "x", "game": "trike", "format": "swiss"}, token)
     assert again.status_code == 409
     assert referee.get("/api/tournaments/S1").get_json()["entries"] == 1
+
+
+def test_create_form_names_the_detailed_trigono_ranking(referee: FlaskClient, hub: Hub) -> None:
+    where = form(referee, "/tournaments/", {"name": "FFA", "game": "trigono", "format": "swiss", "seats": "4",
+                                             "trigono_detailed": "1"})
+    tid = where.rstrip("/").split("/")[-2]
+    assert referee.get(f"/api/tournaments/{tid}").get_json()["spec"]["ranking"] == "trigono_detailed"

@@ -31,7 +31,7 @@ from hub.sim.model import hole_edges
 from tests.broker import AuthBroker
 from tests.chaos.rig import Boards, LiveHub, assert_exactly_once, reboot, table_spec, wait_for
 
-pytestmark = [pytest.mark.chaos]
+pytestmark = [pytest.mark.chaos, pytest.mark.slow]
 
 
 def sent_by(boards: Boards, earlier: dict[str, list[dict[str, Any]]] | None = None) -> dict[str, list[dict[str, Any]]]:

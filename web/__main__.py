@@ -2,9 +2,9 @@
 
     python -m web --db event.db --serial /dev/ttyACM0 --port 8080 --password secret
 
-Same hub options as ``trigono hub`` (the hub cannot import the web layer: imports go
-web → hub, so the process that shows both starts here). The password opens the referee
-console and admin; without ``--password`` (or ``TRIGONO_PASSWORD``) one is made up and
+Same hub options as ``trigono hub`` (hub/assemble.py; the hub cannot import the web
+layer, imports go web → hub, so the process that shows both starts here). The password
+opens the referee console and admin; without ``--password`` (or ``TRIGONO_PASSWORD``) one is made up and
 printed. The signing key of sessions and seat links is kept in ``<db>.web-secret`` so
 they survive a restart. Prints one JSON line with the addresses once serving; Ctrl-C
 stops.
@@ -16,21 +16,18 @@ import argparse
 import json
 import os
 import secrets
-import signal
 import sys
-import threading
 from collections.abc import Sequence
 from typing import Any
 
-from hub.commands import parse_hostport
+from hub.assemble import add_hub_options
 from hub.store import is_postgres_url
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m web", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--db", required=True,
-                   help="event store: a SQLite file (created if missing) or a postgresql:// URL")
+    add_hub_options(p)  # the hub's own: --db, --serial, --baud, --mqtt…, --settle, --table, -v
     p.add_argument("--read-only", action="store_true",
                    help="serve the pages of a hub running elsewhere, from its event store "
                         "(postgresql://…; several such processes can serve the phones)")
@@ -46,11 +43,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help="reverse proxies in front whose X-Forwarded-* headers count (default 0)")
     p.add_argument("--tls-cert", metavar="FILE", help="serve HTTPS with this certificate (and --tls-key)")
     p.add_argument("--tls-key", metavar="FILE")
-    p.add_argument("--serial", nargs="+", metavar="PORT", default=[], help="serial ports of boards")
-    p.add_argument("--mqtt", type=parse_hostport, metavar="HOST:PORT", help="MQTT broker")
-    p.add_argument("--settle", type=float, default=1.0, help="knock-in window after a drop, s")
-    p.add_argument("--table", action="append", metavar="JSON", default=[],
-                   help='create a table if its id is new, e.g. \'{"id": "t1", "game": "trigono", "seats": ["Ana", "Ben"]}\'')
     return p
 
 
@@ -88,38 +80,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.read_only and (args.serial or args.mqtt or args.table):
         parser.error("--read-only serves pages only: no --serial, --mqtt or --table")
+    from hub.assemble import HubOptions, attach_links, open_hub, stop_on_signal, wait
+    from hub.errors import HubError
     from hub.service import Hub
-    from hub.standby import become_active
-    from hub.store import open_store
     from web.server import start_server, where_served
 
+    stop = stop_on_signal()
     if args.read_only:  # issue 18: pages from the store of a hub running elsewhere
         from web.readonly import ReadOnlyHub
 
         hub: Hub = ReadOnlyHub(args.db)
+        hub.start()
     else:
-        become_active(args.db)  # PostgreSQL: wait as the standby while another hub is active
-        hub = Hub(open_store(args.db), settle_s=args.settle)
-    try:
-        for text in args.table:
-            spec: Any = json.loads(text)
-            if not isinstance(spec, dict):
-                raise ValueError("a table is a JSON object")
-            if spec.get("id") not in {t["id"] for t in hub.list_tables()}:
-                hub.create_table(spec.pop("game"), table_id=spec.pop("id", None), **spec)
-    except (ValueError, KeyError, TypeError) as err:
-        print(f"--table: {err}", file=sys.stderr)
-        hub.close()
-        return 2
-    hub.start()
-    if args.serial:
-        from hub.serial_link import SerialTransport
-
-        hub.add_transport(SerialTransport(args.serial))
-    if args.mqtt:
-        from hub.mqtt_link import MqttTransport
-
-        hub.add_transport(MqttTransport(*args.mqtt))
+        options = HubOptions.from_args(args)
+        try:
+            hub = open_hub(options)  # PostgreSQL: waits as the standby while another hub is active
+        except HubError as err:
+            print(f"--table: {err}", file=sys.stderr)
+            return 2
+        try:
+            attach_links(hub, options)
+        except OSError as err:
+            print(f"--mqtt-password-file: {err}", file=sys.stderr)
+            hub.close()
+            return 2
     password = args.password or secrets.token_urlsafe(9)
     if is_postgres_url(args.db):  # one key for every web process of the event
         from web.readonly import shared_secret
@@ -137,11 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.password:
         shown["password"] = password
     print(json.dumps(shown), flush=True)
-    stop = threading.Event()
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    while not stop.wait(0.5):
-        pass
+    wait(stop)
     handle.close()
     hub.close()
     return 0

@@ -18,7 +18,7 @@ from typing import Any
 from flask import Flask, current_app
 from jinja2.bccache import Bucket, BytecodeCache
 
-from web import describe, errors, flashing, i18n, security
+from web import describe, errors, flashing, i18n, security, share
 from web.errors import NoHubError
 from web.feed import Feed
 from web.hub_protocol import HubAPI
@@ -39,9 +39,10 @@ def create_app(test_config: Mapping[str, Any] | None = None, hub: HubAPI | None 
         MAX_CONTENT_LENGTH=256 * 1024,
         STREAM_HEARTBEAT_S=15.0,
         MAX_STREAMS=1000,
-        BIG_SCREEN_ROTATE_S=12,
+        BIG_SCREEN_ROTATE_S=20,  # seconds per table: calm enough to read a whole table
         FEED_POLL_S=1.0,
         FEED_HISTORY=4096,
+        PUBLIC_URL=None,  # e.g. "http://192.168.1.5:8080": the base of seat links and QR codes
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -62,6 +63,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, hub: HubAPI | None 
 
     i18n.init_app(app)
     describe.init_app(app)
+    share.init_app(app)
     flashing.init_app(app)
     security.init_app(app)
     errors.register(app)

@@ -158,6 +158,20 @@ def play_post(table_id: str) -> Any:
     return jsonify({"ok": True, "view": play_view(table_id)})
 
 
+@bp.post("/tables/<table_id>/landed")
+def landed(table_id: str) -> Any:
+    """The thrower says where their own palet came to rest: on a board or on the floor
+    (a palet in a hole is the sensors' to report). The referee keeps the last word: an
+    undo or an amendment from the console corrects it like any input."""
+    data = json_body()
+    where = data.get("where")
+    if not isinstance(where, str) or not (where == "floor" or where.startswith("board:")):
+        raise BadRequest("where: 'floor' or 'board:<board id>'")
+    player = acting_player(table_id, data)
+    get_hub().submit(table_id, {"landed": where, "player": player, "by": player})
+    return jsonify({"ok": True, "view": play_view(table_id)})
+
+
 @bp.post("/tables/<table_id>/hint")
 def hint(table_id: str) -> Any:
     data = request.get_json(silent=True) or {}

@@ -15,6 +15,7 @@ from hub.errors import HubError, UnknownTableError
 from web import get_hub
 from web.flashing import flash_key, flash_refusal
 from web.security import login_required, seat_token
+from web.share import phone_url
 from web.views import human_seats
 
 bp = Blueprint("console", __name__, url_prefix="/console")
@@ -86,7 +87,7 @@ def panel_context(table_id: str) -> dict[str, Any]:
     voided = voided_entries(view.get("events") or [])
     places = [f"board:{b}" for b in (state.get("boards") or {})] + ["floor"] + list(state.get("holes") or {})
     seats = [
-        {**seat, "link": url_for("play.claim", table_id=table_id, seat=seat_token(table_id, str(seat.get("name"))), _external=True)
+        {**seat, "link": phone_url(url_for("play.claim", table_id=table_id, seat=seat_token(table_id, str(seat.get("name")))))
          if seat.get("name") in human_seats(view) else None}
         for seat in view.get("seats", [])
     ]

@@ -4,6 +4,7 @@ the live stream; the pages only carry the texts and settings it needs."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
@@ -15,9 +16,27 @@ from web.security import safe_next
 bp = Blueprint("dashboard", __name__)
 
 
+def game_files() -> tuple[dict[str, str], list[str]]:
+    """The play pages' renderers (``games/<game>.js``) and their styles, for the pages
+    that draw the other games' boards too (big screen, one table)."""
+    static = Path(current_app.static_folder or "") / "games"
+    scripts, styles = {}, []
+    for game in get_hub().games():
+        if not game.isidentifier():
+            continue
+        if (static / f"{game}.js").is_file():
+            scripts[game] = url_for("static", filename=f"games/{game}.js")
+        if (static / f"{game}.css").is_file():
+            styles.append(url_for("static", filename=f"games/{game}.css"))
+    return scripts, styles
+
+
 def page(mode: str, **settings: Any) -> str:
     settings.setdefault("table", None)
-    return render_template(f"dashboard/{mode}.html", mode=mode, settings={"mode": mode, **settings})
+    styles: list[str] = []
+    if mode in ("big", "table"):
+        settings["renderers"], styles = game_files()
+    return render_template(f"dashboard/{mode}.html", mode=mode, styles=styles, settings={"mode": mode, **settings})
 
 
 @bp.get("/")
@@ -27,9 +46,12 @@ def index() -> Any:
 
 @bp.get("/big")
 def big() -> Any:
+    """``?tables=t1,t2`` only those tables; ``?every=S`` seconds per table (default
+    ``BIG_SCREEN_ROTATE_S``); ``?view=grid`` every table at once instead of in turn."""
     every = request.args.get("every", type=int) or current_app.config["BIG_SCREEN_ROTATE_S"]
     only = [t for t in request.args.get("tables", "").split(",") if t]
-    return page("big", rotate_s=max(3, min(every, 600)), tables=only)
+    view = "grid" if request.args.get("view") == "grid" else "rotate"
+    return page("big", rotate_s=max(5, min(every, 600)), tables=only, view=view)
 
 
 @bp.get("/overlay/<table_id>")

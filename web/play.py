@@ -1,4 +1,5 @@
-"""Play pages for game tables (Triominos, Trike, Triolet; Trigono shown read-only).
+"""Play pages for every game: Triominos, Trike and Triolet moves; on a Trigono table the
+thrower says where their own palet came to rest (one tap; the referee keeps the last word).
 
 One generic page loads the game's renderer ``web/static/games/<game>.js`` (contract:
 web/GAMES.md) or, until it exists, ``fallback.js``. A player gets their seat through

@@ -135,6 +135,10 @@ def test_issue17_6_words_404_trophy_agreement_and_counts(browser: Any, hub: Hub,
     assert "1 question pour l’arbitre" in card.inner_text()
     assert "(s)" not in page.locator("main").inner_text()
     finish(hub, "t2")
+    # A finished table leaves the live list for the archive, collapsed below it.
+    page.locator("#archive:not([hidden]) #archive-tables article[data-table=t2]").wait_for(state="attached")
+    assert page.locator("#tables article[data-table=t2]").count() == 0
+    page.locator("#archive summary").click()
     trophy = page.locator("article[data-table=t2] img.crown")
     trophy.wait_for(timeout=10_000)
     assert trophy.get_attribute("src", timeout=1000).endswith(".svg")
@@ -202,3 +206,33 @@ def test_issue17_4_the_simulated_hexagon_survives_voids_from_the_console(
         assert hub.game_over("hexa")
     finally:
         event.close()
+
+
+def test_issue17_trigono_thrower_answers_landed_with_one_tap(browser: Any, hub: Hub, server: ServerHandle) -> None:
+    hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=7, table_id="t1", options={"first": "Ana"})
+    for locale, words in [("fr-FR", "Où est votre palet ?"), ("en-GB", "Where is your palet?")]:
+        page = new_page(browser, locale=locale, width=390, height=844)
+        page.goto(seat_link(server, "t1", "Ana"))
+        answer = page.locator(".trigono-answer")
+        answer.wait_for()
+        assert words in answer.inner_text()
+        assert page.locator("svg.layout").count() == 1  # the boards, not a JSON dump
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        shot(page, f"play-trigono-{locale}.png")
+        page.context.close()
+    page = new_page(browser, width=390, height=844)
+    page.goto(seat_link(server, "t1", "Ana"))
+    page.locator(".trigono-answer button[data-choice='board:B1']").click()
+    until(page, lambda: len(hub.table_view("t1")["state"]["log"]) == 1)
+    throw = hub.table_view("t1")["state"]["log"][0]
+    assert throw["action"]["throw"] == {"player": "Ana", "to": "board:B1"}
+    # Now Ben throws: Ana only watches, with no answer to give.
+    page.locator(".trigono-answer").wait_for(state="detached")
+    assert "Ben" in page.locator("#play-status").inner_text()
+    # Ben cannot answer for Ana, and a spectator cannot answer at all.
+    spectator = new_page(browser)
+    status = spectator.request.post(f"{server.url}/api/tables/t1/landed", data={"where": "floor"},
+                                    headers={"X-CSRFToken": "x"}).status
+    assert status in (400, 403)
+    assert len(hub.table_view("t1")["state"]["log"]) == 1
+    assert page.js_errors == []

@@ -1,6 +1,7 @@
 // Dashboard, big screen, single table and video overlay: every table drawn from the
 // live stream's views (hub/service.py "Table view", made public by web/views.py).
-import { page, t, el, lattice, placeLabel, gameName, getJSON } from "./common.js";
+import { page, t, el, lattice, gameName, getJSON, addMessages, lang } from "./common.js";
+import { trophy, layoutSvg, playerRows, statusLine, counts } from "./trigono_view.js";
 import { connect, announcementsBetween, announce, setupSpeech } from "./live.js";
 
 const settings = page.settings || {};
@@ -9,139 +10,71 @@ const tables = new Map(); // id -> view
 const container = document.getElementById("tables");
 const empty = document.getElementById("empty");
 
-// A shipped SVG, not the emoji: it shows without an emoji font (the festival laptop).
-export function trophy(label) {
-  return el("img", { class: "crown", src: `${page.urls.static}img/trophy.svg`, alt: label, title: label, width: 28, height: 28 });
+// The other games on the big screen and the table page: their own board, drawn by the
+// play page's renderer (web/GAMES.md) as a spectator sees it.
+const renderers = new Map(); // game -> module (or null while loading / when missing)
+
+function loadRenderer(game) {
+  const url = (settings.renderers || {})[game];
+  if (!url || renderers.has(game)) return;
+  renderers.set(game, null);
+  import(url).then((module) => { addMessages(module.messages); renderers.set(game, module); draw(); })
+    .catch(() => { /* the card keeps its score table */ });
 }
 
-// -- one table -------------------------------------------------------------------------
-function defaultBoards(view) {
-  const boards = (view.options && view.options.boards) || null;
-  return boards && boards.length ? boards : [{ id: "B1", cell: [0, 0, "up"] }];
-}
-
-function layoutSvg(view) {
-  const state = view.state || {};
-  const boards = defaultBoards(view);
-  const scale = 100;
-  const cells = boards.map((b) => b.cell);
-  const xs = [], ys = [];
-  for (const cell of cells) for (const [i, j] of lattice.corners(cell)) {
-    const [x, y] = lattice.vertexXY(i, j);
-    xs.push(x * scale); ys.push(-y * scale);
+function gameBoard(view) {
+  const module = renderers.get(view.game);
+  if (!module) { loadRenderer(view.game); return null; }
+  const root = el("div", { class: `game-root game-${view.game} spectator` });
+  const refuse = () => Promise.reject(new Error("spectator"));
+  try {
+    module.render({
+      table: view.id, game: view.game, options: view.options || {}, state: view.state || {},
+      players: view.seats || [], you: null, your_turn: false, legal_actions: [], hint: null,
+      bot_thinking: view.bot_thinking, last_event_id: view.change_id, lang, view,
+    }, root, { lang, lattice, el, t, play: refuse, hint: refuse });
+  } catch (err) {
+    console.error(err);
+    return null;
   }
-  const pad = 12;
-  const box = [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) - Math.min(...xs) + 2 * pad, Math.max(...ys) - Math.min(...ys) + 2 * pad];
-  const parts = [];
-  for (const board of boards) {
-    const [cx, cy] = lattice.centroid(board.cell);
-    const onBoard = (state.boards || {})[board.id] ?? 0;
-    const corners = lattice.corners(board.cell).map(([i, j]) => lattice.vertexXY(i, j));
-    // Holes sit toward two edges' middles (away from the corners, where jackpots are);
-    // the count of palets on the board in the middle; the board's id toward the third edge.
-    const toward = (a, b, f) => [cx + ((corners[a][0] + corners[b][0]) / 2 - cx) * f, cy + ((corners[a][1] + corners[b][1]) / 2 - cy) * f];
-    const big = toward(0, 1, 0.62);
-    const small = toward(1, 2, 0.62);
-    const label = toward(2, 0, 0.55);
-    const pendingBig = (state.holes || {})[`${board.id}.big`] ?? 0;
-    const pendingSmall = (state.holes || {})[`${board.id}.small`] ?? 0;
-    const at = ([x, y], dy = 0) => ({ x: (x * scale).toFixed(1), y: (-y * scale + dy).toFixed(1) });
-    parts.push(el("g", { class: "board", "data-board": board.id },
-      el("polygon", { points: lattice.polygon(board.cell, scale) }),
-      el("circle", { class: "hole big", cx: big[0] * scale, cy: -big[1] * scale, r: 10 }),
-      pendingBig ? el("text", { class: "pending", ...at(big, 5) }, pendingBig) : null,
-      el("circle", { class: "hole small", cx: small[0] * scale, cy: -small[1] * scale, r: 7 }),
-      pendingSmall ? el("text", { class: "pending", ...at(small, 4) }, pendingSmall) : null,
-      el("text", { class: "board-id", ...at(label, 5) }, board.id),
-      el("text", { class: "board-count", ...at([cx, cy], 9) }, onBoard),
-    ));
-  }
-  lattice.hexagons(cells).forEach((v, k, all) => {
-    const [x, y] = lattice.vertexXY(v[0], v[1]);
-    const hole = all.length === 1 ? "jackpot" : `jackpot.${k + 1}`;
-    const pending = (state.holes || {})[hole] ?? 0;
-    parts.push(el("g", { class: "jackpot" },
-      el("circle", { cx: x * scale, cy: -y * scale, r: 13 }),
-      el("text", { class: "pending", x: x * scale, y: -y * scale + 5 }, pending || "★")));
-  });
-  const label = `${t("table.boards")}: ${boards.map((b) => `${b.id} ${(state.boards || {})[b.id] ?? 0}`).join(", ")}`;
-  return el("svg", { class: "layout", viewBox: box.map((n) => n.toFixed(1)).join(" "), role: "img", "aria-label": label }, parts);
+  return root;
 }
 
-function playerRows(view) {
+function head(view, tag = "h2") {
   const state = view.state || {};
-  const seats = view.seats || (view.players || []).map((name) => ({ name }));
   const trigono = view.game === "trigono";
-  const toMove = state.to_move;
-  const wins = state.rounds_won || {};
-  const need = (view.options && view.options.rounds_to_win) || 2;
-  return seats.map((seat, k) => {
-    const name = seat.name;
-    const out = (state.eliminated || []).includes(name);
-    const cells = [
-      el("td", { class: "turn" }, name === toMove ? "▶" : ""),
-      el("td", { class: "name" }, el("span", { class: `dot p${k % 6}` }), name, seat.bot ? el("small", { class: "bot" }, t("table.bot")) : null,
-        state.winner === name ? trophy(t("table.winner", { name })) : null),
-    ];
-    if (trigono) {
-      cells.push(el("td", { class: "hand", "data-player": name, title: t("table.hand") }, (state.hands || {})[name] ?? 0));
-      cells.push(el("td", { class: "wins", title: t("table.rounds_won") },
-        Array.from({ length: need }, (_, w) => el("span", { class: w < (wins[name] || 0) ? "win on" : "win" }, "●"))));
-      cells.push(el("td", { class: "status" }, out ? t("table.eliminated") : ""));
-    } else {
-      cells.push(el("td", { class: "hand score", "data-player": name, title: t("table.score") }, (state.scores || {})[name] ?? 0));
-    }
-    return el("tr", { class: [name === toMove ? "to-move" : "", out ? "out" : ""].join(" ").trim(), "data-player": name }, cells);
-  });
-}
-
-function statusLine(view) {
-  const state = view.state || {};
-  const bits = [];
-  if (state.winner) bits.push(el("strong", { class: "winner" }, t("table.winner", { name: state.winner })));
-  else if (state.status && state.status !== "playing") bits.push(el("strong", {}, t(view.game === "trigono" ? "table.match_over" : "table.game_over")));
-  else if (state.to_move) bits.push(el("span", { class: "whose" }, el("strong", {}, state.to_move), " ", t(view.game === "trigono" ? "table.to_throw" : "table.to_move")));
-  if (view.game === "trigono" && state.throw_distance_m !== undefined) {
-    bits.push(el("span", { class: "distance" }, t("table.throw_line", { m: Number(state.throw_distance_m).toFixed(2) })));
-  }
-  if (state.phase && state.phase !== "normal") bits.push(el("span", { class: `phase ${state.phase}` }, t(`table.phase.${state.phase}`)));
-  if (state.target) bits.push(el("span", { class: "target" }, t("table.target", { hole: placeLabel(state.target) })));
-  return el("div", { class: "status-line" }, bits);
-}
-
-function counts(view) {
-  const state = view.state || {};
-  if (view.game !== "trigono") return null;
-  const items = [];
-  for (const [board, n] of Object.entries(state.boards || {})) items.push(el("li", { "data-count": `board:${board}` }, el("b", {}, n), " ", t("table.on_board", { board })));
-  items.push(el("li", { "data-count": "floor" }, el("b", {}, state.floor ?? 0), " ", t("table.floor")));
-  for (const [hole, n] of Object.entries(state.holes || {})) {
-    if (n) items.push(el("li", { "data-count": hole, class: "pending" }, el("b", {}, n), " ", t("table.pending", { hole: placeLabel(hole) })));
-  }
-  return el("ul", { class: "counts" }, items);
+  return el("header", { class: "card-head" },
+    el(tag, {}, view.id),
+    el("span", { class: "game" }, gameName(view.game)),
+    trigono && state.round ? el("span", { class: "round" }, t("table.round", { n: state.round })) : null,
+    state.phase && state.phase !== "normal" ? el("span", { class: `phase ${state.phase}` }, t(`table.phase.${state.phase}`)) : null);
 }
 
 function card(view) {
   const state = view.state || {};
   const trigono = view.game === "trigono";
-  const head = el("header", {},
-    el("h2", {}, view.id),
-    el("span", { class: "game" }, gameName(view.game)),
-    trigono && state.round ? el("span", { class: "round" }, t("table.round", { n: state.round })) : null);
+  const audience = mode === "big" || mode === "overlay"; // no referee-only counts there
   const flags = [];
-  if ((view.prompts || []).length) flags.push(el("span", { class: "badge prompt" }, t("table.prompts", { n: view.prompts.length })));
-  if ((view.alerts || []).length) flags.push(el("span", { class: "badge alert" }, t("table.alerts", { n: view.alerts.length })));
+  if (!audience && (view.prompts || []).length) flags.push(el("span", { class: "badge prompt" }, t("table.prompts", { n: view.prompts.length })));
+  if (!audience && (view.alerts || []).length) flags.push(el("span", { class: "badge alert" }, t("table.alerts", { n: view.alerts.length })));
   const links = mode === "index" ? el("nav", { class: "card-links" },
-    el("a", { href: `/tables/${encodeURIComponent(view.id)}` }, t("dash.open_table")),
-    !trigono ? el("a", { href: `/play/${encodeURIComponent(view.id)}` }, t("dash.play")) : null) : null;
-  return el("article", { class: `table-card game-${view.game}${state.winner ? " won" : ""}`, "data-table": view.id },
-    head,
+    el("a", { href: `/tables/${encodeURIComponent(view.id)}` }, t("dash.open_table"), el("span", { class: "sr-only" }, ` ${view.id}`)),
+    el("a", { href: `/play/${encodeURIComponent(view.id)}` }, t(trigono ? "dash.watch" : "dash.play"), el("span", { class: "sr-only" }, ` ${view.id}`))) : null;
+  const board = !trigono && (mode === "big" || mode === "table") ? gameBoard(view) : null;
+  const finished = isFinished(view);
+  return el("article", { class: `table-card game-${view.game}${state.winner ? " won" : ""}${finished ? " finished" : ""}`, "data-table": view.id },
+    mode === "big" ? null : head(view),
     statusLine(view),
     el("div", { class: "card-body" },
-      el("table", { class: "players" }, el("tbody", {}, playerRows(view))),
-      trigono ? el("div", { class: "layout-box" }, layoutSvg(view), counts(view)) : null),
+      el("table", { class: "players" }, el("caption", { class: "sr-only" }, t("table.players")), el("tbody", {}, playerRows(view))),
+      trigono ? el("div", { class: "layout-box" }, layoutSvg(view), counts(view)) : board),
     flags.length ? el("div", { class: "flags" }, flags) : null,
     links);
+}
+
+function isFinished(view) {
+  const state = view.state || {};
+  return Boolean(state.winner) || (state.status || "playing") !== "playing";
 }
 
 function overlayBar(view) {
@@ -149,23 +82,41 @@ function overlayBar(view) {
   const seats = view.seats || [];
   return el("div", { class: "overlay-inner", "data-table": view.id },
     el("span", { class: "overlay-table" }, view.id),
+    view.game === "trigono" && state.round ? el("span", { class: "overlay-round" }, t("table.round", { n: state.round })) : null,
     seats.map((seat, k) => el("span", {
       class: `overlay-player${seat.name === state.to_move ? " to-move" : ""}${(state.eliminated || []).includes(seat.name) ? " out" : ""}`,
       "data-player": seat.name,
     }, el("span", { class: `dot p${k % 6}` }), seat.name, " ",
       el("b", { class: "hand" }, view.game === "trigono" ? (state.hands || {})[seat.name] ?? 0 : (state.scores || {})[seat.name] ?? 0))),
-    state.winner ? el("span", { class: "winner" }, t("table.winner", { name: state.winner })) : null);
+    state.winner ? el("span", { class: "winner" }, trophy(t("table.winner", { name: state.winner })), t("table.winner", { name: state.winner })) : null);
 }
 
 // -- drawing all of them -------------------------------------------------------------------
 let rotation = 0;
-let rotationHeldUntil = 0;
+let lastJump = 0;
+const archive = document.getElementById("archive");
+const archiveList = document.getElementById("archive-tables");
+const archiveCount = document.getElementById("archive-count");
+const bigHead = document.getElementById("big-head");
+const position = document.getElementById("rotation");
+const grid = mode === "big" && settings.view === "grid";
 
 function visibleViews() {
   let views = [...tables.values()];
   if (settings.table) views = views.filter((v) => v.id === settings.table);
   if (settings.tables && settings.tables.length) views = views.filter((v) => settings.tables.includes(v.id));
-  return views;
+  return views.sort((a, b) => (a.created_at ?? 0) - (b.created_at ?? 0));
+}
+
+// The big screen's header stays on screen whatever is announced: which table, which round.
+function drawBigHead(view, index, count) {
+  if (!bigHead) return;
+  if (!view) { bigHead.replaceChildren(); return; }
+  const parts = [head(view, "h1")];
+  if (count > 1) {
+    parts.push(el("span", { class: "position", title: t("big.position", { k: index + 1, n: count }) }, `${index + 1} / ${count}`));
+  }
+  bigHead.replaceChildren(...parts);
 }
 
 function draw() {
@@ -176,39 +127,66 @@ function draw() {
     return;
   }
   if (mode === "big") {
-    if (!views.length) { container.replaceChildren(); return; }
-    rotation = ((rotation % views.length) + views.length) % views.length;
-    container.replaceChildren(card(views[rotation]));
-    const dots = document.getElementById("rotation");
-    if (dots) dots.replaceChildren(...views.map((v, k) => el("span", { class: k === rotation ? "on" : "" }, "●")));
+    const live = views.filter((v) => !isFinished(v));
+    const shown = live.length ? live : views; // finished tables only when nothing is live
+    if (!shown.length) { container.replaceChildren(); drawBigHead(null); return; }
+    if (grid) {
+      container.dataset.count = String(shown.length);
+      container.replaceChildren(...shown.map((v) => el("div", { class: "grid-cell" }, head(v, "h2"), card(v))));
+      drawBigHead(null);
+      return;
+    }
+    rotation = ((rotation % shown.length) + shown.length) % shown.length;
+    const view = shown[rotation];
+    drawBigHead(view, rotation, shown.length);
+    container.dataset.boards = String(((view.options || {}).boards || []).length || 1);
+    container.dataset.players = String((view.seats || []).length);
+    container.replaceChildren(card(view));
+    if (position) position.replaceChildren(...shown.map((v, k) => el("span", { class: k === rotation ? "on" : "" }, "●")));
+    return;
+  }
+  if (mode === "index" && archive) {
+    const live = views.filter((v) => !isFinished(v));
+    const done = views.filter(isFinished).reverse(); // newest finished first
+    container.replaceChildren(...live.map(card));
+    archiveList.replaceChildren(...done.map(card));
+    archive.hidden = done.length === 0;
+    archiveCount.textContent = t("dash.archive", { n: done.length });
+    if (empty) empty.hidden = live.length > 0;
     return;
   }
   container.replaceChildren(...views.map(card));
 }
 
+// Big moments move the big screen to their table; ordinary throws do not (the audience
+// would see it jump between tables every few seconds).
+const MAJOR = ["announce.jackpot", "announce.round_won", "announce.match_won", "announce.final"];
+
 function update(view) {
   const before = tables.get(view.id);
   tables.set(view.id, view);
   if (settings.table && view.id !== settings.table) return;
-  const texts = announcementsBetween(before, view);
-  if (texts.length) {
-    announce(texts);
-    if (mode === "big") {
-      // Show the table where it happened, and stay on it for a full period.
-      const index = visibleViews().findIndex((v) => v.id === view.id);
-      if (index >= 0) { rotation = index; rotationHeldUntil = Date.now() + settings.rotate_s * 1000; }
+  const shown = visibleViews().some((v) => v.id === view.id);
+  const found = shown ? announcementsBetween(before, view) : [];
+  if (found.length) {
+    announce(found.map((a) => a.text));
+    if (mode === "big" && !grid && found.some((a) => MAJOR.includes(a.key))
+        && Date.now() - lastJump > settings.rotate_s * 1000) {
+      const live = visibleViews().filter((v) => !isFinished(v));
+      const index = live.findIndex((v) => v.id === view.id);
+      if (index >= 0) { rotation = index; lastJump = Date.now(); restartRotation(); }
     }
   }
   draw();
 }
 
-if (mode === "big") {
-  setInterval(() => {
-    if (Date.now() < rotationHeldUntil) return;
-    rotation += 1;
-    draw();
-  }, (settings.rotate_s || 12) * 1000);
+let rotationTimer = null;
+function restartRotation() {
+  if (mode !== "big" || grid) return;
+  clearInterval(rotationTimer);
+  rotationTimer = setInterval(() => { rotation += 1; draw(); }, (settings.rotate_s || 20) * 1000);
 }
+restartRotation();
 
 setupSpeech(document.getElementById("speak-toggle"));
 connect({

@@ -60,25 +60,28 @@ export function connect({ table = null, onSnapshot, onTable, onTables, onBoards,
 
 // -- announcements ----------------------------------------------------------------------
 // Derived in the browser from what changed between two views of a table (the log is the
-// truth: RECORDS.md), so each viewer gets them in their own language.
+// truth: RECORDS.md), so each viewer gets them in their own language. Each is
+// {key, text}: the key tells how big the moment is (the big screen follows big ones).
 
-function throwAnnouncement(entry) {
+const say = (key, params) => ({ key, text: t(key, params) });
+
+export function throwAnnouncement(entry) {
   const action = entry.action || {};
   const name = entry.player;
   const n = entry.points ?? 0;
   const thrown = action.throw;
   if (!thrown) {
     if (action.target) return null;
-    return n > 0 ? t("announce.points", { name, n }) : null;
+    return n > 0 ? say("announce.points", { name, n }) : null;
   }
   const to = String(thrown.to || "");
-  if (thrown.invalid) return t("announce.invalid", { name, hole: placeLabel(to) });
-  if (to.endsWith(".big")) return t("announce.big", { name, n });
-  if (to.endsWith(".small")) return t("announce.small", { name, n });
-  if (to.startsWith("jackpot")) return t("announce.jackpot", { name, n });
-  if (n > 0) return t("announce.points", { name, n });
-  if (to === "floor") return t("announce.floor", { name });
-  if (to.startsWith("board:")) return t("announce.board", { name, board: to.slice(6) });
+  if (thrown.invalid) return say("announce.invalid", { name, hole: placeLabel(to) });
+  if (to.endsWith(".big")) return say("announce.big", { name, n });
+  if (to.endsWith(".small")) return say("announce.small", { name, n });
+  if (to.startsWith("jackpot")) return say("announce.jackpot", { name, n });
+  if (n > 0) return say("announce.points", { name, n });
+  if (to === "floor") return say("announce.floor", { name });
+  if (to.startsWith("board:")) return say("announce.board", { name, board: to.slice(6) });
   return null;
 }
 
@@ -90,23 +93,23 @@ export function announcementsBetween(before, after) {
   const out = [];
   const game = after.game;
   for (const entry of logB.slice(logA.length)) {
-    const text = game === "trigono" ? throwAnnouncement(entry)
-      : (entry.points > 0 ? t("announce.points", { name: entry.player, n: entry.points }) : t("announce.move", { name: entry.player }));
-    if (text) out.push(text);
+    const found = game === "trigono" ? throwAnnouncement(entry)
+      : (entry.points > 0 ? say("announce.points", { name: entry.player, n: entry.points }) : say("announce.move", { name: entry.player }));
+    if (found) out.push(found);
   }
   for (const name of b.eliminated || []) {
-    if (!(a.eliminated || []).includes(name)) out.push(t("announce.eliminated", { name }));
+    if (!(a.eliminated || []).includes(name)) out.push(say("announce.eliminated", { name }));
   }
   const resultsA = a.round_results || [], resultsB = b.round_results || [];
   for (let k = resultsA.length; k < resultsB.length; k++) {
     const r = resultsB[k];
-    out.push(r.winner ? t("announce.round_won", { name: r.winner, n: k + 1 }) : t("announce.round_draw", { n: k + 1 }));
+    out.push(r.winner ? say("announce.round_won", { name: r.winner, n: k + 1 }) : say("announce.round_draw", { n: k + 1 }));
   }
-  if (b.phase === "final" && a.phase !== "final" && b.target) out.push(t("announce.final", { hole: placeLabel(b.target) }));
+  if (b.phase === "final" && a.phase !== "final" && b.target) out.push(say("announce.final", { hole: placeLabel(b.target) }));
   if (b.throw_distance_m > (a.throw_distance_m ?? b.throw_distance_m) && b.round === a.round) {
-    out.push(t("announce.step_back", { m: Number(b.throw_distance_m).toFixed(2) }));
+    out.push(say("announce.step_back", { m: Number(b.throw_distance_m).toFixed(2) }));
   }
-  if (b.winner && !a.winner) out.push(t("announce.match_won", { name: b.winner }));
+  if (b.winner && !a.winner) out.push(say("announce.match_won", { name: b.winner }));
   return out;
 }
 

@@ -38,6 +38,17 @@ const api = {
       throw err;
     }
   },
+  async landed(where) { // Trigono: the thrower answers their own "where did it land?"
+    showError("");
+    try {
+      const answer = await postJSON(`${base}/landed`, { where });
+      show(answer.view);
+      return { ok: true };
+    } catch (err) {
+      showError(err.message);
+      throw err;
+    }
+  },
   async hint() {
     try {
       return await postJSON(`${base}/hint`, {});

@@ -1,0 +1,60 @@
+"""Addresses for phones: seat links and the dashboard's address, each with a QR code
+(segno) on the console and admin pages.
+
+A phone must reach the address, so ``localhost`` will not do. The base is
+``app.config["PUBLIC_URL"]`` when the hub was started with one (``python -m web`` and
+the demo set it to the LAN address when they serve every interface), else the address
+the referee's browser used. When that is a loopback address the page says so and lists
+the LAN addresses to open it at instead (:func:`web.server.lan_addresses`).
+
+>>> qr_data_uri("http://192.168.1.5:8080/").startswith("data:image/svg+xml")
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+import segno
+from flask import Flask, current_app, request
+
+LOOPBACK = ("localhost", "::1", "[::1]")
+
+
+def base_url() -> str:
+    configured = current_app.config.get("PUBLIC_URL")
+    return str(configured).rstrip("/") if configured else request.host_url.rstrip("/")
+
+
+def phone_url(path: str) -> str:
+    """``path`` on this site at an address phones can open (see the module doc)."""
+    return base_url() + path
+
+
+def reachable_by_phones() -> bool:
+    host = urlsplit(base_url()).hostname or ""
+    return not (host.startswith("127.") or host in LOOPBACK)
+
+
+def lan_alternatives() -> list[str]:
+    """This page at each LAN address, when it was opened at a loopback address."""
+    if reachable_by_phones():
+        return []
+    from web.server import lan_addresses
+
+    port = urlsplit(base_url()).port
+    scheme = request.scheme
+    return [f"{scheme}://{address}{':' + str(port) if port else ''}{request.full_path.rstrip('?')}"
+            for _name, address in lan_addresses()]
+
+
+def qr_data_uri(url: str) -> str:
+    """A QR code of ``url`` as an SVG ``data:`` URI (the CSP allows data: images)."""
+    return str(segno.make(url, error="m").svg_data_uri(scale=4, border=2, dark="#000", light="#fff"))
+
+
+def init_app(app: Flask) -> None:
+    helpers: dict[str, Any] = {"phone_url": phone_url, "qr_data_uri": qr_data_uri,
+                               "reachable_by_phones": reachable_by_phones, "lan_alternatives": lan_alternatives}
+    app.jinja_env.globals.update(helpers)

@@ -1,9 +1,10 @@
 """Tournaments on a running hub: durable, thread-safe, fed by the tables they start.
 
 :class:`TournamentService` keeps every tournament as entries of the hub's event store
-(the same append-only log as the tables, SQLite or PostgreSQL): an entry is checked on a
-copy, stored, then applied (R1); at start the tournaments are the replay of their
-entries, so a SIGKILL and a restart give the same tournaments. Entries are stored with
+(the same append-only log as the tables, SQLite or PostgreSQL): an entry is checked
+completely (a refusal changes nothing), stored, then kept (R1; if storing fails the
+tournament is rebuilt from the entries stored before it); at start the tournaments are
+the replay of their entries, so a SIGKILL and a restart give the same tournaments. Entries are stored with
 ``source = "tournament"``, no table id, and the body ``{"tournament": ID, "entry": {...}}``.
 
 After each entry the director's follow-ups (:meth:`Tournament.follow_up`: redraws after

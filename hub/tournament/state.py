@@ -42,6 +42,7 @@ checks an entry completely before changing anything; a refused entry raises a
 from __future__ import annotations
 
 import copy
+import math
 import random
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -108,12 +109,6 @@ class Tournament:
             t.apply(body)
         return t
 
-    def checked(self, body: Mapping[str, Any]) -> Tournament:
-        """A copy with the entry applied (the original is untouched either way)."""
-        trial = copy.deepcopy(self)
-        trial.apply(body)
-        return trial
-
     def apply(self, body: Mapping[str, Any], at: float = 0.0) -> None:
         """Apply one entry; raise (changing nothing) when it is malformed or not allowed now."""
         if not isinstance(body, Mapping):
@@ -124,7 +119,7 @@ class Tournament:
         handler = getattr(self, f"_on_{kind}")
         handler(body, at)
         self._resolve()
-        self.log.append(dict(body))
+        self.log.append(copy.deepcopy(dict(body)))  # the caller's object may change later
         self.applied += 1
 
     # -- lookups ----------------------------------------------------------------------
@@ -161,7 +156,8 @@ class Tournament:
         club = text(raw.get("club"), "club", optional=True)
         key = text(raw.get("key"), "key", optional=True) or name.casefold()
         rating = raw.get("rating")
-        if rating is not None and (isinstance(rating, bool) or not isinstance(rating, (int, float))):
+        if rating is not None and (isinstance(rating, bool) or not isinstance(rating, (int, float))
+                                   or not math.isfinite(rating)):
             raise BadInputError("rating: expected a number")
         pid = f"p{len(self.players) + 1}"
         late = self.status == "running"
@@ -351,8 +347,7 @@ class Tournament:
         not yet started (None when there is nothing to redraw or it would not change)."""
         if self.spec.format != "swiss" or self.status != "running":
             return None
-        waiting = [m for m in self.matches.values()
-                   if m.stage == "swiss" and m.round == self.round and m.status == "ready"]
+        waiting = self._redrawable()
         if not waiting:
             return None
         players = {p for m in waiting for p in m.players}
@@ -362,11 +357,15 @@ class Tournament:
             return None
         return {"type": "redraw", "round": self.round, "groups": [list(g) for g in groups]}
 
+    def _redrawable(self) -> list[Match]:
+        """The current Swiss round's matches not started (a forfeit counts as a start)."""
+        return [m for m in self.matches.values() if m.stage == "swiss" and m.round == self.round
+                and m.status == "ready" and not m.forfeits]
+
     def _on_redraw(self, body: Mapping[str, Any], at: float) -> None:
         if body.get("round") != self.round or self.spec.format != "swiss":
             raise RefusedError("redraw: only the current Swiss round")
-        waiting = [m for m in self.matches.values()
-                   if m.stage == "swiss" and m.round == self.round and m.status == "ready"]
+        waiting = self._redrawable()
         groups = self._check_groups(body.get("groups"), [p for m in waiting for p in m.players])
         for m in waiting:
             m.status = "cancelled"

@@ -146,7 +146,8 @@ def naive_points(t: Tournament) -> dict[str, float]:
         if kind in ("round", "redraw"):
             if kind == "redraw":
                 cancelled.update(mid for mid in groups_of if round_of[mid] == body["round"]
-                                 and mid not in called and mid not in cancelled and not over(mid))
+                                 and mid not in called and mid not in cancelled and not over(mid)
+                                 and not forfeits.get(mid))
             for g in body["groups"]:
                 number += 1
                 groups_of[f"m{number}"], round_of[f"m{number}"] = g, body["round"]

@@ -64,6 +64,7 @@ class ActiveLock:
         started = time.monotonic()
         waiting = False
         while True:
+            conn: psycopg.Connection[Any] | None = None
             try:
                 conn = psycopg.connect(self.url, autocommit=True,
                                        application_name=f"trigono-hub-lock-{os.getpid()}")
@@ -79,9 +80,15 @@ class ActiveLock:
                     waiting = True
                     conn.execute(f"SELECT pg_advisory_lock({lock_key_sql()})")  # queued
             except psycopg.OperationalError as err:
+                if conn is not None:
+                    conn.close()
                 log.warning("standby: cannot reach the store (%s); retrying", err)
                 time.sleep(retry_s)
                 continue
+            except BaseException:  # SIGTERM while waiting (become_active): leave cleanly
+                if conn is not None:
+                    conn.close()
+                raise
             with self._lock:
                 self._conn = conn
             return time.monotonic() - started

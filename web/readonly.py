@@ -147,8 +147,6 @@ class ReadOnlyHub(Hub):
                 listener.listen()
             except Exception:  # noqa: BLE001 - wait() retries; the log is polled meanwhile
                 log.exception("cannot listen for appends yet")
-        else:
-            listener = None
         try:
             while not self._halt.is_set():
                 try:

@@ -23,10 +23,9 @@ Failure isolation (issue 13): :meth:`IngestState.begin` before :func:`take`, the
 :meth:`IngestState.commit` once the store took the entries, or
 :meth:`IngestState.rollback` when it refused them — the seq marks and board health are
 then as before, so nothing is acknowledged that was not stored, and the hub retries
-board by board, then message by message (:mod:`hub.service`).
+board by board, then message by message (:mod:`hub.ingest_loop`).
 
 >>> from firmware import protocol
-from hub import wording
 >>> state: IngestState[str] = IngestState(bound={"B1": "t1"})
 >>> drop = {"type": "drop", "board": "B1", "boot": 1, "seq": 1, "hole": "big", "t_us": 5}
 >>> intake = take(state, [Arrival("link", drop, "fake", at=10.0)], now=0.0)

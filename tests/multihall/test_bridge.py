@@ -49,6 +49,14 @@ def bridge_conf(address: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+class Qos0Board(MqttBoard):
+    """A board that publishes its events at QoS 0, as the firmware does (the hall then
+    queues them for the bridge only because of ``queue_qos0_messages``)."""
+
+    def _publish(self, msg: dict[str, Any]) -> None:
+        self.client.publish(protocol.topic(self.out.board, "event"), protocol.encode_payload(msg), qos=0)
+
+
 class Halls:
     """The central broker with the hub, one hall broker bridged to it through ``link``,
     and a plain subscriber on the central broker counting what the bridge delivers."""
@@ -80,6 +88,12 @@ class Halls:
             with self._lock:
                 self.deliveries[msg["seq"]] += 1
 
+    def refereed_board(self, qos: int) -> MqttBoard:
+        """Board B1 in the hall, publishing its events at ``qos``, refereed at the centre."""
+        self.hub.create_table("trigono", table_id="t1", seats=["Ana", "Ben"], boards=["B1"], seed=3,
+                              options={"first": "Ana", "palets_per_player": 4})
+        return (Qos0Board if qos == 0 else MqttBoard)("B1", self.hall.host, self.hall.port)
+
     def seen(self) -> set[int]:
         with self._lock:
             return set(self.deliveries)
@@ -107,14 +121,6 @@ def halls(tmp_path: Path) -> Iterator[Halls]:
     h.close()
 
 
-class Qos0Board(MqttBoard):
-    """A board that publishes its events at QoS 0, as the firmware does (the hall then
-    queues them for the bridge only because of ``queue_qos0_messages``)."""
-
-    def _publish(self, msg: dict[str, Any]) -> None:
-        self.client.publish(protocol.topic(self.out.board, "event"), protocol.encode_payload(msg), qos=0)
-
-
 def steps(n: int) -> Iterator[tuple[str, dict[str, Any]]]:
     """A throw, the throw-line button, the next round button, again."""
     cycle = [("drop", {"hole": "big"}), ("button", {"button": "board"}),
@@ -129,9 +135,7 @@ def steps(n: int) -> Iterator[tuple[str, dict[str, Any]]]:
                                    pytest.param(60.0, id="cut60s", marks=pytest.mark.slow)])
 def test_a_cut_bridge_delivers_every_hall_event_once_when_it_comes_back(halls: Halls,
                                                                         cut_s: float, qos: int) -> None:
-    halls.hub.create_table("trigono", table_id="t1", seats=["Ana", "Ben"], boards=["B1"], seed=3,
-                           options={"first": "Ana", "palets_per_player": 4})
-    board = (Qos0Board if qos == 0 else MqttBoard)("B1", halls.hall.host, halls.hall.port)
+    board = halls.refereed_board(qos)
     stop_resending = board.resend_every(RESEND_S)
     sent: list[dict[str, Any]] = []
     try:
@@ -184,9 +188,7 @@ def test_a_silent_cut_loses_nothing_once_the_boards_resend(halls: Halls, qos: in
     QoS 0 what it sent meanwhile is gone from MQTT's point of view, and only the boards'
     resends (no ack came back for it) bring it — which they do: every event is stored
     once."""
-    halls.hub.create_table("trigono", table_id="t1", seats=["Ana", "Ben"], boards=["B1"], seed=3,
-                           options={"first": "Ana", "palets_per_player": 4})
-    board = (Qos0Board if qos == 0 else MqttBoard)("B1", halls.hall.host, halls.hall.port)
+    board = halls.refereed_board(qos)
     stop_resending = board.resend_every(RESEND_S)
     sent: list[dict[str, Any]] = []
     try:

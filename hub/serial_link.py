@@ -21,6 +21,7 @@ from firmware import protocol
 from hub.rejects import RejectLog
 from hub.transport import DeviceSink, Transport
 
+MAX_BOARDS = 64  # board ids remembered (for acks) across all ports; a port has a few
 REOPEN_EVERY_S = 0.5
 READ_TIMEOUT_S = 0.05
 
@@ -167,6 +168,13 @@ class SerialTransport(Transport):
             return
         board: str = msg["board"]
         if self._where.get(board) is not port:
+            if board not in self._where and len(self._where) >= MAX_BOARDS:
+                # made-up ids on a port (issue 13 finding 7): forget the oldest one
+                oldest = next(iter(self._where))
+                self._where.pop(oldest).boards.discard(oldest)
+            old = self._where.pop(board, None)
+            if old is not None:
+                old.boards.discard(board)
             self._where[board] = port
             port.boards.add(board)
         port.last_board = board

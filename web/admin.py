@@ -102,13 +102,27 @@ def index() -> Any:
 
 def page_context(**extra: Any) -> dict[str, Any]:
     hub = get_hub()
-    return {"games": hub.games(), "tables": hub.list_tables(), "boards": hub.boards(), "now": time.time(),
+    return {"games": hub.games(), "tables": hub.list_tables(), **boards_context(),
             "settings": {"mode": "admin"}, **extra}
+
+
+def boards_context() -> dict[str, Any]:
+    """Board health, the device links' state and the boards no table binds."""
+    hub = get_hub()
+    return {"boards": hub.boards(), "links": hub.links(), "unregistered": hub.unregistered(),
+            "now": time.time()}
 
 
 @bp.get("/boards")
 def boards_panel() -> Any:
-    return render_template("admin/boards.html", boards=get_hub().boards(), now=time.time())
+    return render_template("admin/boards.html", **boards_context())
+
+
+@bp.post("/boards/<board>/ignore")
+def ignore_board(board: str) -> Any:
+    get_hub().ignore_board(board)
+    flash_key("admin.ignored", board=board)
+    return redirect(url_for("admin.index"), code=303)
 
 
 @bp.post("/tables")

@@ -72,6 +72,18 @@ class HubAPI(Protocol):
         """Health of every board seen or bound."""
         ...
 
+    def links(self) -> list[JSONDict]:
+        """The device links (serial ports, MQTT broker) and their state."""
+        ...
+
+    def unregistered(self) -> list[JSONDict]:
+        """Boards heard that no table binds (admin: bind or ignore)."""
+        ...
+
+    def ignore_board(self, board: str) -> None:
+        """Only count a board bound to no table from now on."""
+        ...
+
     def last_change_id(self) -> int:
         """The id of the newest change."""
         ...

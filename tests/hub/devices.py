@@ -14,12 +14,15 @@ import threading
 import time
 import tty
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware import protocol
+
+if TYPE_CHECKING:
+    from hub.service import Hub
 
 TICKS_MASK = (1 << 30) - 1  # ticks_us() wraps at 2**30 on MicroPython
 
@@ -222,3 +225,24 @@ def wait_for(predicate: Any, timeout: float = 5.0, every: float = 0.02) -> bool:
             return True
         time.sleep(every)
     return bool(predicate())
+
+
+def uninterrupted_hub(tables: list[dict[str, Any]], messages: list[dict[str, Any]],
+                      settle_s: float, db: str | Path = ":memory:") -> Hub:
+    """A started hub that got the very same ``messages`` with nothing in the way (a fake
+    link, no kill, no cut): what an interrupted run must equal (R1). Close it after use."""
+    from hub.service import Hub
+    from hub.transport import FakeTransport
+
+    reference = Hub(db, settle_s=settle_s)
+    link = FakeTransport()
+    reference.start()
+    reference.add_transport(link)
+    for table in tables:
+        spec = dict(table)
+        reference.create_table(spec.pop("game"), table_id=spec.pop("id"), **spec)
+    for msg in messages:
+        link.inject(msg)
+    assert reference.flush()
+    time.sleep(0.3)  # the last settle windows close
+    return reference

@@ -20,14 +20,13 @@ from typing import Any
 import pytest
 
 from hub.service import Hub
-from hub.transport import FakeTransport
 from tests.broker import Broker
-from tests.hub.devices import MqttBoard, wait_for
+from tests.hub.devices import MqttBoard, uninterrupted_hub, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTLE_S = 0.02
 STEP_S = 0.03  # boards alternate, so each board sends every 60 ms: beyond the settle window
-TABLES = [{"id": f"t{n}", "game": "trigono", "seats": ["Ana", "Ben"], "boards": [f"B{n}"],
+TABLES: list[dict[str, Any]] = [{"id": f"t{n}", "game": "trigono", "seats": ["Ana", "Ben"], "boards": [f"B{n}"],
            "seed": 10 + n, "options": {"first": "Ana", "palets_per_player": 4}} for n in (1, 2)]
 
 
@@ -98,18 +97,8 @@ def test_sigkill_mid_stream_restarts_to_the_uninterrupted_state_R1(own_mosquitto
             hub_proc.stdout.close()
 
     killed = Hub(db)
-    reference = Hub(tmp_path / "reference.db", settle_s=SETTLE_S)
+    reference = uninterrupted_hub(TABLES, sent, SETTLE_S, tmp_path / "reference.db")
     try:
-        link = FakeTransport()
-        reference.start()
-        reference.add_transport(link)
-        for table in TABLES:
-            spec = dict(table)
-            reference.create_table(spec.pop("game"), table_id=spec.pop("id"), **spec)
-        for msg in sent:
-            link.inject(msg)
-        assert reference.flush()
-        time.sleep(0.3)
         for table in TABLES:
             got, want = killed.table_view(table["id"]), reference.table_view(table["id"])
             assert got["state"]["log"], "the script must referee some throws"

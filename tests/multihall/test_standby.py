@@ -24,9 +24,8 @@ import pytest
 from hub.service import Hub
 from hub.standby import EXIT_LOST_LOCK, ActiveLock
 from hub.store import open_store
-from hub.transport import FakeTransport
 from tests.broker import Broker
-from tests.hub.devices import MqttBoard, wait_for
+from tests.hub.devices import MqttBoard, uninterrupted_hub, wait_for
 from tests.multihall.test_bridge import steps
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -136,18 +135,8 @@ def test_sigkill_of_the_active_hub_the_standby_takes_over_within_5s_losing_nothi
         assert counts[b.out.board] == (b.out.seq,) * 3, "each event stored and routed exactly once"
 
     restored = Hub(open_store(pg_url))
-    reference = Hub(":memory:", settle_s=SETTLE_S)
+    reference = uninterrupted_hub(TABLES, sorted(sent, key=lambda m: (m["board"], m["seq"])), SETTLE_S)
     try:
-        link = FakeTransport()
-        reference.start()
-        reference.add_transport(link)
-        for table in TABLES:
-            spec = dict(table)
-            reference.create_table(spec.pop("game"), table_id=spec.pop("id"), **spec)
-        for msg in sorted(sent, key=lambda m: (m["board"], m["seq"])):
-            link.inject(msg)
-        assert reference.flush()
-        time.sleep(0.3)
         assert {h["board"]: h["received"] for h in reference.boards()} == {
             b.out.board: b.out.seq for b in boards}
         for table in TABLES:

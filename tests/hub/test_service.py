@@ -38,6 +38,7 @@ def throws(view: dict) -> list[dict]:
     return [e["action"]["throw"] for e in view["state"]["log"] if "throw" in e["action"]]
 
 
+@pytest.mark.slow  # real threads and settle windows; the rule itself: tests/hub/test_referee.py
 def test_drop_is_attributed_to_the_current_thrower_T5(rig: Rig) -> None:
     two_player(rig)
     rig.event("B1", "drop", hole="big")
@@ -50,6 +51,7 @@ def test_drop_is_attributed_to_the_current_thrower_T5(rig: Rig) -> None:
     assert view["state"]["to_move"] == "Ben"
 
 
+@pytest.mark.slow  # real threads and settle windows; the rule itself: tests/hub/test_referee.py
 def test_two_boards_worked_example_through_sensors_and_console(rig: Rig) -> None:
     record = json.loads((RECORDS / "trigono-two-boards.json").read_text())
     expect = record.pop("expect")
@@ -82,6 +84,7 @@ def test_two_boards_worked_example_through_sensors_and_console(rig: Rig) -> None
     assert replay(rig.hub.export("t1")).to_json() == state
 
 
+@pytest.mark.slow  # real threads and settle windows; the rule itself: tests/hub/test_referee.py
 def test_knock_in_during_the_settle_window_T12(rig: Rig) -> None:
     two_player(rig, referee={"settle_s": 0.4})
     rig.hub.submit("t1", {"landed": "board:B1"})
@@ -93,6 +96,7 @@ def test_knock_in_during_the_settle_window_T12(rig: Rig) -> None:
                                 "knocked": [{"from": "B1", "to": "B1.big"}]}
 
 
+@pytest.mark.slow  # real threads and settle windows; the rule itself: tests/hub/test_referee.py
 def test_drops_that_make_no_legal_throw_prompt_the_referee(rig: Rig) -> None:
     two_player(rig, referee={"settle_s": 0.3})
     rig.event("B1", "drop", hole="small")
@@ -113,6 +117,7 @@ def test_bounce_is_logged_not_scored_T11(rig: Rig) -> None:
     assert "bounce-out" in view["events"][-1]["text"]
 
 
+@pytest.mark.slow  # real threads and settle windows; the rule itself: tests/hub/test_referee.py
 def test_blocked_beam_is_a_drop_and_an_alert_T13(rig: Rig) -> None:
     two_player(rig)
     rig.event("B1", "blocked", hole="small")
@@ -125,6 +130,7 @@ def test_blocked_beam_is_a_drop_and_an_alert_T13(rig: Rig) -> None:
     assert view["alerts"] == [] and rig.hub.boards()[0]["blocked"] == []
 
 
+@pytest.mark.slow  # real threads and settle windows; the rule itself: tests/hub/test_referee.py
 def test_bounced_on_floor_answer_marks_the_drop_invalid_T10(rig: Rig) -> None:
     two_player(rig, referee={"settle_s": 1.0})
     rig.event("B1", "drop", hole="big")

@@ -37,6 +37,7 @@ def finish(hub: Hub, event: SimEvent) -> None:
     hub.close()
 
 
+@pytest.mark.slow
 def test_R1_simulated_match_equals_replay_of_its_stored_log(tmp_path: Path) -> None:
     spec = SimTable("t1", {"Ana": 0.6, "Ben": 0.4}, boards=2)
     hub, event = run_event(tmp_path, [spec], seed=5)
@@ -201,6 +202,7 @@ class RacedHub(Hub):
         return super().submit(table_id, inp)
 
 
+@pytest.mark.slow
 def test_the_simulator_survives_a_referee_answering_first_issue17_broken4(tmp_path: Path) -> None:
     hub = RacedHub(str(tmp_path / "hub.db"))
     hub.start()

@@ -19,7 +19,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +27,9 @@ from typing import Any
 from hub.sim.board import SimBoard
 from hub.sim.model import hole_edges
 from tests.broker import AuthBroker
+from tests.hub.devices import wait_for
+
+__all__ = ["wait_for"]
 
 ROOT = Path(__file__).resolve().parents[2]
 HOLES = ["big", "small"]
@@ -37,15 +39,6 @@ def table_spec(n: int, board: str) -> dict[str, Any]:
     """One Trigono table per board, rounds long enough that drops keep being refereed."""
     return {"id": f"t{n}", "game": "trigono", "seats": ["Ana", "Ben"], "boards": [board],
             "seed": n, "options": {"first": "Ana", "palets_per_player": 60}}
-
-
-def wait_for(cond: Any, timeout: float = 10.0, every: float = 0.05) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if cond():
-            return True
-        time.sleep(every)
-    return bool(cond())
 
 
 class HubProcess:

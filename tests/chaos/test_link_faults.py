@@ -108,7 +108,8 @@ def test_a_usb_cable_pulled_and_plugged_back(tmp_path: Path) -> None:
         time.sleep(1.5)
         s1 = boards.boards["S1"]
         s1.unplug()
-        assert wait_for(lambda: next(b for b in live.hub.boards() if b["board"] == "S1")["status"] == "lost")
+        assert wait_for(lambda: next(b for b in live.hub.boards() if b["board"] == "S1")["status"] == "lost",
+                        timeout=10)
         time.sleep(3.0)  # S1 keeps sensing: its node keeps the events
         s1.plug()
         time.sleep(2.0)
@@ -215,12 +216,12 @@ def test_a_knock_in_delayed_5_s_by_a_broker_restart_is_still_a_knock_in_finding_
     sim = boards.boards["B1"]
     try:
         live.mqtt(auth_broker)
-        assert wait_for(lambda: sim.node.outbox.unacked() == 0)
+        assert wait_for(lambda: sim.node.outbox.unacked() == 0, timeout=10)
         for landed in ("board:B1", "board:B1"):  # a palet lies on B1: a knock-in is possible
             live.hub.submit("t1", {"landed": landed})
         rng = random.Random(1)
         sim.schedule("small", hole_edges(rng, 0, passes=True))
-        assert wait_for(lambda: live.hub.table_view("t1")["throw"] is not None)
+        assert wait_for(lambda: live.hub.table_view("t1")["throw"] is not None, timeout=10)
         auth_broker.stop()  # the knock-in happens now, 0.1 s later on the board's clock...
         sim.schedule("big", hole_edges(rng, 0, passes=True))
         time.sleep(5.0)  # ...and reaches the hub 5 s later

@@ -126,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from hub.assemble import open_hub, stop_on_signal
     from hub.sim.runner import SimEvent, describe
-    from web.server import start_server
+    from web.server import start_server, where_served
 
     work = Path(tempfile.mkdtemp(prefix="trigono-demo-"))
     args.db = args.db or str(work / "demo.db")
@@ -152,6 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if generation == 1:  # the tables exist now: every address shown answers
             shown = addresses(handle.url, handle.app, [s.id for s in specs], games)
             shown["tournament"] = tournament_url
+            shown.update(where_served(args.host, handle.url))  # what phones on the LAN can open
             print(json.dumps({**shown, "password": password, "tables": [s.id for s in specs],
                               "games": sorted(games.current.values())}), flush=True)
             print(readable(shown, password), flush=True)
@@ -178,6 +179,8 @@ def readable(shown: dict[str, Any], password: str) -> str:
              f"  tournament         {shown.get('tournament', '-')}"]
     lines += [f"  overlay {t:<10} {url}" for t, url in shown["overlay"].items()]
     lines += [f"  play {g} vs computer: {url}" for g, url in shown["play_against_the_computer"].items()]
+    lines += ["", f"Serving {shown['serving']}."]
+    lines += [f"  phones             {url}" for url in shown["phones"]]
     lines += ["", "Ctrl-C to stop.", ""]
     return "\n".join(lines)
 

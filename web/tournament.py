@@ -154,7 +154,10 @@ def match(tid: str, mid: str) -> Any:
     found = next((m for m in view["matches"] if m["id"] == mid), None)
     if found is None:
         abort(404)
-    return _page("match.html", view, refresh_s=REFRESH_S, m=found, by_id=_players(view))
+    # A referee entering the result on this page (from the sheet's QR code) must not
+    # have the form reloaded under their fingers.
+    return _page("match.html", view, refresh_s=None if is_logged_in() else REFRESH_S, m=found,
+                 by_id=_players(view))
 
 
 @bp.get("/tournaments/<tid>/players/<pid>")
@@ -308,8 +311,10 @@ def admin_post(tid: str) -> Any:
         flash_key("tour.saved")
     except (UnknownMatchError, HubError) as err:
         flash_refusal(str(err))
+    if request.form.get("back") == "match":  # the match page a QR code opened on a phone
+        return redirect(url_for("tournament.match", tid=tid, mid=request.form.get("match", "")))
     anchor = request.form.get("anchor", "")
-    return redirect(url_for("tournament.admin", tid=tid) + (f"#{anchor}" if anchor.isidentifier() else ""))
+    return redirect(url_for("tournament.admin", tid=tid) + (f"#{anchor}" if anchor.replace("-", "_").isidentifier() else ""))
 
 
 @bp.get("/tournaments/<tid>/players.csv")

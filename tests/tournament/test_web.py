@@ -107,3 +107,23 @@ def test_create_form_names_the_detailed_trigono_ranking(referee: FlaskClient, hu
                                              "trigono_detailed": "1"})
     tid = where.rstrip("/").split("/")[-2]
     assert referee.get(f"/api/tournaments/{tid}").get_json()["spec"]["ranking"] == "trigono_detailed"
+
+
+def test_a_referee_enters_a_result_from_the_match_page(referee: FlaskClient, hub: Hub) -> None:
+    """The match sheet's QR code opens the match page; logged in, the referee's phone
+    enters the result there and comes back to it."""
+    token = csrf_token(referee, "/tournaments/")
+    api_post(referee, "/api/tournaments", {"id": "Q", "name": "QR", "game": "trike", "format": "elimination",
+                                           "check_in": False}, token)
+    for name in ("Ana", "Ben"):
+        api_post(referee, "/api/tournaments/Q/entries", {"type": "register", "player": {"name": name}}, token)
+    view = api_post(referee, "/api/tournaments/Q/entries", {"type": "start"}, token).get_json()
+    m = view["matches"][0]
+    page = referee.get(f"/tournaments/Q/matches/{m['id']}").get_data(as_text=True)
+    assert 'class="result-form"' in page and 'http-equiv="refresh"' not in page
+    where = form(referee, "/tournaments/Q/admin", {"action": "result", "match": m["id"], "back": "match",
+                                                    "place_p1": "2", "place_p2": "1"})
+    assert where.endswith(f"/tournaments/Q/matches/{m['id']}")
+    assert referee.get("/api/tournaments/Q").get_json()["podium"][0]["name"] == "Ben"
+    public = FlaskClient(referee.application).get(f"/tournaments/Q/matches/{m['id']}").get_data(as_text=True)
+    assert 'class="result-form"' not in public

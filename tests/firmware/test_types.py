@@ -18,6 +18,7 @@ from tests.firmware.stubs import ensure_stubs
 SKIP = {"rp2": {"board_esp32.py"}, "esp32": set()}  # the rp2 firmware has no esp32 module
 
 
+@pytest.mark.slow  # pyright over the stubs: 10-25 s per port
 @pytest.mark.parametrize("port", ["rp2", "esp32"])
 def test_firmware_type_checks_against_micropython_stubs(port: str, tmp_path: Path) -> None:
     stubs = ensure_stubs(port)

@@ -240,6 +240,9 @@ class TrigonoTable(Table):
                 errors.append(str(err))
                 continue
             self.throw, self.stuck = None, False
+            # Between throws nothing falls: the boards test their beams now (a dead beam
+            # shows as a fault before the next palet, not after it is missed).
+            self.commands = [(b, "selftest") for b in self.physical_boards()]
             n = len(src) - 1
             kind = "throw_knocking" if n else "throw_invalid" if throw["invalid"] else "throw"
             self.note(entry, kind, player=throw["player"], hole=action["throw"]["to"], n=n,

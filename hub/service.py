@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from engines import GAMES
+from firmware import protocol
 from hub import ingest
 from hub.bots import BotTurn, BotWorker
 from hub.changes import ChangeFeed
@@ -257,6 +258,10 @@ class Hub:
 
     def _applied(self, table: Table, announce: bool = True) -> None:
         self.tables.applied(table)
+        for board, command in table.take_commands():
+            link = self.devices.links.get(board)
+            if link is not None:
+                link.send(board, protocol.command(0, command))
         if announce:
             self.feed.table(table.id)
         if table.has_bots:

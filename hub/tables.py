@@ -104,6 +104,9 @@ class Table:
         self.alerts: list[dict[str, Any]] = []
         self.applied_through = 0  # id of the last entry applied
         self.hint: dict[str, Any] | None = None
+        self.commands: list[tuple[str, str]] = []
+        """(board, command) the table asks the hub to send its boards once the entry that
+        led to them is stored (:meth:`take_commands`); transient: a replay sends none."""
         self.state: State[Any] = self._initial()
         self._version = 0  # bumped whenever the state changes (printed-state cache key)
         self._printed: tuple[int, dict[str, Any]] | None = None
@@ -232,6 +235,11 @@ class Table:
 
     def physical_boards(self) -> list[str]:
         return []
+
+    def take_commands(self) -> list[tuple[str, str]]:
+        """The device commands asked since the last call (the hub sends them)."""
+        commands, self.commands = self.commands, []
+        return commands
 
     # -- events and alerts ---------------------------------------------------------------
     def note(self, entry: Entry, kind: str, /, **params: Any) -> None:

@@ -82,6 +82,7 @@ class TableSet:
             except HubError as err:  # stored inputs were valid; keep going regardless
                 log.error("replay of entry %s on %s: %s", entry.id, table_id, err)
         assert table is not None, f"table {table_id} has no create entry"
+        table.take_commands()  # asked in the past: a replay sends nothing
         self._tables[table_id] = table
         self._dormant.pop(table_id, None)
         return table

@@ -272,3 +272,14 @@ def test_sensor_events_say_whether_a_void_can_take_them_out_and_whether_one_did(
     assert marks()[drop.id] == (False, True) and f.table.actions == []
     with pytest.raises(RefusedError):
         f.console(void=drop.id)
+
+
+def test_once_a_throw_is_scored_the_boards_are_asked_to_test_their_beams() -> None:
+    f = Fold(settle_s=0.4, boards=["B1", "B2"])
+    f.device("drop", t_ms=0, hole="big")
+    assert f.table.take_commands() == []  # settling: a palet may still fall
+    f.tick(1.0)
+    assert f.table.take_commands() == [("B1", "selftest"), ("B2", "selftest")]
+    assert f.table.take_commands() == []  # asked once
+    f.console(landed="floor")
+    assert f.table.take_commands() == []  # no sensor throw, no new test

@@ -22,6 +22,7 @@ from hub.errors import (
 from hub.service import Hub
 from tests.conftest import RECORDS
 from tests.hub.conftest import Rig
+from tests.hub.devices import wait_for
 
 
 def two_player(rig: Rig, **kw: object) -> dict:
@@ -268,3 +269,11 @@ def test_finished_match_restarts_dormant_and_loads_when_opened_T18(rig: Rig) -> 
         assert again.export("t1")["actions"] == [a["action"] for a in view["state"]["log"]]
     finally:
         again.close()
+
+
+def test_the_hub_sends_a_selftest_to_the_boards_once_a_throw_is_scored(rig: Rig) -> None:
+    two_player(rig)
+    rig.event("B1", "drop", hole="big")
+    rig.settled()
+    assert wait_for(lambda: {"type": "cmd", "boot": 0, "cmd": "selftest"} in
+                    [m for b, m in rig.link.sent if b == "B1"])

@@ -150,6 +150,11 @@ class IngestState(Generic[LinkT]):
     stored (:meth:`board_clock`)."""
     clock_claims: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)
     """(board, boot) → (seq, t_us) of its newest health message, shown once seq is stored."""
+    hellos: dict[tuple[str, int], tuple[Any, Any]] = field(default_factory=dict)
+    """(board, boot) → (t_us, config) of its hello: a different hello under the same key
+    is another board life reusing the boot id (issue 14, finding 5)."""
+    reused: set[tuple[str, int]] = field(default_factory=set)
+    """(board, boot) found reused: nothing more of it is stored or acknowledged."""
     _saved: dict[str, BoardHealth | None] | None = None
 
     def board(self, board: str) -> BoardHealth:
@@ -311,6 +316,8 @@ def take(state: IngestState[LinkT], batch: Iterable[Arrival[LinkT]], now: float)
         if msg["type"] not in protocol.EVENT_TYPES:
             intake.ready.append(item)
             continue
+        if _reused_boot(state, intake, item):
+            continue
         offer = state.seqs.offer(board, msg["boot"], msg["seq"], item, item.at)
         if offer.refused:
             h.refused += 1
@@ -327,8 +334,29 @@ def take(state: IngestState[LinkT], batch: Iterable[Arrival[LinkT]], now: float)
         intake.ready.extend(offer.released)
     intake.entries = [_entry(state, item) for item in intake.ready]
     intake.acks = _pace(state, to_ack, now)
-    intake.asks = _asks(state, wall)
+    intake.asks += _asks(state, wall)  # after any newboot asked above
     return intake
+
+
+def _reused_boot(state: IngestState[LinkT], intake: Intake[LinkT], item: Arrival[LinkT]) -> bool:
+    """True when the event's (board, boot) is used by a second board life: a hello that
+    differs from the one stored under that boot (a flash erased, a spare with the same
+    id). Its events would look like resends of the first life's, be dropped and
+    acknowledged, and the board would throw them away: so none is acknowledged, and the
+    board is told to take a fresh boot id (``cmd newboot``: it moves its unacknowledged
+    events there). Hellos seen before a hub restart are not known here."""
+    msg = item.msg
+    key = (msg["board"], msg["boot"])
+    if msg["type"] == "hello" and key not in state.reused:
+        mark = (msg.get("t_us"), msg.get("config"))
+        first = state.hellos.setdefault(key, mark)
+        if first != mark:
+            state.reused.add(key)
+            _alert(state, intake, key[0], item.at, "boot_reused", boot=key[1])
+    if key not in state.reused:
+        return False
+    intake.asks.append(Ack(item.link, key[0], protocol.command(key[1], "newboot")))
+    return True
 
 
 def stored(state: IngestState[LinkT], intake: Intake[LinkT],

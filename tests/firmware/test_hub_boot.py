@@ -1,0 +1,104 @@
+"""A reused boot id (issue 14, finding 5): flash erased (the boot counter starts again)
+and the random bits the same by bad luck, or a spare board given the same id and boot.
+The hub used to take the new board's events for resends of the old ones: it dropped them
+and acknowledged them, so the board threw them away. Now it alerts, acknowledges nothing
+of that boot any more, and tells the board to take a fresh boot id (`cmd newboot`); the
+board moves its unacknowledged events there and they are stored.
+
+Real hub, real firmware nodes (CPython), over the hub's in-memory transport."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from firmware import config
+from firmware.node import Node
+from firmware.outbox import MemoryStorage
+from tests.hub.conftest import Rig
+from tests.hub.devices import wait_for
+
+CFG = config.load({"board": "B1", "port": "unix", "holes": [{"name": "big", "beams": [2]},
+                                                            {"name": "small", "beams": [3]}]})
+
+
+class HubLink:
+    """A firmware link into the hub's FakeTransport (hub -> board: its `sent` list)."""
+
+    name = "fake"
+
+    def __init__(self, rig: Rig) -> None:
+        self.rig = rig
+        self.node: Any = None
+        self.read = len(rig.link.sent)  # what was sent before this board existed is not for it
+
+    def attach(self, node: Any) -> None:
+        self.node = node
+        node.link_up(self)
+
+    def is_up(self) -> bool:
+        return True
+
+    def send(self, msg: dict[str, Any]) -> bool:
+        self.rig.send(msg)
+        return True
+
+    def service(self, now: int) -> None:
+        sent = self.rig.link.sent
+        while self.read < len(sent):
+            board, msg = sent[self.read]
+            self.read += 1
+            if board == "B1":
+                self.node.receive(msg)
+
+
+class Board:
+    def __init__(self, rig: Rig, random16: int, start_us: int) -> None:
+        self.now = start_us
+        self.node = Node(CFG, lambda: self.now, lambda ch: False, storage=MemoryStorage(),
+                         random16=lambda: random16)  # an erased flash: the counter starts at 1
+        self.node.keep_events = True
+        self.node.add_link(HubLink(rig))
+        self.node.start()
+
+    def run(self, ms: int) -> None:
+        for _ in range(ms // 2):
+            self.now += 2000
+            self.node.poll()
+
+    def drop(self, channel: int) -> None:
+        self.node.edge(channel, True, self.now + 100)
+        self.node.edge(channel, False, self.now + 5100)
+        self.run(20)
+
+    def settle(self) -> None:
+        assert wait_for(lambda: (self.run(20), self.node.outbox.unacked() == 0)[1], 10), self.node.outbox.items
+
+
+def stored(rig: Rig) -> list[tuple[str, str]]:
+    view = rig.hub.table_view("t1")
+    return [(e["action"]["throw"]["player"], e["action"]["throw"]["to"]) for e in view["state"]["log"]
+            if "throw" in e["action"]]
+
+
+def test_a_reused_boot_id_is_detected_and_the_new_events_are_kept(tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "hub.db")
+    try:
+        rig.hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=1, options={"first": "Ana"})
+        first = Board(rig, 0x0ABC, 5_000_000)
+        first.drop(0)  # Ana: big
+        first.settle()
+        assert wait_for(lambda: (first.run(20), len(stored(rig)) == 1)[1], 5)  # the hub may ask its clock
+        boot = first.node.boot
+        # the board is swapped for a spare whose flash was erased: same id, same boot id
+        spare = Board(rig, 0x0ABC, 90_000_000)
+        assert spare.node.boot == boot
+        spare.drop(1)  # Ben: small
+        spare.settle()  # its events are acknowledged in the end...
+        assert spare.node.boot != boot  # ...under a fresh boot id the hub asked for
+        assert wait_for(lambda: (spare.run(20), len(stored(rig)) == 2)[1], 5), stored(rig)
+        assert stored(rig) == [("Ana", "B1.big"), ("Ben", "B1.small")]
+        alerts = [a["text"] for b in rig.hub.boards() if b["board"] == "B1" for a in b["alerts"]]
+        assert any("reused" in text for text in alerts), alerts
+    finally:
+        rig.close()

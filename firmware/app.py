@@ -53,7 +53,10 @@ def load_config(module="board_config"):
     except (OSError, ValueError) as err:
         console("warning: no usable " + PINMAP_FILE + " (" + str(err) + "): pins not checked")
     try:
-        return fconfig.load(cfg, pinmap, port_name())
+        loaded = fconfig.load(cfg, pinmap, port_name())
+        if "mqtt" in loaded["links"]:
+            fconfig.mqtt_login(loaded, local_secrets())
+        return loaded
     except fconfig.ConfigError as err:
         for line in str(err).split("\n"):
             console("CONFIG ERROR: " + line.strip())
@@ -68,20 +71,23 @@ def make_board(cfg):
     return Board(cfg)
 
 
+def local_secrets():
+    """The board's local.py (Wi-Fi and MQTT secrets), or None."""
+    try:
+        import local
+
+        return local
+    except ImportError:
+        return None
+
+
 def mqtt_client_factory(cfg):
     """Non-blocking MQTT clients (firmware.mqtt) for the broker in the config,
     credentials from local.py."""
     from firmware.mqtt import MqttClient
 
     mq = cfg["mqtt"]
-    user = password = None
-    try:
-        import local
-
-        user = getattr(local, "MQTT_USER", None)
-        password = getattr(local, "MQTT_PASSWORD", None)
-    except ImportError:
-        pass
+    user, password = fconfig.mqtt_login(cfg, local_secrets())
     keepalive = mq.get("keepalive_s", 15)
 
     def make():

@@ -11,6 +11,9 @@
 #   buttons     [{"name": "line", "pin": 10}]                      optional
 #   links       ["serial"] and/or "mqtt"
 #   mqtt        {"broker": "192.168.1.10", "port": 1883, "keepalive_s": 15}
+#               the MQTT user is the board id (the broker's ACL lets a user write only
+#               trigono/v1/<user>/...); its password is MQTT_PASSWORD in local.py
+#               (scripts/mqtt-users writes one local.py per board): mqtt_login()
 #   loadcell    {"sck": 20, "dout": 21}    optional HX711 under the board (weight events)
 #   ir          "plain" (default) | "38khz": emitters on a 38 kHz PWM carrier, light-barrier
 #               receivers (TSSP4038, HIGH while broken) - for sunlight outdoors
@@ -201,6 +204,20 @@ def load(cfg, pinmap=None, port=None):
             channels.append((hole["name"], j, pin))
     out["channels"] = channels
     return out
+
+
+def mqtt_login(cfg, local=None):
+    """(user, password) of the board's MQTT link: local.py's MQTT_USER (default: the board
+    id) and MQTT_PASSWORD. Raises ConfigError when the user is not the board id: the
+    broker would refuse every publish (hardware/mosquitto/acl, docs/security.md)."""
+    user = getattr(local, "MQTT_USER", None)
+    password = getattr(local, "MQTT_PASSWORD", None)
+    if user is None:
+        user = cfg["board"]
+    if user != cfg["board"]:
+        raise ConfigError("local.py MQTT_USER " + repr(user) + " is not the board id " + repr(cfg["board"])
+                          + ": the broker lets a board write only its own topics")
+    return user, password
 
 
 def canonical(value):

@@ -174,3 +174,18 @@ def test_the_hub_connects_over_tls_and_verifies_the_broker(auth_broker: AuthBrok
         b1.loop_stop()
         b1.disconnect()
         hub.close()
+
+
+def test_a_boards_mqtt_login_is_its_board_id() -> None:
+    """The firmware takes its MQTT password from local.py (scripts/mqtt-users writes it)
+    and refuses a user other than its board id: the ACL would drop all it publishes."""
+    from types import SimpleNamespace
+
+    from firmware import config
+
+    cfg = {"board": "B1"}
+    assert config.mqtt_login(cfg, SimpleNamespace(MQTT_PASSWORD="pw")) == ("B1", "pw")
+    assert config.mqtt_login(cfg, SimpleNamespace(MQTT_USER="B1", MQTT_PASSWORD="pw")) == ("B1", "pw")
+    assert config.mqtt_login(cfg, None) == ("B1", None)
+    with pytest.raises(config.ConfigError, match="not the board id"):
+        config.mqtt_login(cfg, SimpleNamespace(MQTT_USER="B2", MQTT_PASSWORD="pw"))

@@ -318,6 +318,7 @@ class BoardHealth:
     blocked: set[str] = field(default_factory=set)
     fw: str | None = None
     config: str | None = None
+    crash: str | None = None  # the board's last hello: why its previous life ended
     holes: list[str] = field(default_factory=list)
     uptime_s: int | None = None
     mem_free: int | None = None
@@ -358,6 +359,7 @@ class BoardHealth:
             "blocked": sorted(self.blocked),
             "fw": self.fw,
             "config": self.config,
+            "crash": self.crash,
             "holes": list(self.holes),
             "uptime_s": self.uptime_s,
             "mem_free": self.mem_free,
@@ -375,6 +377,10 @@ class BoardHealth:
             self.link = link
         if kind == "hello":
             self.fw, self.config, self.holes = msg["fw"], msg["config"], list(msg["holes"])
+            crash = msg.get("crash")
+            if crash and crash != self.crash:  # a resent hello alerts once
+                self.alert(now, "crashed", crash=crash)
+            self.crash = crash
         elif kind == "health":
             self.uptime_s, self.mem_free = msg["uptime_s"], msg["mem_free"]
             self.overflow = msg["overflow"]

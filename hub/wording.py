@@ -50,6 +50,7 @@ TEMPLATES: dict[str, str] = {
     "link_lost": "link lost ({link})",
     "gave_up": "{why} {seqs} of boot {boot}: lost",
     "seq_refused": "seq {seq} of boot {boot} refused: more than {window} past the last stored",
+    "crashed": "restarted after a crash: {crash}",
     "boot_reused": "boot {boot} reused (flash erased, or a spare with the same id): its events are "
                    "held and the board is asked for a new boot id",
     "silent": "silent for {seconds} s",

@@ -102,3 +102,20 @@ def test_a_reused_boot_id_is_detected_and_the_new_events_are_kept(tmp_path: Path
         assert any("reused" in text for text in alerts), alerts
     finally:
         rig.close()
+
+
+def test_a_crash_told_in_the_hello_shows_on_the_boards_health(tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "hub.db")
+    try:
+        node = Node(CFG, lambda: 1000, lambda ch: False, storage=MemoryStorage(),
+                    crash="RuntimeError: boom @node.py:212")
+        node.add_link(HubLink(rig))
+        node.start()
+        node.poll(3000)
+        assert rig.hub.flush()
+        board = next(b for b in rig.hub.boards() if b["board"] == "B1")
+        assert board["crash"] == "RuntimeError: boom @node.py:212"
+        assert [a["text"] for a in board["alerts"]] == ["restarted after a crash: RuntimeError: boom @node.py:212"]
+    finally:
+        rig.close()
+

@@ -168,7 +168,9 @@ def player(tid: str, pid: str) -> Any:
         abort(404)
     history = service().player_history(found["key"])
     line = next((s for s in view["standings"] if s["player"] == pid), None)
-    return _page("player.html", view, p=found, history=history, line=line)
+    rating = service().ratings().get(found["key"])
+    return _page("player.html", view, p=found, history=history, line=line,
+                 rating=rating.to_json() if rating else None)
 
 
 @bp.get("/tournaments/<tid>/export.json")

@@ -212,20 +212,16 @@ class TournamentService:
             return self._get(tid).applied
 
     def view(self, tid: str) -> JSONDict:
-        """The tournament's public view (:meth:`Tournament.to_json`) plus each player's
-        rating across events. Cached until the next entry: treat it as read-only."""
+        """The tournament's public view (:meth:`Tournament.to_json`). Cached until the
+        next entry: treat it as read-only. Ratings are apart (:meth:`ratings`): they
+        cost a pass over every result of every tournament."""
         with self._lock:
             t = self._get(tid)
             cached = self._views.get(tid)
             if cached is not None and cached[0] == self._version:
                 return cached[1]
-            version = self._version
             out = t.to_json()
-            ratings = self.ratings()
-            for p in out["players"]:
-                rating = ratings.get(p["key"])
-                p["rating_now"] = rating.to_json() if rating else None
-            self._views[tid] = (version, out)
+            self._views[tid] = (self._version, out)
             return out
 
     def ratings(self) -> dict[str, Rating]:

@@ -143,31 +143,28 @@ def standings(spec: Spec, players: Sequence[str], matches: Iterable[Match]) -> l
     rows, played = tally(spec, matches)
     lines = [rows.get(p) or Standing(p, lot=lot(spec.seed, p)) for p in players]
     order = list(spec.tiebreaks)
-    if "head_to_head" not in order:
-        lines.sort(key=lambda r: (-r.points, *(r.key(t) for t in order)))
-    else:
-        cut = order.index("head_to_head")
-        before, after = order[:cut], order[cut + 1:]
-
-        def head(r: Standing) -> tuple[float, ...]:
-            return (-r.points, *(r.key(t) for t in before))
-
-        lines.sort(key=lambda r: (*head(r), *(r.key(t) for t in after)))
+    cut = order.index("head_to_head") if "head_to_head" in order else len(order)
+    before, after = order[:cut], order[cut + 1:]
+    # Sort keys computed once per line: (points and the tie-breaks before head-to-head,
+    # the tie-breaks after it).
+    keyed = [((-r.points, *(r.key(t) for t in before)), tuple(r.key(t) for t in after), r) for r in lines]
+    keyed.sort(key=lambda k: (k[0], k[1]))
+    lines = [k[2] for k in keyed]
+    if cut < len(order):
         played_by: dict[str, list[Match]] = {}
         for match in played:
             for p in match.players:
                 played_by.setdefault(p, []).append(match)
-        heads = [head(r) for r in lines]
         i = 0
-        while i < len(lines):
+        while i < len(keyed):
             j = i + 1
-            while j < len(lines) and heads[j] == heads[i]:
+            while j < len(keyed) and keyed[j][0] == keyed[i][0]:
                 j += 1
             if j - i > 1:
-                group = lines[i:j]
-                _head_to_head(group, played_by)
-                group.sort(key=lambda r: (-r.head_to_head, *(r.key(t) for t in after)))
-                lines[i:j] = group
+                group = keyed[i:j]
+                _head_to_head([k[2] for k in group], played_by)
+                group.sort(key=lambda k: (-k[2].head_to_head, k[1]))
+                lines[i:j] = [k[2] for k in group]
             i = j
     for rank, r in enumerate(lines, 1):
         r.rank = rank

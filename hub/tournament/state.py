@@ -609,28 +609,28 @@ class Tournament:
         return calls[0] if calls else None
 
     # -- views -------------------------------------------------------------------------------
-    def match_json(self, m: Match) -> JSONDict:
+    def match_json(self, m: Match, names: Mapping[str, str] | None = None) -> JSONDict:
         out = m.to_json()
-        out["names"] = [self.name(p) for p in m.players]
+        out["names"] = [names[p] for p in m.players] if names else [self.name(p) for p in m.players]
         return out
 
     def to_json(self) -> JSONDict:
         """The whole public view of the tournament (plain JSON)."""
         lines = self.standings()
-        rows = {s.player: s for s in lines}
         ranking = self.final_ranking(lines)
+        names = {p.id: p.name for p in self.players.values()}
         return {
             "id": self.id, "spec": self.spec.to_json(), "status": self.status,
             "round": self.round, "created_at": self.created_at,
             "players": [p.to_json() for p in self.players.values()],
             "stations": [s.to_json() for s in self.stations.values()],
-            "matches": [self.match_json(m) for m in self.matches.values() if m.status != "cancelled"],
-            "standings": [{**rows[p].to_json(), "name": self.name(p)} for p in rows],
-            "pools": [{"name": chr(ord("A") + i), "standings": [{**s.to_json(), "name": self.name(s.player)}
-                                                                for s in lines]}
-                      for i, lines in enumerate(self.pool_standings())],
-            "ranking": [{"place": place, "player": p, "name": self.name(p)} for place, p in ranking],
-            "podium": [{"place": place, "player": p, "name": self.name(p)} for place, p in self.podium(ranking)],
+            "matches": [self.match_json(m, names) for m in self.matches.values() if m.status != "cancelled"],
+            "standings": [{**s.to_json(), "name": names[s.player]} for s in lines],
+            "pools": [{"name": chr(ord("A") + i), "standings": [{**s.to_json(), "name": names[s.player]}
+                                                                for s in pool]}
+                      for i, pool in enumerate(self.pool_standings())],
+            "ranking": [{"place": place, "player": p, "name": names[p]} for place, p in ranking],
+            "podium": [{"place": place, "player": p, "name": names[p]} for place, p in self.podium(ranking)],
             "queue": [m.id for m in self.queue()],
             "calls": list(self.calls),
             "entries": self.applied,

@@ -1,0 +1,17 @@
+"""Tournaments from registration to podium, on the hub's append-only log (issue 16).
+
+Pure logic (no threads, no I/O):
+
+- :mod:`hub.tournament.model` — the spec, players, stations, matches, rankings; typed errors;
+- :mod:`hub.tournament.formats` — draws: Swiss pairs (networkx maximum-weight matching) and
+  groups of k, pools, elimination brackets with seeding and byes;
+- :mod:`hub.tournament.standings` — points per placing and configurable tie-breaks;
+- :mod:`hub.tournament.ratings` — OpenSkill (Plackett-Luce) ratings across events;
+- :mod:`hub.tournament.state` — :class:`~hub.tournament.state.Tournament`, the fold of the
+  log's entries, and the director's follow-ups (next round, redraws, calls to stations).
+
+On a running hub: :mod:`hub.tournament.service` (durable, thread-safe, fed by the tables
+it opens), :mod:`hub.tournament.sim` and :mod:`hub.tournament.demo` (simulated ones),
+:mod:`hub.tournament.commands` (``trigono tournament export|load|sim``). The pages and
+the JSON API are :mod:`web.tournament` (docs/api.md, "Tournaments").
+"""

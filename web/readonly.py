@@ -120,6 +120,10 @@ class ReadOnlyHub(Hub):
     def add_transport(self, transport: Any) -> None:
         raise RefusedError("a read-only web process has no device links")
 
+    def ignore_board(self, board: str) -> None:
+        raise RefusedError("a read-only web process takes no device messages: ignore the "
+                           "board on the hub's own pages")
+
     def close(self) -> None:
         """Stop following and close the store. Idempotent."""
         if self._halt.is_set():

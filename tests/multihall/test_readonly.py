@@ -70,6 +70,8 @@ def test_the_reader_refuses_every_write_and_changes_nothing(pair: tuple[Hub, Rea
         reader.submit("g1", {"move": "b1"})
     with pytest.raises(RefusedError, match="read-only"):
         reader.create_table("trike", options={"size": 3}, table_id="g2")
+    with pytest.raises(RefusedError, match="read-only"):
+        reader.ignore_board("B9")
     assert reader.table_view("g1")["state"] == before
     assert [t["id"] for t in reader.list_tables()] == ["g1"]
     assert writer.table_view("g1")["state"]["log"] == []  # nothing reached the store

@@ -37,16 +37,14 @@ def reachable_by_phones() -> bool:
     return not (host.startswith("127.") or host in LOOPBACK)
 
 
-def lan_alternatives() -> list[str]:
-    """This page at each LAN address, when it was opened at a loopback address."""
+def lan_alternatives(path: str) -> list[str]:
+    """``path`` at each LAN address, when this page was opened at a loopback address."""
     if reachable_by_phones():
         return []
     from web.server import lan_addresses
 
     port = urlsplit(base_url()).port
-    scheme = request.scheme
-    return [f"{scheme}://{address}{':' + str(port) if port else ''}{request.full_path.rstrip('?')}"
-            for _name, address in lan_addresses()]
+    return [f"{request.scheme}://{address}{':' + str(port) if port else ''}{path}" for _name, address in lan_addresses()]
 
 
 def qr_data_uri(url: str) -> str:

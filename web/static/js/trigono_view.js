@@ -42,9 +42,9 @@ export function layoutSvg(view) {
     const at = ([x, y], dy = 0) => ({ x: (x * scale).toFixed(1), y: (-y * scale + dy).toFixed(1) });
     parts.push(el("g", { class: "board", "data-board": board.id },
       el("polygon", { points: lattice.polygon(board.cell, scale) }),
-      el("circle", { class: "hole big", cx: big[0] * scale, cy: -big[1] * scale, r: 10 }),
+      el("circle", { class: "hole big", "data-hole": `${board.id}.big`, cx: big[0] * scale, cy: -big[1] * scale, r: 10 }),
       pendingBig ? el("text", { class: "pending", ...at(big, 5) }, pendingBig) : null,
-      el("circle", { class: "hole small", cx: small[0] * scale, cy: -small[1] * scale, r: 7 }),
+      el("circle", { class: "hole small", "data-hole": `${board.id}.small`, cx: small[0] * scale, cy: -small[1] * scale, r: 7 }),
       pendingSmall ? el("text", { class: "pending", ...at(small, 4) }, pendingSmall) : null,
       el("text", { class: "board-id", ...at(label, 5) }, board.id),
       el("text", { class: "board-count", ...at([cx, cy], 9) }, onBoard),
@@ -54,7 +54,7 @@ export function layoutSvg(view) {
     const [x, y] = lattice.vertexXY(v[0], v[1]);
     const hole = all.length === 1 ? "jackpot" : `jackpot.${k + 1}`;
     const pending = (state.holes || {})[hole] ?? 0;
-    parts.push(el("g", { class: "jackpot" },
+    parts.push(el("g", { class: "jackpot", "data-hole": hole },
       el("circle", { cx: x * scale, cy: -y * scale, r: 13 }),
       el("text", { class: "pending", x: x * scale, y: -y * scale + 5 }, pending || "★")));
   });

@@ -1,0 +1,119 @@
+// The big screen (/big), readable from 10 m. One table at a time, in turn every
+// settings.rotate_s seconds (?rotate=S), a big moment elsewhere moving the screen there;
+// or every table at once (?mode=grid); only some tables with ?tables=a,b (then nothing of
+// the others shows, their announcements included). A header that stays says which table
+// and round; announcements go in the footer; nothing meant only for the referee.
+import { el, t } from "./common.js";
+import { settings, card, head, isFinished, followTables, byCreation } from "./cards.js";
+import { announcementsBetween, setupSpeech } from "./live.js";
+import { setupSounds } from "./sounds.js";
+import { isMajor, showMoments, noteEffects, applyEffects, celebrate } from "./moments.js";
+
+const container = document.getElementById("tables");
+const empty = document.getElementById("empty");
+const bigHead = document.getElementById("big-head");
+const dots = document.getElementById("rotation");
+const main = document.getElementById("main");
+const grid = settings.view === "grid";
+const rotateMs = (settings.rotate_s || 20) * 1000;
+const only = settings.tables || [];
+const KEEP_FINISHED_MS = 90_000; // a table just won stays in the rotation this long
+
+let currentId = null; // the table on screen (rotation mode)
+let lastJump = 0;
+const finishedAt = new Map(); // table id -> when this screen saw it end
+
+const wanted = (id) => !only.length || only.includes(id);
+
+// The tables in turn: the live ones, and those that just ended; finished ones only when
+// nothing is live any more.
+function shownViews() {
+  const views = byCreation([...tables.values()].filter((v) => wanted(v.id)));
+  const now = Date.now();
+  const live = views.filter((v) => !isFinished(v) || now - (finishedAt.get(v.id) ?? -Infinity) < KEEP_FINISHED_MS);
+  return live.length ? live : views;
+}
+
+function drawHead(view, index, count) {
+  if (!view) {
+    bigHead.replaceChildren(...(grid && count ? [el("h1", {}, t("big.all_tables", { n: count }))] : []));
+    return;
+  }
+  const position = el("span", { class: "position", title: t("big.position", { k: index + 1, n: count }) }, `${index + 1} / ${count}`);
+  bigHead.replaceChildren(...(count > 1 ? [head(view, "h1"), position] : [head(view, "h1")]));
+}
+
+// Columns for n cells in a w × h box, each cell as close to 16:10 as the box allows.
+export function gridShape(n, w, h) {
+  let best = { cols: 1, rows: n, score: -1 };
+  for (let cols = 1; cols <= n; cols++) {
+    const rows = Math.ceil(n / cols);
+    const cw = w / cols, ch = h / rows;
+    const score = Math.min(cw, ch * 1.6) * Math.min(ch, cw / 1.6); // the usable 16:10 area
+    if (score > best.score) best = { cols, rows, score };
+  }
+  return best;
+}
+
+function bigCard(view) {
+  const node = card(view, "big");
+  node.style.setProperty("--rows", String(Math.max(2, (view.seats || []).length)));
+  applyEffects(node, view.id);
+  return node;
+}
+
+function draw() {
+  const shown = shownViews();
+  empty.hidden = shown.length > 0;
+  container.dataset.count = String(shown.length);
+  if (!shown.length) { container.replaceChildren(); drawHead(null); dots.replaceChildren(); return; }
+  if (grid) {
+    const { cols, rows } = gridShape(shown.length, container.clientWidth || innerWidth, container.clientHeight || innerHeight);
+    container.style.setProperty("--cols", String(cols));
+    container.style.setProperty("--grid-rows", String(rows));
+    container.replaceChildren(...shown.map((v) => el("section", { class: "grid-cell", "data-table": v.id }, head(v, "h2"), bigCard(v))));
+    drawHead(null, 0, shown.length);
+    return;
+  }
+  let index = shown.findIndex((v) => v.id === currentId);
+  if (index < 0) index = 0;
+  const view = shown[index];
+  currentId = view.id;
+  drawHead(view, index, shown.length);
+  container.replaceChildren(bigCard(view));
+  dots.replaceChildren(...shown.map((v) => el("span", { class: v.id === currentId ? "on" : "" }, "●")));
+}
+
+function onTable(view, before) {
+  if (!wanted(view.id)) return; // a filtered screen shows nothing of the other tables
+  if (before && !isFinished(before) && isFinished(view)) finishedAt.set(view.id, Date.now());
+  const found = announcementsBetween(before, view);
+  if (!found.length) return;
+  noteEffects(view, before);
+  if (!grid && view.id !== currentId && isMajor(found) && Date.now() - lastJump > rotateMs) {
+    currentId = view.id; // show the table where it happened, for a full period
+    lastJump = Date.now();
+    restartRotation();
+  }
+  const elsewhere = grid || view.id !== currentId;
+  showMoments(found, { table: elsewhere ? view.id : null });
+  if (found.some((a) => a.key === "announce.match_won")) celebrate(main, view.state.winner);
+}
+
+let timer = null;
+function restartRotation() {
+  if (grid) return;
+  clearInterval(timer);
+  timer = setInterval(() => {
+    const shown = shownViews();
+    const index = shown.findIndex((v) => v.id === currentId);
+    currentId = shown.length ? shown[(index + 1) % shown.length].id : null;
+    draw();
+  }, rotateMs);
+}
+
+setupSpeech(document.getElementById("speak-toggle"));
+setupSounds(document.getElementById("sound-toggle"));
+restartRotation();
+if (grid) addEventListener("resize", () => draw());
+const tables = followTables({ onTable, draw });

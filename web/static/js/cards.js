@@ -1,0 +1,116 @@
+// One table as a card, and the live map of tables every public page follows (dashboard,
+// one table, big screen, overlay). Trigono draws itself (trigono_view.js); the other games
+// are drawn by their play page's renderer (web/GAMES.md), as a spectator sees them.
+import { page, t, el, lattice, gameName, getJSON, addMessages, lang } from "./common.js";
+import { layoutSvg, playerRows, statusLine, counts } from "./trigono_view.js";
+import { connect } from "./live.js";
+
+export const settings = page.settings || {};
+
+const renderers = new Map(); // game -> module (null while loading or when missing)
+let redraw = () => {};
+
+function loadRenderer(game) {
+  const url = (settings.renderers || {})[game];
+  if (!url || renderers.has(game)) return;
+  renderers.set(game, null);
+  import(url).then((module) => { addMessages(module.messages); renderers.set(game, module); redraw(); })
+    .catch(() => { /* the card keeps its score table */ });
+}
+
+export function gameBoard(view) {
+  const module = renderers.get(view.game);
+  if (!module) { loadRenderer(view.game); return null; }
+  const root = el("div", { class: `game-root game-${view.game} spectator` });
+  const refuse = () => Promise.reject(new Error("spectator"));
+  try {
+    module.render({
+      table: view.id, game: view.game, options: view.options || {}, state: view.state || {},
+      players: view.seats || [], you: null, your_turn: false, legal_actions: [], hint: null,
+      bot_thinking: view.bot_thinking, last_event_id: view.change_id, lang, view,
+    }, root, { lang, lattice, el, t, play: refuse, hint: refuse });
+  } catch (err) {
+    console.error(err);
+    return null;
+  }
+  return root;
+}
+
+// Table, game, round and phase: the card's header, and the big screen's.
+export function head(view, tag = "h2") {
+  const state = view.state || {};
+  const trigono = view.game === "trigono";
+  return el("header", { class: "card-head" },
+    el(tag, {}, view.id),
+    el("span", { class: "game" }, gameName(view.game)),
+    trigono && state.round ? el("span", { class: "round" }, t("table.round", { n: state.round })) : null,
+    state.phase && state.phase !== "normal" ? el("span", { class: `phase ${state.phase}` }, t(`table.phase.${state.phase}`)) : null);
+}
+
+export function isFinished(view) {
+  const state = view.state || {};
+  return Boolean(state.winner) || (state.status || "playing") !== "playing";
+}
+
+// `mode`: "index" (links, referee counts), "table" (the other games' board too), "big"
+// (no header: the page has one; the board; nothing for the referee only).
+export function card(view, mode) {
+  const state = view.state || {};
+  const trigono = view.game === "trigono";
+  const audience = mode === "big"; // questions and alerts are the referee's business
+  const flags = [];
+  if (!audience && (view.prompts || []).length) flags.push(el("span", { class: "badge prompt" }, t("table.prompts", { n: view.prompts.length })));
+  if (!audience && (view.alerts || []).length) flags.push(el("span", { class: "badge alert" }, t("table.alerts", { n: view.alerts.length })));
+  const links = mode === "index" ? el("nav", { class: "card-links" },
+    el("a", { href: `/tables/${encodeURIComponent(view.id)}` }, t("dash.open_table"), el("span", { class: "sr-only" }, ` ${view.id}`)),
+    el("a", { href: `/play/${encodeURIComponent(view.id)}` }, t(trigono ? "dash.watch" : "dash.play"), el("span", { class: "sr-only" }, ` ${view.id}`))) : null;
+  const board = !trigono && (mode === "big" || mode === "table") ? gameBoard(view) : null;
+  return el("article", { class: `table-card game-${view.game}${state.winner ? " won" : ""}${isFinished(view) ? " finished" : ""}`, "data-table": view.id },
+    mode === "big" ? null : head(view),
+    statusLine(view),
+    el("div", { class: "card-body" },
+      el("table", { class: "players" }, el("caption", { class: "sr-only" }, t("table.players")), el("tbody", {}, playerRows(view))),
+      trigono ? el("div", { class: "layout-box" }, layoutSvg(view), counts(view)) : board),
+    flags.length ? el("div", { class: "flags" }, flags) : null,
+    links);
+}
+
+// The live map of tables (id -> view), kept from the stream: `onTable(view, before)` for
+// every new view of a table (before: the previous one, if any), then `draw()`; `draw()`
+// alone after a snapshot, a new or removed table, or a renderer that finished loading.
+export function followTables({ table = null, onTable = () => {}, draw }) {
+  const tables = new Map();
+  redraw = draw;
+  const update = (view) => {
+    const before = tables.get(view.id);
+    tables.set(view.id, view);
+    onTable(view, before);
+    draw();
+  };
+  connect({
+    table,
+    onSnapshot(data) {
+      tables.clear();
+      for (const view of data.tables || []) tables.set(view.id, view);
+      draw();
+    },
+    onTable: update,
+    async onTables(list) {
+      // A table was created (or removed): fetch the views we do not have yet.
+      const ids = new Set(list.map((s) => s.id));
+      for (const id of [...tables.keys()]) if (!ids.has(id)) tables.delete(id);
+      for (const id of ids) {
+        if (tables.has(id)) continue;
+        try { update(await getJSON(`/api/tables/${encodeURIComponent(id)}`)); } catch (e) { /* gone again */ }
+      }
+      draw();
+    },
+    onRemoved(data) { tables.delete(data.id); draw(); },
+  });
+  return tables;
+}
+
+// Oldest first, so a table keeps its place (the dashboard, the rotation).
+export function byCreation(views) {
+  return [...views].sort((a, b) => (a.created_at ?? 0) - (b.created_at ?? 0));
+}

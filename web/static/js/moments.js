@@ -1,0 +1,111 @@
+// What the big screen and the overlay do when something happens at a table: a banner
+// (in the footer, never over the header), a short sound, the words spoken if asked, and an
+// animation on the drawing — a palet dropping into its hole, the jackpot bursting, the
+// round winner's row cheering, a trophy for the match. Animations are CSS (big.css) and
+// stop under prefers-reduced-motion; the words and the banner stay.
+import { el, t } from "./common.js";
+import { speak } from "./live.js";
+import { play } from "./sounds.js";
+import { trophy } from "./trigono_view.js";
+
+// Big moments: the big screen moves to their table, the banner is gold.
+const MAJOR = new Set(["announce.jackpot", "announce.round_won", "announce.match_won", "announce.final"]);
+const WON = new Set(["announce.round_won", "announce.match_won"]);
+// The one sound for a batch of announcements: the biggest moment wins.
+const SOUNDS = [["announce.match_won", "match"], ["announce.jackpot", "jackpot"], ["announce.round_won", "round"],
+  ["announce.eliminated", "out"], ["announce.big", "drop"], ["announce.small", "drop"]];
+
+export const isMajor = (found) => found.some((a) => MAJOR.has(a.key));
+
+export function soundFor(found) {
+  const hit = SOUNDS.find(([key]) => found.some((a) => a.key === key));
+  return hit ? hit[1] : null;
+}
+
+let hideTimer = null;
+
+// `table`: the table's id when the screen shows another one (or several), else null.
+export function showMoments(found, { table = null, holdMs = 7000 } = {}) {
+  const box = document.getElementById("announce");
+  if (!found.length) return;
+  if (box) {
+    const won = found.some((a) => WON.has(a.key));
+    const lines = found.map((a) => el("p", { class: MAJOR.has(a.key) ? "major" : null }, a.text));
+    box.replaceChildren(...[
+      won ? trophy("") : null,
+      table ? el("span", { class: "moment-table" }, table) : null,
+      el("div", { class: "moment-lines" }, lines)].filter(Boolean));
+    box.dataset.base = box.dataset.base || box.className; // the page's own classes
+    box.className = `${box.dataset.base}${isMajor(found) ? " major" : ""}${found.some((a) => a.key === "announce.jackpot") ? " jackpot" : ""}`;
+    box.hidden = false;
+    void box.offsetWidth; // restart the CSS animation
+    box.classList.add("pop");
+    clearTimeout(hideTimer);
+    hideTimer = setTimeout(() => { box.hidden = true; }, holdMs);
+  }
+  const sound = soundFor(found);
+  if (sound) play(sound);
+  for (const a of found) speak(a.text);
+}
+
+// -- animations on the drawing ------------------------------------------------------------
+// The page redraws a card on every change; an effect is kept with its start time and put
+// back on the new elements with a negative delay, so it runs once, smoothly, to its end.
+const effects = []; // {table, hole | player, kind, start, ms, seat}
+
+export function noteEffects(view, before) {
+  const now = performance.now();
+  const a = (before && before.state) || {}, b = view.state || {};
+  const seats = (view.seats || []).map((s) => s.name);
+  for (const entry of (b.log || []).slice((a.log || []).length)) {
+    const to = String(((entry.action || {}).throw || {}).to || "");
+    const hole = to.endsWith(".big") || to.endsWith(".small") || to.startsWith("jackpot");
+    if (hole && !((entry.action || {}).throw || {}).invalid) {
+      effects.push({ table: view.id, hole: to, kind: to.startsWith("jackpot") ? "jackpot" : "drop",
+        seat: Math.max(0, seats.indexOf(entry.player)) % 6, start: now, ms: to.startsWith("jackpot") ? 2400 : 1400 });
+    }
+  }
+  const resultsA = a.round_results || [], resultsB = b.round_results || [];
+  for (const r of resultsB.slice(resultsA.length)) {
+    if (r.winner) effects.push({ table: view.id, player: r.winner, kind: "cheer", start: now, ms: 3000 });
+  }
+  if (b.winner && !a.winner) effects.push({ table: view.id, player: b.winner, kind: "cheer", start: now, ms: 6000 });
+}
+
+function withDelay(node, effect, now) {
+  node.style.animationDelay = `${-(now - effect.start)}ms`;
+  return node;
+}
+
+// Put the running effects of `table` on its freshly drawn card `root`.
+export function applyEffects(root, table) {
+  const now = performance.now();
+  for (let k = effects.length - 1; k >= 0; k--) if (now - effects[k].start > effects[k].ms) effects.splice(k, 1);
+  for (const effect of effects) {
+    if (effect.table !== table) continue;
+    if (effect.kind === "cheer") {
+      const row = root.querySelector(`tr[data-player="${CSS.escape(effect.player)}"]`);
+      if (row) withDelay(row, effect, now).classList.add("cheer");
+      continue;
+    }
+    const hole = root.querySelector(`svg.layout [data-hole="${CSS.escape(effect.hole)}"]`);
+    if (!hole) continue;
+    const circle = hole.tagName === "circle" ? hole : hole.querySelector("circle");
+    const cx = circle.getAttribute("cx"), cy = circle.getAttribute("cy");
+    const r = Number(circle.getAttribute("r"));
+    // The thrower's palet, in their colour, falling into the hole.
+    const palet = withDelay(el("circle", { class: `palet-fall p${effect.seat}`, cx, cy, r: (r * 1.15).toFixed(1) }), effect, now);
+    const ring = withDelay(el("circle", { class: `hole-ring ${effect.kind}`, cx, cy, r }), effect, now);
+    hole.parentNode.append(ring, palet);
+  }
+}
+
+// The match's end, on the big screen: a trophy over the stage for a few seconds.
+export function celebrate(stage, name, ms = 8000) {
+  if (!stage) return;
+  const card = el("div", { class: "celebrate", role: "status" },
+    trophy(""), el("p", {}, t("announce.match_won", { name })));
+  stage.querySelectorAll(".celebrate").forEach((old) => old.remove());
+  stage.append(card);
+  setTimeout(() => card.remove(), ms);
+}

@@ -270,6 +270,13 @@ def _entry_from_form(view: Mapping[str, Any]) -> dict[str, Any]:
         boards = [b.strip() for b in f.get("boards", "").split(",") if b.strip()]
         return {"type": "station", "station": {"id": f.get("station", ""), "seats": _form_int("seats", 2),
                                                "boards": boards}}
+    if action == "station_active":  # out of order, or back in service
+        station = next((x for x in view["stations"] if x["id"] == f.get("station")), None)
+        if station is None:
+            raise UnknownMatchError(f"no station {f.get('station')!r}")
+        return {"type": "station", "station": {**station, "active": f.get("active") == "1"}}
+    if action == "uncall":
+        return {"type": "uncall", "match": f.get("match", "")}
     if action == "start":
         return {"type": "start"}
     if action == "forfeit":

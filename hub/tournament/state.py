@@ -7,7 +7,8 @@ Each entry body has a ``type``:
   or after it for a Swiss tournament (a late entry, drawn from the next round on);
 - ``check_in`` / ``withdraw`` ``{"player": id}`` — a withdrawn player forfeits every
   match of theirs not yet done;
-- ``station`` ``{"station": {"id", "seats", "boards"?, "active"?}}`` — add or change one;
+- ``station`` ``{"station": {"id", "seats", "boards"?, "active"?}}`` — add or change one
+  (``active: false``: out of order, its match in play goes back to the queue);
 - ``start`` ``{"order": [ids]}`` — the seeding of the present players; builds the pools,
   brackets (whose later slots fill themselves from results) or nothing yet (Swiss);
 - ``round`` ``{"round": r, "groups": [[ids]], "bye": id | None}`` — a Swiss round drawn
@@ -16,6 +17,7 @@ Each entry body has a ``type``:
 - ``redraw`` ``{"round": r, "groups": [[ids]]}`` — the not-yet-started matches of round
   ``r`` drawn again after a correction (started matches stay);
 - ``call`` ``{"match", "station", "table"?}`` — a match is sent to a free station;
+  ``uncall`` ``{"match"}`` — back to the queue (a station failed);
 - ``result`` / ``correct`` ``{"match", "ranking", "scores"?}`` — a match's ranking
   (:func:`hub.tournament.model.parse_ranking`), entered by hand or reported by its table;
 - ``forfeit`` ``{"match", "player"}`` — a no-show, ranked last of that match.
@@ -66,7 +68,7 @@ from hub.tournament.standings import Standing, standings
 
 BRACKETS = ("main", "consolation")
 ENTRY_TYPES = ("create", "register", "check_in", "withdraw", "station", "start", "round",
-               "redraw", "call", "result", "correct", "forfeit")
+               "redraw", "call", "uncall", "result", "correct", "forfeit")
 CALLS_KEPT = 30
 EMPTY = ""  # a bracket slot nobody fills (a bye)
 
@@ -197,9 +199,11 @@ class Tournament:
         active = raw.get("active", True)
         if not isinstance(active, bool):
             raise BadInputError("station active: expected true or false")
-        if not active and self._on_station_busy(sid):
-            raise RefusedError(f"station {sid} has a match in play")
         self.stations[sid] = Station(sid, seats, tuple(boards), active)
+        if not active:  # out of order: its match in play goes back to the queue
+            for m in self.matches.values():
+                if m.status == "called" and m.station == sid:
+                    m.status, m.station, m.table = "ready", None, None
 
     def _on_station_busy(self, station: str) -> bool:
         return any(m.status == "called" and m.station == station for m in self.matches.values())
@@ -399,6 +403,14 @@ class Tournament:
         self.calls.append({"match": m.id, "number": m.number, "station": station.id,
                            "players": [self.name(p) for p in m.players], "at": at})
         del self.calls[:-CALLS_KEPT]
+
+    def _on_uncall(self, body: Mapping[str, Any], at: float) -> None:
+        """A called match goes back to the queue (its station failed, the players were
+        sent to the wrong one); the director calls it again to a free station."""
+        m = self.match(body.get("match"))
+        if m.status != "called":
+            raise RefusedError(f"match {m.number} is {m.status}, not called")
+        m.status, m.station, m.table = "ready", None, None
 
     def _ranking_for(self, m: Match, body: Mapping[str, Any]) -> tuple[Ranking, dict[str, float]]:
         playing = [p for p in m.players if p not in m.forfeits]

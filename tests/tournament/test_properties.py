@@ -359,7 +359,7 @@ JUNK = st.one_of(st.none(), st.integers(-3, 40), st.text(max_size=6), st.sampled
 @st.composite
 def junk_entries(draw: st.DrawFn) -> dict[str, Any]:
     kind = draw(st.sampled_from(["register", "check_in", "withdraw", "station", "start", "round", "redraw",
-                                 "call", "result", "correct", "forfeit", "nonsense"]))
+                                 "call", "uncall", "result", "correct", "forfeit", "nonsense"]))
     keys = draw(st.lists(st.sampled_from(["player", "match", "station", "ranking", "scores", "groups",
                                           "round", "bye", "order", "table"]), max_size=4, unique=True))
     return {"type": kind, **{k: draw(JUNK) for k in keys}}

@@ -127,3 +127,26 @@ def test_a_referee_enters_a_result_from_the_match_page(referee: FlaskClient, hub
     assert referee.get("/api/tournaments/Q").get_json()["podium"][0]["name"] == "Ben"
     public = FlaskClient(referee.application).get(f"/tournaments/Q/matches/{m['id']}").get_data(as_text=True)
     assert 'class="result-form"' not in public
+
+
+def test_a_station_out_of_order_sends_its_match_elsewhere(referee: FlaskClient, hub: Hub) -> None:
+    token = csrf_token(referee, "/tournaments/")
+    api_post(referee, "/api/tournaments", {"id": "O", "name": "Out", "game": "triominos", "format": "swiss",
+                                           "rounds": 1, "check_in": False}, token)
+    for name in ("Ana", "Ben", "Chloé", "Dan"):
+        api_post(referee, "/api/tournaments/O/entries", {"type": "register", "player": {"name": name}}, token)
+    for station in ("row1", "row2"):
+        api_post(referee, "/api/tournaments/O/entries", {"type": "station", "station": {"id": station, "seats": 2}},
+                 token)
+    api_post(referee, "/api/tournaments/O/entries", {"type": "start"}, token)
+    api_post(referee, "/api/tournaments/O/entries", {"type": "station", "station": {"id": "row3", "seats": 2}},
+             token)
+    form(referee, "/tournaments/O/admin", {"action": "station_active", "station": "row1", "active": "0"})
+    view = referee.get("/api/tournaments/O").get_json()
+    assert sorted(m["station"] for m in view["matches"] if m["status"] == "called") == ["row2", "row3"]
+    assert [s["active"] for s in view["stations"]] == [False, True, True]
+    moved = next(m for m in view["matches"] if m["station"] == "row3")
+    form(referee, "/tournaments/O/admin", {"action": "uncall", "match": moved["id"]})
+    again = next(m for m in referee.get("/api/tournaments/O").get_json()["matches"] if m["id"] == moved["id"])
+    assert again["status"] == "called" and again["station"] == "row3"  # the director calls it again
+    assert len([c for c in referee.get("/api/tournaments/O").get_json()["calls"] if c["match"] == moved["id"]]) == 3

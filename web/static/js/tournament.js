@@ -8,6 +8,8 @@ import { setupSpeech, speak } from "./live.js";
 
 const POLL_MS = 3000;
 const root = document.getElementById("tour-live");
+const printButton = document.getElementById("print-sheets");
+if (printButton) printButton.addEventListener("click", () => window.print());
 
 function callText(call) {
   return t("tour.call", { n: call.number, players: call.players.join(", "), station: call.station });

@@ -81,6 +81,9 @@ def test_sixteen_players_pools_then_bracket_to_the_podium(browser: Any, hub: Hub
     assert page.locator(".bracket[data-stage=main] .bracket-match").count() == 7
     assert page.locator(".bracket[data-stage=consolation] .bracket-match").count() == 7
     shot(page, "tournament-bracket.png")
+    page.goto(f"{server.url}/tournaments/{tid}/sheets")
+    assert page.locator("#print-sheets").is_visible()
+    assert page.locator(".sheet img.qr").count() == page.locator(".sheet").count() >= 30
     assert page.js_errors == []
 
 

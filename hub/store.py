@@ -182,6 +182,8 @@ class SqliteStore(EventStore):
     """
 
     def __init__(self, path: str | Path, *, durable: bool = False) -> None:
+        if is_postgres_url(str(path)):  # not a file name: say so rather than create one
+            raise ValueError(f"{path!r} is a PostgreSQL URL: open it with hub.store.open_store")
         self.path = str(path)
         self._lock = threading.Lock()
         if self.path != ":memory:" and not self.path.startswith("file:"):

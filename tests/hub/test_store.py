@@ -7,12 +7,13 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from hub.service import Hub
-from hub.store import Entry, EventStore, is_postgres_url, open_store
+from hub.store import Entry, EventStore, SqliteStore, is_postgres_url, open_store
 
 
 @pytest.fixture
@@ -284,3 +285,11 @@ def test_a_final_mark_keeps_the_full_snapshot_and_adds_the_summary(store: EventS
     store.save_final("t2", {"id": "t2", "winner": "Ben"})
     assert store.snapshot("t2") == (200, {"table": {"n": 1}})
     assert store.snapshot_heads()["t2"] == (200, True, {"id": "t2", "winner": "Ben"})
+
+
+def test_a_postgres_url_is_never_taken_for_a_sqlite_file_name(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match="open_store"):
+        SqliteStore("postgresql://127.0.0.1/test")
+    assert list(tmp_path.iterdir()) == []

@@ -291,14 +291,6 @@ class Tournament:
         return {"type": "round", "round": self.round + 1, "groups": [list(g) for g in groups],
                 "bye": bye}
 
-    def can_draw(self) -> bool:
-        """Whether a Swiss round can be drawn now."""
-        try:
-            self.draw_round()
-        except RefusedError:
-            return False
-        return True
-
     def met(self) -> set[tuple[str, str]]:
         """Pairs of players who already share (or shared) a match."""
         pairs: set[tuple[str, str]] = set()
@@ -615,8 +607,11 @@ class Tournament:
                 redraw = self.redraw_entry()
                 if redraw is not None:
                     return redraw
-        if self.spec.format == "swiss" and self.status == "running" and self.can_draw():
-            return self.draw_round()
+        if self.spec.format == "swiss" and self.status == "running":
+            try:
+                return self.draw_round()
+            except RefusedError:
+                pass  # the round is not over (or all are drawn)
         calls = self.next_calls()
         return calls[0] if calls else None
 

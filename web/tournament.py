@@ -180,9 +180,20 @@ def export_json(tid: str) -> Any:
     return response
 
 
+def csv_cell(value: Any) -> Any:
+    """A cell a spreadsheet will not run as a formula (a name may start with ``=``).
+
+    >>> csv_cell("=1+1"), csv_cell("Ana"), csv_cell(-3)
+    ("'=1+1", 'Ana', -3)
+    """
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
 def _csv(rows: list[list[Any]], filename: str) -> Response:
     out = io.StringIO()
-    csv.writer(out).writerows(rows)
+    csv.writer(out).writerows([[csv_cell(v) for v in row] for row in rows])
     return Response(out.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 

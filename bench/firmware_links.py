@@ -27,21 +27,16 @@ sys.path.insert(0, str(ROOT))
 from tests.broker import Broker  # noqa: E402
 from tests.firmware.board_proc import BoardProcess  # noqa: E402
 from tests.firmware.tcp_proxy import TcpProxy  # noqa: E402
-from tests.firmware.test_e2e_links import FAULT_S, fault, healths  # noqa: E402
-from tests.firmware.test_e2e_mqtt import BOARD, DROP_BIG, DROP_SMALL_2MS, GAP, Hub  # noqa: E402
+from tests.firmware.test_e2e_links import FAULT_S, board_cfg, fault, healths  # noqa: E402
+from tests.firmware.test_e2e_mqtt import DROP_BIG, DROP_SMALL_2MS, GAP, Hub  # noqa: E402
 
 
 def one(kind: str, workdir: Path) -> int:
     broker = Broker(workdir / "broker")
     broker.start()
     proxy = TcpProxy((broker.host, broker.port))
-    cfg = {"board": BOARD, "port": "unix",
-           "holes": [{"name": "big", "beams": [2, 3], "emitter": 4}, {"name": "small", "beams": [5]}],
-           "links": ["serial", "mqtt"],
-           "mqtt": {"broker": "127.0.0.1", "port": proxy.port, "keepalive_s": 2},
-           "thresholds": {"mqtt_retry_ms": 300, "health_every_s": 1, "resend_ms": 500}}
     hub = Hub(broker)
-    board = BoardProcess(workdir / "board", cfg)
+    board = BoardProcess(workdir / "board", board_cfg(proxy.port))
     board.start()
     try:
         hub.wait(lambda: len(hub.events) >= 1 and "online" in hub.status)

@@ -15,72 +15,22 @@
 import time
 
 import esp32
-import machine
 
-from firmware.board_rp2 import (
-    beam_closed_level,
-    make_emitters,
-    make_hx711,
-    random16,
-    set_emitter,
-    start_watchdog,
-    watchdog_caused_reset,
-    weigh,
-    wifi_rssi,
-    wifi_up,
-)
+from firmware.board_rp2 import BoardBase
 from firmware.clock import wrap
 from firmware.edges import EdgeCounter
 
 PCNT_MAX = 32000
 
 
-class Board:
+class Board(BoardBase):
     port = "esp32"
 
     def __init__(self, cfg):
-        self.cfg = cfg
+        super().__init__(cfg)
         self.filter_ticks = min(1023, cfg["thresholds"]["filter_ns"] * 80 // 1000)
-        self.beam_pins = []
-        for _hole, _beam, gpio in cfg["channels"]:
-            self.beam_pins.append(machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP))
-        self.button_pins = []
-        for button in cfg.get("buttons", []):
-            self.button_pins.append(machine.Pin(button["pin"], machine.Pin.IN, machine.Pin.PULL_UP))
-        self.closed_level = beam_closed_level(cfg)  # "ir": "38khz" receivers read HIGH when broken
-        self.emitters = make_emitters(cfg)
         self.units = []
         self.counters = []
-        self.hx711 = make_hx711(cfg)
-        self.wlan = None
-        self._wifi_at = None
-
-    def ticks_us(self):
-        return wrap(time.ticks_us())  # no-op on boards; the unix port wraps at 2**62
-
-    def read_beam(self, chan):
-        return self.beam_pins[chan].value() == self.closed_level
-
-    def set_emitter(self, hole, on):
-        set_emitter(self.emitters[hole], on)
-
-    def ticks_ms(self):
-        return time.ticks_ms()
-
-    def reset(self):
-        machine.reset()
-
-    def weigh(self):
-        return weigh(self.hx711)
-
-    def watchdog(self, timeout_ms):
-        return start_watchdog(timeout_ms)
-
-    def watchdog_reset(self):
-        return watchdog_caused_reset()
-
-    def random16(self):
-        return random16()
 
     def start(self, node):
         pins = self.beam_pins + self.button_pins
@@ -98,9 +48,3 @@ class Board:
         now = wrap(time.ticks_us())
         for i in range(len(self.units)):
             self.counters[i].update(self.units[i].value(), now)
-
-    def network_up(self):
-        return wifi_up(self)
-
-    def rssi(self):
-        return wifi_rssi(self)

@@ -19,20 +19,22 @@ from firmware.clock import wrap
 from firmware.edges import pin_handler
 
 
-class Board:
-    port = "rp2"
+class BoardBase:
+    """What every port's board does the same way: beam and button pins, emitters (steady
+    or the 38 kHz carrier), the load cell's pins, time, watchdog, boot-id bits, Wi-Fi."""
+
+    port = "?"
 
     def __init__(self, cfg):
         self.cfg = cfg
+        self.closed_level = beam_closed_level(cfg)  # pin value while a beam is broken
         self.beam_pins = []  # per channel
         self.button_pins = []
-        self.emitters = {}  # hole -> Pin
-        self.closed_level = beam_closed_level(cfg)  # pin value while a beam is broken
         for _hole, _beam, gpio in cfg["channels"]:
             self.beam_pins.append(machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP))
         for button in cfg.get("buttons", []):
             self.button_pins.append(machine.Pin(button["pin"], machine.Pin.IN, machine.Pin.PULL_UP))
-        self.emitters = make_emitters(cfg)
+        self.emitters = make_emitters(cfg)  # hole -> Pin or PWM
         self.hx711 = make_hx711(cfg)
         self.wlan = None
         self._wifi_at = None
@@ -41,14 +43,14 @@ class Board:
     def ticks_us(self):
         return wrap(time.ticks_us())  # no-op on boards; the unix port wraps at 2**62
 
+    def ticks_ms(self):
+        return time.ticks_ms()
+
     def read_beam(self, chan):
         return self.beam_pins[chan].value() == self.closed_level
 
     def set_emitter(self, hole, on):
         set_emitter(self.emitters[hole], on)
-
-    def ticks_ms(self):
-        return time.ticks_ms()
 
     def reset(self):
         machine.reset()
@@ -66,6 +68,17 @@ class Board:
     def random16(self):
         return random16()
 
+    # -- Wi-Fi (Pico W, ESP32) -------------------------------------------------------------
+    def network_up(self):
+        return wifi_up(self)
+
+    def rssi(self):
+        return wifi_rssi(self)
+
+
+class Board(BoardBase):
+    port = "rp2"
+
     def start(self, node):
         """Attach the interrupt handlers (built here, once: nothing allocated in IRQs)."""
         trigger = machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
@@ -78,13 +91,6 @@ class Board:
 
     def poll(self):
         """Nothing to do: the interrupts fill the ring."""
-
-    # -- Wi-Fi (Pico W) ------------------------------------------------------------------
-    def network_up(self):
-        return wifi_up(self)
-
-    def rssi(self):
-        return wifi_rssi(self)
 
 
 CARRIER_HZ = 38000

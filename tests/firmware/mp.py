@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
@@ -31,3 +34,15 @@ def micropython(*args: str, timeout: float = 60, env: dict[str, str] | None = No
 def firmware_files() -> list[Path]:
     """Every file that goes to a board: the package, the example configs, the template."""
     return sorted(FIRMWARE.glob("*.py")) + sorted((FIRMWARE / "boards").glob("*.py"))
+
+
+def load_script(name: str) -> Any:
+    """A script of scripts/ (no .py ending) as a module, e.g. load_script("deploy-board")."""
+    path = ROOT / "scripts" / name
+    loader = importlib.machinery.SourceFileLoader(name.replace("-", "_"), str(path))
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+

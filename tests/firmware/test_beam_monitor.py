@@ -3,26 +3,19 @@ pins) and shows each beam's state and edges; the host side formats what it print
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import os
 from typing import Any
 
 import pytest
 
-from tests.firmware.mp import ROOT, micropython
+from tests.firmware.mp import ROOT, load_script, micropython
 
 CFG = {"board": "B1", "port": "unix", "holes": [{"name": "big", "beams": [2, 3], "emitter": 4},
                                                {"name": "small", "beams": [5]}]}
 
 
 def monitor() -> Any:
-    loader = importlib.machinery.SourceFileLoader("beam_monitor", str(ROOT / "scripts" / "beam-monitor"))
-    spec = importlib.util.spec_from_loader("beam_monitor", loader)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+    return load_script("beam-monitor")
 
 
 def test_show_formats_a_line_and_ignores_others() -> None:

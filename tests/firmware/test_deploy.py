@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.firmware.mp import ROOT, micropython
+from tests.firmware.mp import ROOT, load_script, micropython
 
 SCRIPT = ROOT / "scripts" / "deploy-board"
 
@@ -41,12 +39,7 @@ def test_bad_config_is_refused_before_any_board_command(tmp_path: Path) -> None:
 
 
 def deploy_module() -> Any:
-    loader = importlib.machinery.SourceFileLoader("deploy_board", str(SCRIPT))
-    spec = importlib.util.spec_from_loader("deploy_board", loader)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+    return load_script("deploy-board")
 
 
 def test_too_old_or_wrong_micropython_is_refused_with_a_clear_message() -> None:

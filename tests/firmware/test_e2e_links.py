@@ -25,16 +25,20 @@ pytestmark = [pytest.mark.micropython, pytest.mark.mqtt, pytest.mark.slow]
 FAULT_S = 7.0  # > 1.5 x keepalive (2 s) + the 5 s connect timeout of a retry
 
 
+def board_cfg(broker_port: int) -> dict[str, Any]:
+    """Serial + MQTT (keepalive 2 s, retry 300 ms), health every second."""
+    return {"board": BOARD, "port": "unix",
+            "holes": [{"name": "big", "beams": [2, 3], "emitter": 4}, {"name": "small", "beams": [5]}],
+            "links": ["serial", "mqtt"],
+            "mqtt": {"broker": "127.0.0.1", "port": broker_port, "keepalive_s": 2},
+            "thresholds": {"mqtt_retry_ms": 300, "health_every_s": 1, "resend_ms": 500}}
+
+
 @pytest.fixture
 def rig(own_mosquitto: Broker, tmp_path: Path) -> Iterator[tuple[Hub, BoardProcess, Broker, TcpProxy]]:
     proxy = TcpProxy((own_mosquitto.host, own_mosquitto.port))
-    cfg = {"board": BOARD, "port": "unix",
-           "holes": [{"name": "big", "beams": [2, 3], "emitter": 4}, {"name": "small", "beams": [5]}],
-           "links": ["serial", "mqtt"],
-           "mqtt": {"broker": "127.0.0.1", "port": proxy.port, "keepalive_s": 2},
-           "thresholds": {"mqtt_retry_ms": 300, "health_every_s": 1, "resend_ms": 500}}
     hub = Hub(own_mosquitto)
-    board = BoardProcess(tmp_path / "board", cfg)
+    board = BoardProcess(tmp_path / "board", board_cfg(proxy.port))
     board.start()
     try:
         yield hub, board, own_mosquitto, proxy

@@ -5,7 +5,6 @@ without JavaScript; web/static/js/console.js refreshes the panel when the table 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, url_for
@@ -27,43 +26,11 @@ def require_login() -> None:
     return None
 
 
-# Transitional: events from a hub that does not say ``voidable`` yet.
-VOIDABLE_KINDS = ("drop", "drop_while_deciding", "knock_in_settle", "blocked")
-
-
 @bp.app_template_global()
 def can_void(event: dict[str, Any]) -> bool:
-    """Whether Void applies to a table event: a sensor drop (or knock-in, or blocked
-    beam) that scored or is being refereed — never a hello, a note, or a console line."""
-    if "voidable" in event:
-        return bool(event["voidable"])
-    if event.get("source") != "device":
-        return False
-    if "kind" in event:
-        return event["kind"] in VOIDABLE_KINDS
-    text = str(event.get("text", ""))
-    return ": drop (" in text or "knock-in" in text or "another drop" in text
-
-
-VOID_NOTE = re.compile(r"[^:]+: void (\d+)")  # a hub without event kinds writes "referee: void 12"
-
-
-def voided_entries(events: list[dict[str, Any]]) -> set[Any]:
-    """Ids of the sensor events the referee voided, read from the void inputs in the log
-    (transitional: until the hub marks events ``voided`` itself).
-
-    >>> sorted(voided_entries([{"kind": "input", "params": {"key": "void", "value": 7}},
-    ...                        {"source": "console", "text": "referee: void 9"}]))
-    [7, 9]
-    """
-    ids: set[Any] = set()
-    for event in events:
-        params = event.get("params") or {}
-        if event.get("kind") == "input" and params.get("key") == "void":
-            ids.add(params.get("value"))
-        elif "kind" not in event and (match := VOID_NOTE.fullmatch(str(event.get("text", "")))):
-            ids.add(int(match.group(1)))
-    return ids
+    """Whether Void applies to a table event: the hub marks the sensor drops (knock-ins,
+    blocked beams) a void would take out (``voidable``) — never a hello or a console line."""
+    return bool(event.get("voidable"))
 
 
 def amendable_throws(state: dict[str, Any], keep: int = 12) -> list[dict[str, Any]]:
@@ -84,7 +51,6 @@ def amendable_throws(state: dict[str, Any], keep: int = 12) -> list[dict[str, An
 def panel_context(table_id: str) -> dict[str, Any]:
     view = get_hub().table_view(table_id)
     state = view.get("state") or {}
-    voided = voided_entries(view.get("events") or [])
     places = [f"board:{b}" for b in (state.get("boards") or {})] + ["floor"] + list(state.get("holes") or {})
     seats = [
         {**seat, "link": phone_url(url_for("play.claim", table_id=table_id, seat=seat_token(table_id, str(seat.get("name")))))
@@ -97,8 +63,7 @@ def panel_context(table_id: str) -> dict[str, Any]:
         "is_trigono": view.get("game") == "trigono",
         "finished": bool(state.get("winner")) or state.get("status", "playing") != "playing",
         "throws": amendable_throws(state),
-        "events": [{**e, "voided": e.get("voided", e.get("id") in voided)}
-                   for e in list(reversed(view.get("events") or []))[:15]],
+        "events": list(reversed(view.get("events") or []))[:15],
         "settings": {"mode": "console", "table": table_id},
     }
 

@@ -7,6 +7,7 @@ import json
 import re
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from hub.service import Hub
@@ -74,6 +75,7 @@ def test_admin_board_health_lists_bound_boards(referee: FlaskClient, trigono_tab
     assert re.search(r'data-board="B1" data-status="unknown"', html)
 
 
+@pytest.mark.slow  # a real serial board (pty) and the settle window
 def test_board_health_shows_a_lost_board_and_its_alerts(referee: FlaskClient, hub: Hub, tmp_path: Any) -> None:
     from tests.hub.devices import wait_for
     from tests.web.conftest import serial_board

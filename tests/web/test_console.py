@@ -7,6 +7,7 @@ import json
 import re
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from hub.service import Hub
@@ -106,6 +107,7 @@ def test_seat_links_appear_for_game_tables(referee: FlaskClient, hub: Hub) -> No
     assert referee.get("/api/tables/g1/play").get_json()["you"] == "Ana"
 
 
+@pytest.mark.slow  # a real serial board (pty) and the settle window
 def test_T10_sensor_drop_asks_valid_and_the_referee_says_bounced(
     referee: FlaskClient, hub: Hub, tmp_path: Any
 ) -> None:
@@ -131,6 +133,7 @@ def test_T10_sensor_drop_asks_valid_and_the_referee_says_bounced(
         board.unplug()
 
 
+@pytest.mark.slow  # a real serial board (pty) and the settle window
 def test_R1_void_a_sensor_drop(referee: FlaskClient, hub: Hub, tmp_path: Any) -> None:
     from tests.hub.devices import wait_for
     from tests.web.conftest import serial_board

@@ -9,6 +9,11 @@ import sys
 import urllib.request
 from pathlib import Path
 
+import pytest
+
+# Each test starts the hub in its own Python process (~5 s on this machine).
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

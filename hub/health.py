@@ -123,7 +123,10 @@ class SeqTracker(Generic[ItemT]):
 
     # -- events ----------------------------------------------------------------------
     def restore(self, board: str, boot: int, contiguous: int) -> None:
-        """Set a boot's mark as rebuilt from the store after a restart."""
+        """Set a boot's mark as rebuilt from the store after a restart (restore a board's
+        boots oldest first: only its newest ``BOOTS_PER_BOARD`` are kept)."""
+        if (board, boot) not in self._boots:
+            self._forget_old_boots(board)
         self._boots[(board, boot)] = _BootSeqs(contiguous)
 
     def offer(self, board: str, boot: int, seq: int, item: ItemT, now: float) -> Offer[ItemT]:

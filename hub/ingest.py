@@ -252,13 +252,15 @@ class IngestState(Generic[LinkT]):
             h = self.board(board)
             h.last_seen, h.status = seen, "unknown"
         latest: dict[str, tuple[int, int]] = {}
-        for (board, boot), (_low, high, _count) in marks.items():
+        for (board, boot), (_low, high, _count) in sorted(marks.items()):
+            # Events are stored in seq order, so everything up to the highest stored seq
+            # is stored (or was given up as lost): that is the ack mark. Older boots too
+            # (their newest BOOTS_PER_BOARD): a board that keeps its outbox across a reset
+            # may still resend an older boot's events.
+            self.seqs.restore(board, boot, high)
             if board not in latest or boot > latest[board][0]:
                 latest[board] = (boot, high)
         for board, (boot, high) in latest.items():
-            # Events are stored in seq order, so everything up to the highest stored seq
-            # is stored (or was given up as lost): that is the ack mark.
-            self.seqs.restore(board, boot, high)
             h = self.board(board)
             h.boot, h.last_seq = boot, high
 

@@ -204,3 +204,12 @@ def test_unknown_boards_are_bounded_and_only_counted_beyond_the_limit() -> None:
     assert [e.seq for e in ingest.take(state, arrive(drop(1)), now=2.0).entries] == [1]
     state.bind("X0", "t9")
     assert [e.table_id for e in ingest.take(state, arrive(drop(2, board="X0")), now=3.0).entries] == ["t9"]
+
+
+def test_after_a_restart_an_older_boot_resent_is_known_too() -> None:
+    """A board that keeps its outbox across a reset may resend an older boot's events after
+    the hub restarted: they are duplicates, not a gap."""
+    state = new_state()
+    state.restore({"B1": 90.0}, {("B1", 1): (1, 7, 7), ("B1", 2): (1, 3, 3)})
+    intake = ingest.take(state, arrive(drop(7, boot=1), drop(8, boot=1), drop(4, boot=2)), now=0.0)
+    assert [(e.boot, e.seq) for e in intake.entries] == [(1, 8), (2, 4)] and intake.alerts == []

@@ -153,3 +153,12 @@ def test_R1_void_a_sensor_drop(referee: FlaskClient, hub: Hub, tmp_path: Any) ->
         board.unplug()
 
 
+
+
+def test_a_sensor_fault_opens_score_by_hand_and_it_scores(referee: FlaskClient, hub: Hub, trigono_table: Any) -> None:
+    html = referee.get("/console/t1/panel", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert 'id="manual"' in html and "<details open>" not in html  # there, folded, while sensors work
+    response = form_post(referee, "/console/t1/input", {"input": "landed", "where": "B1.big"})
+    assert response.status_code == 303
+    throw = hub.table_view("t1")["state"]["log"][0]["action"]["throw"]
+    assert throw["to"] == "B1.big"

@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from engines.records import replay
-from hub.errors import BadInputError, RefusedError
+from hub.errors import BadInputError, RefusedError, UnknownTableError
 from hub.tables import game_bot
 from tests.hub.conftest import Rig
 from tests.hub.devices import wait_for
@@ -67,3 +67,36 @@ def test_change_feed_wakes_a_waiting_reader(rig: Rig) -> None:
     reader.join(5)
     assert got and got[0][0]["kind"] == "table" and got[0][0]["table"] == "t1"
     assert got[0][0]["id"] > last
+
+
+def test_public_view_is_the_engines_observation_without_the_seed(rig: Rig) -> None:
+    rig.hub.create_table("triominos", seats=["Ana", "Ben"], seed=3)
+    full = rig.hub.table_view("t1")
+    racks = full["state"]["racks"]
+    for viewer in (None, "Ana", "Ben"):
+        shown = rig.hub.public_view("t1", viewer)
+        assert "seed" not in shown and shown["id"] == "t1"
+        for player, rack in shown["state"]["racks"].items():
+            assert len(rack) == len(racks[player])
+            assert rack == (racks[player] if player == viewer else [None] * len(rack))
+    with pytest.raises(UnknownTableError):
+        rig.hub.public_view("t9")
+
+
+def test_a_hint_is_shown_only_to_the_player_it_is_for(rig: Rig) -> None:
+    rig.hub.create_table("trike", options={"size": 4}, seats=["Ana", "Ben"], seed=2)
+    rig.hub.submit("t1", {"hint": True})
+    assert rig.hub.public_view("t1", "Ana")["hint"] is not None  # Ana is to move
+    assert "hint" not in rig.hub.public_view("t1", "Ben") and "hint" not in rig.hub.public_view("t1")
+
+
+def test_legal_actions_are_the_live_states_for_the_player_to_move_only(rig: Rig) -> None:
+    rig.hub.create_table("trike", options={"size": 3}, seats=["Ana", "Ben"], seed=1)
+    rig.hub.submit("t1", {"move": "b1"})
+    state = replay(rig.hub.export("t1"))
+    expected = [state.game.action_to_json(a) for a in state.legal_actions()]
+    assert rig.hub.legal_actions("t1", "Ben") == expected and expected
+    assert rig.hub.legal_actions("t1", "Ana") == []  # not her turn
+    for move in ("c1", "c2", "b2", "a1"):
+        rig.hub.submit("t1", {"move": move})
+    assert rig.hub.game_over("t1") and rig.hub.legal_actions("t1", "Ana") == []

@@ -60,6 +60,7 @@ class _BootSeqs(Generic[ItemT]):
     asked_at: float | None = None  # last resend request for it
     tail: int | None = None  # the board said it produced up to here (health), not all arrived
     tail_since: float | None = None
+    first_seen: float = float("-inf")  # wall clock of its first event here (restored: -inf)
 
 
 class Offer(NamedTuple, Generic[ItemT]):
@@ -140,7 +141,7 @@ class SeqTracker(Generic[ItemT]):
         self._touch(key)
         if seqs is None:
             self._forget_old_boots(board)
-            seqs = self._boots[key] = _BootSeqs(seq - 1 if seq <= 1 else 0)
+            seqs = self._boots[key] = _BootSeqs(seq - 1 if seq <= 1 else 0, first_seen=now)
         if seq != seqs.contiguous + 1:
             top = max(seqs.held) if seqs.held else seqs.contiguous
             seqs.held[seq] = item
@@ -224,18 +225,20 @@ class SeqTracker(Generic[ItemT]):
                          only_boot: int | None = None) -> list[GivenUp[ItemT]]:
         """The board says (in its health) that the oldest event it still holds is
         ``oldest`` = (boot, seq): whatever is missing before it can never come and is
-        given up. Boot ids are ordered (the firmware's boot counter is in the high bits).
-        With ``only_boot``, only that boot is concluded on (the board did not say what
-        it holds of older ones)."""
+        given up — of that boot, and of the boots the hub saw *before* it (a board queues
+        its events in time order; boot ids are not: the counter restarts after a flash
+        erase). With ``only_boot``, only that boot is concluded on (the board did not say
+        what it holds of others)."""
         out = []
+        known = self._boots.get((board, oldest[0]))
         for key in [k for k in self._boots if k[0] == board]:
             boot, seqs = key[1], self._boots[key]
             if only_boot is not None and boot != only_boot:
                 continue
-            if boot < oldest[0]:
-                below = max(seqs.held) + 1 if seqs.held else seqs.contiguous + 1
-            elif boot == oldest[0]:
+            if boot == oldest[0]:
                 below = oldest[1]
+            elif known is not None and seqs.first_seen < known.first_seen:
+                below = max(seqs.held) + 1 if seqs.held else seqs.contiguous + 1
             else:
                 continue
             given = self._give_up(key, below)

@@ -213,3 +213,21 @@ def test_after_a_restart_an_older_boot_resent_is_known_too() -> None:
     state.restore({"B1": 90.0}, {("B1", 1): (1, 7, 7), ("B1", 2): (1, 3, 3)})
     intake = ingest.take(state, arrive(drop(7, boot=1), drop(8, boot=1), drop(4, boot=2)), now=0.0)
     assert [(e.boot, e.seq) for e in intake.entries] == [(1, 8), (2, 4)] and intake.alerts == []
+
+
+def test_the_board_holding_an_older_boot_keeps_a_newer_boots_gap_whatever_the_ids() -> None:
+    """Boot ids are not in time order (the counter restarts after a flash erase): what the
+    board still holds is judged by the order the hub saw its boots in."""
+    state = new_state()
+    old, new = 5 << 16, 1 << 16  # the newer boot has the smaller id
+    commit(state, ingest.take(state, arrive(drop(1, boot=old), drop(3, boot=old), at=100.0), now=0.0))
+    commit(state, ingest.take(state, arrive(drop(1, boot=new), drop(3, boot=new), at=101.0), now=1.0))
+    def holds(boot: int, seq: int) -> dict[str, Any]:
+        return {"type": "health", "board": "B1", "boot": new, "seq": 3, "t_us": 9, "uptime_s": 5,
+                "mem_free": 9000, "overflow": 0, "beams": {},
+                "counters": {"unacked": 3, "oldest_boot": boot, "oldest_seq": seq}}
+    intake = ingest.take(state, arrive(holds(old, 2), at=102.0), now=2.0)
+    assert [e.seq for e in intake.entries] == [None]  # it still holds old seq 2, so new seq 2 too
+    intake = ingest.take(state, arrive(holds(new, 3), at=103.0), now=3.0)
+    assert sorted((e.boot, e.seq) for e in intake.entries if e.seq) == [(new, 3), (old, 3)]
+    assert state.health["B1"].lost_events == 2

@@ -71,6 +71,7 @@ class Node:
         for button in cfg.get("buttons", []):
             self.buttons.append([button["name"], None])
         self.selftests = []
+        self._selftest_failed = {}  # hole -> its last self-test failed (a pass then clears it)
         if set_emitter is not None:
             for hc in cfg["holes"]:
                 if hc.get("emitter") is not None:
@@ -366,6 +367,9 @@ class Node:
             hole.resume([self.read_beam(ch) for ch in test.channels], now)
             if result != "ok":
                 self._emit("fault", now, {"reason": result, "hole": test.hole})
+                self._selftest_failed[test.hole] = True
+            elif self._selftest_failed.pop(test.hole, False):  # repaired: the hub clears its alert
+                self._emit("cleared", now, {"hole": test.hole})
 
     def _hole_event(self, kind, hole, t_us):
         self._emit(kind, t_us, {"hole": hole})
@@ -373,7 +377,9 @@ class Node:
         run = self.th["dead_beam_run"]
         dead = h.dead_beam(run)
         if dead is None:
-            h.suspect = None
+            if h.suspect is not None:  # a passage saw both beams again: the hub clears its alert
+                h.suspect = None
+                self._emit("cleared", t_us, {"hole": hole})
         elif h.suspect != dead:  # once per run: the hub shows it until a passage sees both
             h.suspect = dead
             other = "A" if dead == "B" else "B"

@@ -14,7 +14,8 @@
 #   drop     hole          palet went A then B (or A only on single-beam holes)
 #   bounce   hole          entered and came back out: not a drop (T11)
 #   blocked  hole          beam held longer than the stuck time: a drop plus an alert (T13)
-#   cleared  hole          a blocked beam opened again
+#   cleared  hole          the hole works again: a blocked beam opened, or a faulty one (self-test,
+#                          dead beam) passed
 #   fault    reason (str), hole optional      emitter self-test failed, bad config...
 #   button   button (str)  a throw-line or referee button
 #   weight   board_palets (int >= 0)          optional load cell under the board

@@ -86,7 +86,16 @@ class TrigonoTable(Table):
         return b["holes"][hole], b["as"]
 
     def _where_choices(self) -> list[str]:
-        return [f"board:{b}" for b in self.printed().get("boards", {})] + ["floor"]
+        """Where a palet can rest; plus every hole whose sensor has an open fault, so the
+        referee scores that hole by hand until the board says it works again."""
+        choices = [f"board:{b}" for b in self.printed().get("boards", {})] + ["floor"]
+        for a in self.alerts:
+            key = str(a.get("key") or "")
+            if key.startswith("fault:") and "." in key:
+                mapped = self._engine_hole(*key[len("fault:"):].split(".", 1))
+                if mapped is not None and mapped[0] not in choices:
+                    choices.append(mapped[0])
+        return choices
 
     # -- device events --------------------------------------------------------------------
     def on_device(self, entry: Entry) -> None:
@@ -108,8 +117,9 @@ class TrigonoTable(Table):
                 self.alert(entry, "blocked", hole=f"{board}.{hole}",
                            board=board, key=f"blocked:{board}.{hole}")
             self._on_drop(entry, board, str(hole), kind)
-        elif kind == "cleared":
+        elif kind == "cleared":  # a blocked beam opened, or a faulty one works again
             self.clear_alert(f"blocked:{board}.{hole}")
+            self.clear_alert(f"fault:{board}.{hole}")
             self.note(entry, "beam_clear", hole=f"{board}.{hole}")
         elif kind == "bounce":
             self.note(entry, "bounce_out", hole=f"{board}.{hole}")

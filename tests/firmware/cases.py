@@ -520,6 +520,17 @@ def case_emitter_selftest_passes_without_events():
     assert rig.node.counters["selftests"] == 2
 
 
+def case_a_selftest_that_passes_after_a_failure_clears_the_fault():
+    rig = Rig(wired=False)  # the emitters do not reach the receivers: both holes fail
+    rig.wired = True  # realigned
+    rig.node.receive(protocol.command(rig.node.boot, "selftest"))
+    rig.run(100)
+    assert sorted(e["hole"] for e in rig.node.events if e["type"] == "cleared") == ["big", "small"]
+    rig.node.receive(protocol.command(rig.node.boot, "selftest"))
+    rig.run(100)
+    assert len([e for e in rig.node.events if e["type"] == "cleared"]) == 2  # once
+
+
 def case_emitter_selftest_failure_is_a_fault_event():
     rig = Rig(wired=False)  # receivers never go dark: emitter dead or beam misaligned
     faults = [e for e in rig.node.events if e["type"] == "fault"]
@@ -570,7 +581,8 @@ def case_dead_beam_b_raises_a_fault_after_a_run_of_a_only_passages():
     rig.edge(A, False)
     rig.edge(B, False, 5000)
     rig.run(400)
-    assert rig.node.events[-1]["type"] == "drop" and rig.node.events[-1]["t_us"] == t
+    assert [(e["type"], e["hole"]) for e in rig.node.events[-2:]] == [("drop", "big"), ("cleared", "big")]
+    assert rig.node.events[-2]["t_us"] == t
     assert rig.node.health_message(rig.now)["beams"]["big"] == "open"
 
 

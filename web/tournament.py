@@ -280,7 +280,7 @@ def _entry_from_form(view: Mapping[str, Any]) -> dict[str, Any]:
     if action == "station":
         boards = [b.strip() for b in f.get("boards", "").split(",") if b.strip()]
         return {"type": "station", "station": {"id": f.get("station", ""), "seats": _form_int("seats", 2),
-                                               "boards": boards}}
+                                               "boards": boards, "layout": f.get("layout", "row")}}
     if action == "station_active":  # out of order, or back in service
         station = next((x for x in view["stations"] if x["id"] == f.get("station")), None)
         if station is None:

@@ -198,16 +198,19 @@ class Player:
 
 @dataclass(slots=True)
 class Station:
-    """Where a match is played: a set of boards (a row, a hexagon) seating ``seats``."""
+    """Where a match is played, seating ``seats``: for Trigono a set of sensor boards,
+    ``boards`` in a row (physical ids, bound as B1, B2, …) or a ``hexagon`` of six around
+    a jackpot (devices ``<station id>B1`` … ``B6``, :func:`hub.layout.hexagon`)."""
 
     id: str
     seats: int
     boards: tuple[str, ...] = ()
     active: bool = True
+    layout: str = "row"
 
     def to_json(self) -> JSONDict:
         return {"id": self.id, "seats": self.seats, "boards": list(self.boards),
-                "active": self.active}
+                "active": self.active, "layout": self.layout}
 
 
 Ranking = tuple[tuple[str, ...], ...]

@@ -38,8 +38,9 @@ from typing import Any, Protocol
 
 from engines.records import replay
 from hub.errors import BadInputError, ConflictError, HubError, RefusedError, UnknownTableError
+from hub.layout import hexagon
 from hub.store import Entry, EventStore
-from hub.tournament.model import JSONDict, UnknownTournamentError, trigono_detailed
+from hub.tournament.model import JSONDict, Station, UnknownTournamentError, trigono_detailed
 from hub.tournament.ratings import Rating, rate
 from hub.tournament.state import Tournament
 
@@ -351,13 +352,13 @@ class TournamentService:
         if not self.create_tables or self.hub is None:
             return call
         m = t.matches[call["match"]]
-        station = t.stations[call["station"]]
+        options, boards = table_layout(t, t.stations[call["station"]])
         seats = [t.name(p) for p in m.players]
         base = f"{t.id}-{m.id}"
         for attempt in range(5):
             table_id = base if attempt == 0 else f"{base}-{attempt}"
             try:
-                self.hub.create_table(t.spec.game, options=dict(t.spec.options), seats=seats, boards=list(station.boards) or None,
+                self.hub.create_table(t.spec.game, options=options, seats=seats, boards=boards,
                                       table_id=table_id, seed=t.spec.seed + m.number)
             except ConflictError as err:
                 if "table id" in str(err):
@@ -485,6 +486,29 @@ class TournamentService:
                 listener(tid)
             except Exception:  # noqa: BLE001 - a listener must not break a submit
                 log.exception("tournament listener")
+
+
+def table_layout(t: Tournament, station: Station) -> tuple[JSONDict, list[JSONDict] | None]:
+    """The options and board bindings of a match table on ``station``: a Trigono
+    station's sensor boards (a row bound as B1, B2, …, or a hexagon with its jackpot);
+    nothing for the other games, which have no sensor boards.
+
+    >>> from hub.tournament.model import Spec
+    >>> t = Tournament("T", Spec.parse({"name": "x", "game": "trigono", "format": "swiss"}))
+    >>> table_layout(t, Station("row2", 4, ("pico-3", "pico-4")))[1]
+    [{'board': 'pico-3', 'as': 'B1'}, {'board': 'pico-4', 'as': 'B2'}]
+    >>> options, boards = table_layout(t, Station("hexa", 6, layout="hexagon"))
+    >>> len(options["boards"]), boards[0]["board"], boards[0]["holes"]["jackpot"]
+    (6, 'hexaB1', 'jackpot')
+    """
+    options = dict(t.spec.options)
+    if t.spec.game != "trigono":
+        return options, None
+    if station.layout == "hexagon":
+        options["boards"], bindings = hexagon(station.id)
+        return options, bindings
+    bindings = [{"board": b, "as": f"B{k}"} for k, b in enumerate(station.boards, 1)]
+    return options, bindings or None
 
 
 _SERVICES: dict[int, TournamentService] = {}

@@ -7,7 +7,7 @@ Each entry body has a ``type``:
   or after it for a Swiss tournament (a late entry, drawn from the next round on);
 - ``check_in`` / ``withdraw`` ``{"player": id}`` — a withdrawn player forfeits every
   match of theirs not yet done;
-- ``station`` ``{"station": {"id", "seats", "boards"?, "active"?}}`` — add or change one
+- ``station`` ``{"station": {"id", "seats", "boards"?, "active"?, "layout"?}}`` — add or change one
   (``active: false``: out of order, its match in play goes back to the queue);
 - ``start`` ``{"order": [ids]}`` — the seeding of the present players; builds the pools,
   brackets (whose later slots fill themselves from results) or nothing yet (Swiss);
@@ -187,8 +187,11 @@ class Tournament:
 
     def _on_station(self, body: Mapping[str, Any], at: float) -> None:
         raw = body.get("station")
-        if not isinstance(raw, Mapping) or any(k not in ("id", "seats", "boards", "active") for k in raw):
-            raise BadInputError("station: expected {id, seats, boards?, active?}")
+        if not isinstance(raw, Mapping) or any(k not in ("id", "seats", "boards", "active", "layout") for k in raw):
+            raise BadInputError("station: expected {id, seats, boards?, active?, layout?}")
+        layout = raw.get("layout", "row")
+        if layout not in ("row", "hexagon"):
+            raise BadInputError("station layout: expected row or hexagon")
         sid = text(raw.get("id"), "station id", max_len=30)
         seats = raw.get("seats")
         if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 16:
@@ -199,7 +202,7 @@ class Tournament:
         active = raw.get("active", True)
         if not isinstance(active, bool):
             raise BadInputError("station active: expected true or false")
-        self.stations[sid] = Station(sid, seats, tuple(boards), active)
+        self.stations[sid] = Station(sid, seats, tuple(boards), active, layout)
         if not active:  # out of order: its match in play goes back to the queue
             for m in self.matches.values():
                 if m.status == "called" and m.station == sid:

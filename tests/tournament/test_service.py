@@ -353,3 +353,19 @@ def test_trigono_detailed_ranking_of_a_finished_table(tmp_path: Path) -> None:
     assert done["ranking"] == [[ids[n] for n in g] for g in trigono_detailed(printed)]
     assert all(len(g) == 1 for g in done["ranking"]) or printed["eliminated"] == []
     hub.close()
+
+
+def test_a_hexagon_station_opens_trigono_tables_on_its_six_boards(tmp_path: Path) -> None:
+    hub = Hub(tmp_path / "hub.db")
+    service = TournamentService(hub.store, hub)
+    service.create({"name": "Hexa", "game": "trigono", "format": "swiss", "seats": 3, "rounds": 1,
+                    "check_in": False}, tournament_id="H")
+    for name in ("Ana", "Ben", "Chloé"):
+        service.submit("H", {"type": "register", "player": {"name": name}})
+    service.submit("H", {"type": "station", "station": {"id": "hexa", "seats": 6, "layout": "hexagon"}})
+    view = service.submit("H", {"type": "start"})
+    (m,) = [m for m in view["matches"] if m["status"] == "called"]
+    layout = hub.table_view(m["table"])["layout"]
+    assert sorted(b["board"] for b in layout) == [f"hexaB{k}" for k in range(1, 7)]
+    assert any("jackpot" in b["holes"] for b in layout)
+    hub.close()

@@ -10,6 +10,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
+import pytest
 from flask import Flask
 
 from hub.service import Hub
@@ -74,6 +75,7 @@ def test_served_addresses_name_the_interfaces() -> None:
     assert local["phones"] == [] and "cannot reach" in local["serving"]
 
 
+@pytest.mark.slow
 def test_python_m_web_prints_lan_addresses_and_honours_its_config(tmp_path: Path) -> None:
     config = tmp_path / "web.toml"
     config.write_text("SECURE_COOKIES = true\n")

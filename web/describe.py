@@ -12,6 +12,7 @@ B1 big hole / B2 small hole: drop (Ana throwing)
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -75,10 +76,21 @@ def compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+DEVICE_INPUT = re.compile(r"(?:button (?P<button>\S+)|weight) on (?P<board>\S+)")
+
+
 def who(by: Any) -> str:
-    """Who sent an input: the referee, the sensors, a bot, or a player's name."""
+    """Who sent an input: the referee, the sensors, a bot, a board's button or scale
+    (``"button floor on B1"``, ``"weight on B1"``), or a player's name."""
     if by in ("referee", "sensors", "bot", "console", "hub", "device"):
         return gettext(f"event.by.{by}")
+    device = DEVICE_INPUT.fullmatch(str(by))
+    if device and device.group("button"):
+        button = device.group("button")
+        name = gettext(f"button.{button}") if known(f"button.{button}") else button
+        return gettext("event.by.button", button=name, board=device.group("board"))
+    if device:
+        return gettext("event.by.weight", board=device.group("board"))
     return str(by)
 
 

@@ -50,3 +50,13 @@ def test_every_input_kind_has_words(app: Any) -> None:
     for lang in ("en", "fr"):
         missing = [k for k in CONSOLE_INPUTS if k != "hint" and f"event.input.{k}" not in MESSAGES[lang]]
         assert not missing, (lang, missing)
+
+
+def test_a_boards_button_and_scale_say_who_in_the_page_language(app: Any) -> None:
+    pressed = {"kind": "input", "params": {"by": "button floor on B1", "key": "landed", "value": "floor"}}
+    weighed = {"kind": "input", "params": {"by": "weight on B2", "key": "landed", "value": "board:B2"}}
+    with app.test_request_context(headers={"Accept-Language": "fr"}):
+        assert event_text(pressed) == "Bouton « sol » du plateau B1 : palet → sol"
+        assert event_text(weighed) == "Balance du plateau B2 : palet → plateau B2"
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        assert event_text(pressed) == "Button “floor” on B1: palet → floor"

@@ -37,6 +37,15 @@ def seat_link(server: ServerHandle, table_id: str, player: str) -> str:
         return f"{server.url}/play/{table_id}/join?seat={seat_token(table_id, player)}"
 
 
+def seated_at_new_table(browser: Any, hub: Hub, server: ServerHandle, game: str) -> tuple[Any, str]:
+    """A browser seated for the player to move at a new two-person ``game`` table ``g1``."""
+    hub.create_table(game, seats=["Lou", "Max"], seed=5, table_id="g1")
+    player = str(hub.table_view("g1")["state"]["to_move"])
+    page = new_page(browser)
+    page.goto(seat_link(server, "g1", player))
+    return page, player
+
+
 def test_issue17_2_a_slow_reply_to_a_move_never_hides_a_newer_view(browser: Any, hub: Hub, server: ServerHandle) -> None:
     hub.create_table("trike", seats=[{"name": "Lou", "bot": False}, {"name": "Robot", "bot": True}],
                      seed=3, table_id="g1")
@@ -64,10 +73,7 @@ def test_issue17_2_a_slow_reply_to_a_move_never_hides_a_newer_view(browser: Any,
 
 
 def test_issue17_3_a_triominos_hint_stays_through_redraws(browser: Any, hub: Hub, server: ServerHandle) -> None:
-    hub.create_table("triominos", seats=["Lou", "Max"], seed=5, table_id="g1")
-    player = hub.table_view("g1")["state"]["to_move"]
-    page = new_page(browser)
-    page.goto(seat_link(server, "g1", player))
+    page, player = seated_at_new_table(browser, hub, server, "triominos")
     page.locator(".hint-button").click()
     until(page, lambda: page.locator(".hint").inner_text().strip() != "")
     before = change_of(page)
@@ -149,10 +155,7 @@ def test_issue17_6_words_404_trophy_agreement_and_counts(browser: Any, hub: Hub,
 
 
 def test_issue17_triolet_is_playable_from_the_keyboard(browser: Any, hub: Hub, server: ServerHandle) -> None:
-    hub.create_table("triolet", seats=["Lou", "Max"], seed=5, table_id="g1")
-    player = hub.table_view("g1")["state"]["to_move"]
-    page = new_page(browser)
-    page.goto(seat_link(server, "g1", player))
+    page, player = seated_at_new_table(browser, hub, server, "triolet")
     page.locator(".triolet-rack button").first.wait_for()
     page.locator(".triolet-rack button").first.focus()
     page.keyboard.press("Enter")  # choose a token

@@ -31,9 +31,9 @@ def read_record(path: str, stdin: TextIO | None = None) -> Any:
             return jsonlimits.load(fh)
     except OSError as err:
         raise ReplayError(None, f"cannot read {path}: {err.strerror or err}") from err
-    except UnicodeDecodeError as err:
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise ReplayError(None, f"not JSON: {err}") from err
-    except jsonlimits.JSONLimitError as err:  # not JSON, too big, too deep, a huge integer
+    except jsonlimits.JSONLimitError as err:  # too big, too deep, a huge integer
         raise ReplayError(None, str(err)) from err
 
 

@@ -6,7 +6,8 @@ the 4,300-digit guard's ``ValueError``, a million take seconds), and ``json.load
 reads an endless input (``/dev/zero``) until memory runs out. Every edge that takes
 JSON from a person or a network — the web app's request bodies, ``trigono replay`` —
 goes through :func:`loads` / :func:`load` and gets a :class:`JSONLimitError` (a
-``ValueError``) with one clear line instead.
+``ValueError``) with one clear line instead (malformed JSON stays a
+``json.JSONDecodeError``, a ValueError too).
 
 >>> loads('{"a": [1, 2, {"b": 3}]}')
 {'a': [1, 2, {'b': 3}]}
@@ -61,15 +62,12 @@ def depth_of(value: Any, limit: int) -> int:
 
 
 def loads(text: str | bytes, max_depth: int = MAX_DEPTH, max_int_digits: int = MAX_INT_DIGITS) -> Any:
-    """``json.loads`` with a bound on nesting and on integer length."""
+    """``json.loads`` with a bound on nesting and on integer length: malformed JSON is
+    ``json.JSONDecodeError`` as usual, a limit :class:`JSONLimitError` (both ValueError)."""
     try:
         value = json.loads(text, parse_int=lambda s: _parse_int(s, max_int_digits))
     except RecursionError:
         raise JSONLimitError(f"JSON nested deeper than {max_depth} levels") from None
-    except JSONLimitError:
-        raise
-    except ValueError as err:  # JSONDecodeError, bad UTF-8 in bytes
-        raise JSONLimitError(f"not JSON: {err}") from None
     if depth_of(value, max_depth) > max_depth:
         raise JSONLimitError(f"JSON nested deeper than {max_depth} levels")
     return value

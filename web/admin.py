@@ -10,6 +10,7 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.exceptions import BadRequest
 
+from hub import jsonlimits
 from hub.errors import BadInputError, HubError
 from hub.layout import place
 from hub.spec import TableSpec
@@ -58,9 +59,11 @@ def parse_layout(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]
     [{'board': 'pico-7', 'as': 'B1', 'holes': {'big': 'B1.big', 'small': 'B1.small'}}]
     """
     try:
-        placed = json.loads(text)
+        placed = jsonlimits.loads(text)
     except json.JSONDecodeError as err:
         raise BadRequest(f"layout: not JSON ({err.msg})") from err
+    except jsonlimits.JSONLimitError as err:
+        raise BadRequest(f"layout: {err}") from err
     try:
         return place(placed)
     except BadInputError as err:
@@ -77,9 +80,11 @@ def create_from_form() -> TableSpec:
     options: dict[str, Any] = {}
     if form.get("options", "").strip():
         try:
-            options = json.loads(form["options"])
+            options = jsonlimits.loads(form["options"])
         except json.JSONDecodeError as err:
             raise BadRequest(f"options: not JSON ({err.msg})") from err
+        except jsonlimits.JSONLimitError as err:
+            raise BadRequest(f"options: {err}") from err
         if not isinstance(options, dict):
             raise BadRequest("options: expected a JSON object")
     seed_text = form.get("seed", "").strip()

@@ -10,6 +10,7 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.exceptions import BadRequest
 
+from hub import jsonlimits
 from hub.errors import HubError, UnknownTableError
 from web import get_hub
 from web.flashing import flash_key, flash_refusal
@@ -88,9 +89,11 @@ def form_json(name: str) -> Any:
     if raw is None:
         raise BadRequest(f"missing field {name!r}")
     try:
-        return json.loads(raw)
+        return jsonlimits.loads(raw)
     except json.JSONDecodeError as err:
         raise BadRequest(f"{name}: not JSON ({err.msg})") from err
+    except jsonlimits.JSONLimitError as err:
+        raise BadRequest(f"{name}: {err}") from err
 
 
 def form_int(name: str) -> int:
@@ -132,9 +135,11 @@ def input_from_form(kind: str) -> dict[str, Any]:
         # Trike's moves are bare cell names: accept "c2" as well as the JSON "\"c2\"".
         text = form_text("action")
         try:
-            return {"move": json.loads(text)}
+            return {"move": jsonlimits.loads(text)}
         except json.JSONDecodeError:
             return {"move": text}
+        except jsonlimits.JSONLimitError as err:
+            raise BadRequest(f"action: {err}") from err
     raise BadRequest(f"unknown console input {kind!r}")
 
 

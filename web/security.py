@@ -333,6 +333,8 @@ def check_json_body() -> Response | None:
         jsonlimits.loads(request.get_data(cache=True))
     except jsonlimits.JSONLimitError as err:
         return json_error(400, "BadJSON", str(err))
+    except ValueError as err:  # malformed JSON, bad UTF-8
+        return json_error(400, "BadJSON", f"not JSON: {err}")
     return None
 
 

@@ -87,3 +87,17 @@ def test_replay_refuses_hostile_records_in_one_line(tmp_path: Path, name: str, t
 def test_replay_refuses_endless_input(tmp_path: Path) -> None:
     done = replay("/dev/zero")
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "larger than" in done.stderr
+
+
+def form_post(client: FlaskClient, url: str, fields: dict[str, str]) -> int:
+    fields = {**fields, "csrf_token": csrf_token(client)}
+    return client.post(url, data=fields).status_code
+
+
+def test_json_in_form_fields_is_bounded_too(referee: FlaskClient, trigono_table: object, hub: Hub) -> None:
+    deep = "[" * 5000 + "]" * 5000  # past the parser's recursion limit, under the size limit
+    assert form_post(referee, "/console/t1/input", {"input": "answer", "prompt": "p", "choice": deep}) == 400
+    assert form_post(referee, "/console/t1/input", {"input": "move", "action": deep}) == 400
+    assert form_post(referee, "/admin/tables", {"game": "trigono", "seats": "Ana\nBen", "options": deep}) == 400
+    assert form_post(referee, "/admin/tables", {"game": "trigono", "seats": "Ana\nBen", "options": "1" * 5000}) == 400
+    assert [t["id"] for t in hub.list_tables()] == ["t1"]

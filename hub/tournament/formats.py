@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import networkx as nx
 
@@ -150,9 +150,14 @@ def group_swiss(
 ) -> tuple[list[tuple[str, ...]], str | None]:
     """Groups of ``seats`` for a Swiss round, formed by standing: (groups, bye).
 
-    Pairs (``seats == 2``) use :func:`pair_swiss`. Larger groups are filled in standing
-    order, each next member being the first of the next few unplaced players who met
-    the fewest of the group already.
+    Pairs (``seats == 2``) use :func:`pair_swiss`. Larger groups: a depth-first search
+    in standing order for groups where nobody meets a past opponent (the first found is
+    the closest to the standings); when there is none, or the search runs past
+    :data:`GROUP_SEARCH_NODES`, groups filled in standing order, each next member the
+    first of the next few unplaced players who met the fewest of the group already.
+
+    >>> group_swiss(["a", "b", "c", "d", "e", "f"], 3, {("a", "b")}, {})
+    ([('a', 'c', 'd'), ('b', 'e', 'f')], None)
     """
     if seats == 2:
         pairs, bye = pair_swiss(ranked, met, byes)
@@ -165,6 +170,9 @@ def group_swiss(
         bye = next(p for p in reversed(players) if byes.get(p, 0) == fewest)
         players.remove(bye)
         sizes.pop()
+    found = _groups_without_repeats(players, sizes, met)
+    if found is not None:
+        return found, bye
     groups: list[tuple[str, ...]] = []
     left = players
     for size in sizes:
@@ -178,6 +186,53 @@ def group_swiss(
         groups.append(tuple(group))
         left = rest
     return groups, bye
+
+
+GROUP_SEARCH_NODES = 20_000
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def _groups_without_repeats(players: list[str], sizes: list[int],
+                            met: set[tuple[str, str]] | frozenset[tuple[str, str]]
+                            ) -> list[tuple[str, ...]] | None:
+    """Groups of the given sizes with no past opponents together, the best standings
+    first; None when there are none or the search is too long."""
+    budget = [GROUP_SEARCH_NODES]
+
+    def fits(p: str, group: list[str]) -> bool:
+        return all(pair_key(p, q) not in met for q in group)
+
+    def fill(group: list[str], candidates: list[str], need: int) -> Iterator[list[str]]:
+        if need == 0:
+            yield group
+            return
+        for i, p in enumerate(candidates):
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise _OutOfBudget
+            if fits(p, group):
+                yield from fill([*group, p], candidates[i + 1:], need - 1)
+
+    def search(left: list[str], todo: list[int]) -> list[tuple[str, ...]] | None:
+        if not todo:
+            return []
+        for size in sorted(set(todo), reverse=True):  # the best player's group: full if it can be
+            others = list(todo)
+            others.remove(size)
+            for group in fill([left[0]], left[1:], size - 1):
+                chosen = set(group)
+                rest = search([p for p in left if p not in chosen], others)
+                if rest is not None:
+                    return [tuple(group), *rest]
+        return None
+
+    try:
+        return search(players, sizes)
+    except _OutOfBudget:
+        return None
 
 
 def snake_pools(seeded: Sequence[str], count: int) -> list[list[str]]:

@@ -4,6 +4,7 @@ recomputation from the log, a corrected result changes only what it must."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -84,6 +85,36 @@ def test_groups_of_k_place_everyone_once(n: int, seats: int, rnd: random.Random)
     seated = [p for g in groups for p in g] + ([bye] if bye else [])
     assert sorted(seated) == sorted(field)
     assert all(2 <= len(g) <= seats for g in groups)
+
+
+def partition_exists(field: list[str], sizes: list[int], met: set[tuple[str, str]]) -> bool:
+    """Brute force: can ``field`` be cut into groups of these sizes with no past pair?"""
+    if not sizes:
+        return not field
+    first, rest = field[0], field[1:]
+    for size in set(sizes):  # the first player's group may be of any of the sizes
+        left = list(sizes)
+        left.remove(size)
+        for others in itertools.combinations(rest, size - 1):
+            group = (first, *others)
+            if any(formats.pair_key(a, b) in met for a, b in itertools.combinations(group, 2)):
+                continue
+            if partition_exists([p for p in rest if p not in others], left, met):
+                return True
+    return False
+
+
+@SETTINGS
+@given(st.integers(3, 11), st.sampled_from([3, 4]), st.data())
+def test_groups_of_k_avoid_repeats_when_the_field_can(n: int, seats: int, data: st.DataObject) -> None:
+    field = players(n)
+    pairs = [formats.pair_key(a, b) for a, b in itertools.combinations(field, 2)]
+    met = set(data.draw(st.lists(st.sampled_from(pairs), max_size=2 * n)))
+    groups, bye = formats.group_swiss(field, seats, met, {})
+    seated = [p for g in groups for p in g]
+    repeats = sum(formats.pair_key(a, b) in met for g in groups for a, b in itertools.combinations(g, 2))
+    if partition_exists(seated, sorted((len(g) for g in groups), reverse=True), met):
+        assert repeats == 0, (groups, met)
 
 
 @given(st.integers(2, 5), st.integers(1, 4))

@@ -1,0 +1,38 @@
+"""The web holds the hub through ``web.hub_protocol.HubAPI``: the real hub has every
+method of it, with the same parameters (mypy checks the types; this checks at run time
+that nobody renamed a method or a parameter on one side only)."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+
+from hub.service import Hub
+from web.hub_protocol import HubAPI
+
+
+def protocol_methods() -> list[str]:
+    return [name for name, value in vars(HubAPI).items() if callable(value) and not name.startswith("_")]
+
+
+def test_the_hub_has_every_method_the_web_uses_with_the_same_parameters() -> None:
+    names = protocol_methods()
+    assert {"public_view", "legal_actions", "submit", "create"} <= set(names)
+    for name in names:
+        wanted = list(inspect.signature(getattr(HubAPI, name)).parameters)
+        assert hasattr(Hub, name), name
+        have = list(inspect.signature(getattr(Hub, name)).parameters)
+        assert have[: len(wanted)] == wanted, (name, have, wanted)
+
+
+def test_the_web_calls_no_hub_method_outside_the_protocol() -> None:
+    allowed = set(protocol_methods())
+    web = Path(__file__).resolve().parents[2] / "web"
+    called: set[str] = set()
+    for path in web.glob("*.py"):
+        if path.name in ("__main__.py", "demo.py"):
+            continue  # they build the hub itself (start, transports, close)
+        called |= set(re.findall(r"(?:get_hub\(\)|self\.hub|\bhub)\.(\w+)\(", path.read_text(encoding="utf-8")))
+    assert called, "the pattern found no call at all"
+    assert called <= allowed, sorted(called - allowed)

@@ -136,6 +136,9 @@ def bracket(tid: str) -> Any:
 def big(tid: str) -> Any:
     view = service().view(tid)
     mode = request.args.get("mode", "standings")
+    if mode == "tables":  # the hub's big screen, on this tournament's tables in play
+        tables = [m["table"] for m in view["matches"] if m["status"] == "called" and m["table"]]
+        return redirect(url_for("dashboard.big", tables=",".join(tables)) if tables else url_for("dashboard.big"))
     if mode not in BIG_MODES:
         mode = "standings"
     return _page("big.html", view, refresh_s=REFRESH_S, mode=mode, theme="dark", body_class="big-page",

@@ -25,7 +25,8 @@ def session_cookie_header(app: Flask, **environ: str) -> str:
     client.environ_base.update(environ)
     response = login(client)
     assert response.status_code == 302
-    return next(h for h in response.headers.getlist("Set-Cookie") if h.startswith("session="))
+    cookies: list[str] = response.headers.getlist("Set-Cookie")
+    return next(h for h in cookies if h.startswith("session="))
 
 
 def test_the_instance_config_file_is_honoured_and_the_command_line_wins(hub: Hub, tmp_path: Path) -> None:
@@ -99,3 +100,51 @@ def test_python_m_web_prints_lan_addresses_and_honours_its_config(tmp_path: Path
         assert proc.wait(timeout=20) == 0
         assert proc.stdout is not None
         proc.stdout.close()
+
+
+@pytest.mark.slow
+def test_cookies_are_secure_by_default_when_served_over_tls(hub: Hub, tmp_path: Path) -> None:
+    import re
+    import shutil
+    import ssl
+    import urllib.parse
+
+    from web.server import start_server
+
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.fail("openssl is needed to make a test certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True, timeout=60)
+    handle = start_server(hub, password="pw", tls=(str(cert), str(key)))
+    try:
+        assert handle.url.startswith("https://")
+        context = ssl.create_default_context(cafile=str(cert))
+        context.check_hostname = False
+        opener = urllib.request.build_opener(urllib.request.HTTPSHandler(context=context))
+        with opener.open(handle.url + "/auth/login", timeout=10) as response:
+            page = response.read().decode()
+            cookie = response.headers.get("Set-Cookie", "")
+        assert "Secure" in cookie  # no setting needed: the request came over TLS
+        token = re.search(r'name="csrf_token" value="([^"]+)"', page)
+        assert token is not None
+        request = urllib.request.Request(
+            handle.url + "/auth/login", method="POST",
+            data=urllib.parse.urlencode({"password": "pw", "csrf_token": token.group(1)}).encode(),
+            headers={"Cookie": cookie.split(";", 1)[0], "Referer": handle.url + "/auth/login"})
+        no_redirect = urllib.request.build_opener(urllib.request.HTTPSHandler(context=context),
+                                                  NoRedirect())
+        try:
+            no_redirect.open(request, timeout=10)
+            raise AssertionError("login did not redirect")
+        except urllib.error.HTTPError as answer:
+            assert answer.code == 302
+            assert all("Secure" in c for c in answer.headers.get_all("Set-Cookie") or [])
+    finally:
+        handle.close()
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None

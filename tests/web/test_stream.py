@@ -212,8 +212,9 @@ def test_a_viewer_that_stops_reading_is_held_to_the_newest_view_not_queued(serve
     reading = SSEClient(server.url)
     reading.next_event()  # snapshot
     last = 0
+    inputs: list[dict[str, Any]] = [{"landed": "floor"}, {"undo": True}]
     for n in range(400):
-        last = int(hub.submit("t1", [{"landed": "floor"}, {"undo": True}][n % 2])["change_id"])
+        last = int(hub.submit("t1", inputs[n % 2])["change_id"])
     seen = 0
     while seen < last:
         seen = reading.next_event()["id"]

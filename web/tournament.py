@@ -236,6 +236,15 @@ def _form_int(name: str, default: int) -> int:
 @bp.post("/tournaments/")
 @login_required
 def create() -> Any:
+    try:
+        view = service().create(_spec_from_form(), by="referee")
+    except HubError as err:  # a refusal goes back to the form with its reason
+        flash_refusal(str(err))
+        return redirect(url_for("tournament.index"))
+    return redirect(url_for("tournament.admin", tid=view["id"]))
+
+
+def _spec_from_form() -> dict[str, Any]:
     f = request.form
     spec: dict[str, Any] = {"name": f.get("name", ""), "game": f.get("game", ""), "format": f.get("format", ""),
                             "seats": _form_int("seats", 2), "pool_size": _form_int("pool_size", 4),
@@ -254,12 +263,7 @@ def create() -> Any:
             spec["options"] = json.loads(options)
         except ValueError:
             raise BadInputError("options: not JSON") from None
-    try:
-        view = service().create(spec, by="referee")
-    except HubError as err:
-        flash_refusal(str(err))
-        return redirect(url_for("tournament.index"))
-    return redirect(url_for("tournament.admin", tid=view["id"]))
+    return spec
 
 
 @bp.get("/tournaments/<tid>/admin")

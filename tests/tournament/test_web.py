@@ -152,3 +152,11 @@ def test_a_station_out_of_order_sends_its_match_elsewhere(referee: FlaskClient, 
     again = next(m for m in referee.get("/api/tournaments/O").get_json()["matches"] if m["id"] == moved["id"])
     assert again["status"] == "called" and again["station"] == "row3"  # the director calls it again
     assert len([c for c in referee.get("/api/tournaments/O").get_json()["calls"] if c["match"] == moved["id"]]) == 3
+
+
+def test_a_refused_creation_comes_back_to_the_form_with_its_reason(referee: FlaskClient, hub: Hub) -> None:
+    where = form(referee, "/tournaments/", {"name": "X", "game": "trike", "format": "swiss", "seats": "two"})
+    assert where == "/tournaments/"
+    page = referee.get(where).get_data(as_text=True)
+    assert "seats: expected a whole number" in page
+    assert referee.get("/api/tournaments").get_json() == []

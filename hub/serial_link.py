@@ -11,6 +11,7 @@ events a board wrote while the hub was down (pyserial flushes it by default).
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from typing import Any
@@ -164,7 +165,7 @@ class SerialTransport(Transport):
             return
         msg, reason = protocol.decode_line(line)
         if msg is None or msg.get("type") not in protocol.DEVICE_TYPES:
-            self._corrupt(port, str(reason or "not a device message"))
+            self._corrupt(port, str(reason or "not a device message"), named_board(line))
             return
         board: str = msg["board"]
         if self._where.get(board) is not port:
@@ -181,11 +182,30 @@ class SerialTransport(Transport):
         # decode_line checked the frame: b"$" + JSON + b"*" + two hex digits.
         self._sink.device_message(self, msg, port.link, line.strip()[1:-3].decode())
 
-    def _corrupt(self, port: _Port, reason: str) -> None:
+    def _corrupt(self, port: _Port, reason: str, board: str | None = None) -> None:
+        """A rejected line counts against the board it names, else the port's last one."""
         assert self._sink is not None
         port.corrupt += 1
-        port.rejects.note(port.last_board, reason)
-        self._sink.device_corrupt(self, port.link, reason, port.last_board)
+        board = board or port.last_board
+        port.rejects.note(board, reason)
+        self._sink.device_corrupt(self, port.link, reason, board)
+
+
+def named_board(line: bytes) -> str | None:
+    """The well-formed board id a rejected line names, if any.
+
+    >>> named_board(b'$' + b'{"board":"B2","seq":-1}' + b'*00'), named_board(b"junk")
+    ('B2', None)
+    """
+    if len(line) > protocol.MAX_LINE:
+        return None
+    start, star = line.find(b"{"), line.rfind(b"}")
+    try:
+        body = json.loads(line[start:star + 1]) if 0 <= start < star else None
+    except ValueError:
+        return None
+    board = body.get("board") if isinstance(body, dict) else None
+    return board if protocol.is_name(board) else None
 
 
 def wait_open(transport: SerialTransport, timeout: float = 5.0) -> bool:

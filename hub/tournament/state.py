@@ -157,6 +157,8 @@ class Tournament:
             raise RefusedError(f"a player named {name!r} is already registered")
         club = text(raw.get("club"), "club", optional=True)
         key = text(raw.get("key"), "key", optional=True) or name.casefold()
+        if any(p.key == key for p in self.players.values()):
+            raise RefusedError(f"licence {key!r} is already registered (ratings follow it)")
         rating = raw.get("rating")
         if rating is not None and (isinstance(rating, bool) or not isinstance(rating, (int, float))
                                    or not math.isfinite(rating)):

@@ -189,3 +189,29 @@ def test_a_boards_mqtt_login_is_its_board_id() -> None:
     assert config.mqtt_login(cfg, None) == ("B1", None)
     with pytest.raises(config.ConfigError, match="not the board id"):
         config.mqtt_login(cfg, SimpleNamespace(MQTT_USER="B2", MQTT_PASSWORD="pw"))
+
+
+def test_trigono_hub_says_at_error_level_that_the_broker_refused_it_finding_4(
+        auth_broker: AuthBroker, tmp_path: Path) -> None:
+    """The real ``trigono hub`` at its default log level: a wrong password is one ERROR
+    line on stderr (it used to loop on 'not authorised' silently)."""
+    import json
+    import subprocess
+    import sys
+
+    wrong = tmp_path / "wrong.password"
+    wrong.write_text("not-it\n")
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, "-m", "hub", "hub", "--db", str(tmp_path / "hub.db"), "--mqtt",
+                             f"{auth_broker.host}:{auth_broker.port}", "--mqtt-user", "hub",
+                             "--mqtt-password-file", str(wrong)],
+                            cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and json.loads(proc.stdout.readline())["hub"] == "ready"
+        time.sleep(4.0)  # paho retries every 1-2 s meanwhile
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=20)
+    errors = [line for line in err.splitlines() if " ERROR " in line]
+    assert len(errors) == 1 and "refused the hub's connection as user hub" in errors[0], err
+    assert "not-it" not in err

@@ -46,18 +46,21 @@ def index() -> Any:
 
 @bp.get("/big")
 def big() -> Any:
-    """``?tables=t1,t2`` only those tables; ``?every=S`` seconds per table (default
-    ``BIG_SCREEN_ROTATE_S``); ``?view=grid`` every table at once instead of in turn."""
-    every = request.args.get("every", type=int) or current_app.config["BIG_SCREEN_ROTATE_S"]
-    only = [t for t in request.args.get("tables", "").split(",") if t]
-    view = "grid" if request.args.get("view") == "grid" else "rotate"
+    """``?tables=t1,t2`` only those tables; ``?rotate=S`` (or ``?every=S``) seconds per
+    table, 5 to 600 (default ``BIG_SCREEN_ROTATE_S``); ``?mode=grid`` (or ``?view=grid``)
+    every table at once instead of in turn."""
+    args = request.args
+    every = args.get("rotate", type=int) or args.get("every", type=int) or current_app.config["BIG_SCREEN_ROTATE_S"]
+    only = [t for t in args.get("tables", "").split(",") if t]
+    view = "grid" if "grid" in (args.get("mode"), args.get("view")) else "rotate"
     return page("big", rotate_s=max(5, min(every, 600)), tables=only, view=view)
 
 
 @bp.get("/overlay/<table_id>")
 def overlay(table_id: str) -> Any:
+    """``?sound=1`` plays the short sounds without a click (a video mixer's browser source)."""
     get_hub().table_view(table_id)  # 404 for an unknown table
-    return page("overlay", table=table_id)
+    return page("overlay", table=table_id, sound=request.args.get("sound") == "1")
 
 
 @bp.get("/tables/<table_id>")

@@ -62,26 +62,41 @@ function bigCard(view) {
   return node;
 }
 
-function draw() {
+let drawnIds = ""; // the tables the stage shows, in order, as last drawn
+
+function gridCell(view) {
+  return el("section", { class: "grid-cell", "data-table": view.id }, head(view, "h2"), bigCard(view));
+}
+
+// `changed`: the one table whose view changed, if that is all; only what shows it is redrawn.
+function draw(changed) {
   const shown = shownViews();
+  const ids = shown.map((v) => v.id).join("\n");
+  const same = ids === drawnIds;
+  drawnIds = ids;
   empty.hidden = shown.length > 0;
   container.dataset.count = String(shown.length);
   if (!shown.length) { container.replaceChildren(); drawHead(null); dots.replaceChildren(); return; }
   if (grid) {
+    if (changed && same) {
+      const cell = [...container.children].find((c) => c.dataset.table === changed);
+      if (cell) { cell.replaceWith(gridCell(tables.get(changed))); return; }
+    }
     const { cols, rows } = gridShape(shown.length, container.clientWidth || innerWidth, container.clientHeight || innerHeight);
     container.style.setProperty("--cols", String(cols));
     container.style.setProperty("--grid-rows", String(rows));
-    container.replaceChildren(...shown.map((v) => el("section", { class: "grid-cell", "data-table": v.id }, head(v, "h2"), bigCard(v))));
+    container.replaceChildren(...shown.map(gridCell));
     drawHead(null, 0, shown.length);
     return;
   }
+  if (changed && same && changed !== currentId) return; // another table: nothing on screen changes
   let index = shown.findIndex((v) => v.id === currentId);
   if (index < 0) index = 0;
   const view = shown[index];
   currentId = view.id;
   drawHead(view, index, shown.length);
   container.replaceChildren(bigCard(view));
-  dots.replaceChildren(...shown.map((v) => el("span", { class: v.id === currentId ? "on" : "" }, "●")));
+  dots.replaceChildren(...(shown.length > 1 ? shown.map((v) => el("span", { class: v.id === currentId ? "on" : "" }, "●")) : []));
 }
 
 function onTable(view, before) {
@@ -115,5 +130,5 @@ function restartRotation() {
 setupSpeech(document.getElementById("speak-toggle"));
 setupSounds(document.getElementById("sound-toggle"));
 restartRotation();
-if (grid) addEventListener("resize", () => draw());
+addEventListener("resize", () => { drawnIds = ""; draw(); });
 const tables = followTables({ onTable, draw });

@@ -76,16 +76,17 @@ export function card(view, mode) {
 }
 
 // The live map of tables (id -> view), kept from the stream: `onTable(view, before)` for
-// every new view of a table (before: the previous one, if any), then `draw()`; `draw()`
-// alone after a snapshot, a new or removed table, or a renderer that finished loading.
+// every new view of a table (before: the previous one, if any), then `draw(id)` (only that
+// table changed); `draw()` after a snapshot, a new or removed table, or a renderer that
+// finished loading.
 export function followTables({ table = null, onTable = () => {}, draw }) {
   const tables = new Map();
-  redraw = draw;
+  redraw = () => draw();
   const update = (view) => {
     const before = tables.get(view.id);
     tables.set(view.id, view);
     onTable(view, before);
-    draw();
+    draw(view.id);
   };
   connect({
     table,

@@ -215,3 +215,31 @@ def test_trigono_hub_says_at_error_level_that_the_broker_refused_it_finding_4(
     errors = [line for line in err.splitlines() if " ERROR " in line]
     assert len(errors) == 1 and "refused the hub's connection as user hub" in errors[0], err
     assert "not-it" not in err
+
+
+def test_mqtt_users_keeps_passwords_rotates_one_and_refuses_bad_names(tmp_path: Path) -> None:
+    import json
+    import subprocess
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "mqtt-users"
+    out = tmp_path / "users"
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(script), "--out", str(out), *args], capture_output=True, text=True)
+
+    def secrets() -> dict[str, str]:
+        data: dict[str, str] = json.loads((out / "secrets.json").read_text())
+        return data
+
+    assert run("--boards", "B1", "B2").returncode == 0
+    first = secrets()
+    assert run("--boards", "B3").returncode == 0 and {k: secrets()[k] for k in first} == first
+    assert run("--rotate", "B1").returncode == 0
+    assert secrets()["B1"] != first["B1"] and secrets()["B2"] == first["B2"]
+    assert f"MQTT_PASSWORD = {secrets()['B1']!r}" in (out / "boards" / "B1" / "local.py").read_text()
+    assert (out / "hub-hub.password").read_text().strip() == secrets()["hub"]
+    assert sorted(line.split(":")[0] for line in (out / "passwd").read_text().splitlines()) == [
+        "B1", "B2", "B3", "hub"]
+    assert all(secret not in (out / "passwd").read_text() for secret in secrets().values())  # hashed
+    for bad in (["--boards", "B/1"], ["--boards", "hub"], ["--rotate", "B9"]):
+        assert run(*bad).returncode == 2

@@ -1,7 +1,8 @@
-"""``trigono tournament``: export a tournament as a file, load one into an event store,
-or run a simulated one. Loaded by :mod:`hub.cli`.
+"""``trigono tournament``: load an exported tournament into an event store, or run a
+simulated one. Loaded by :mod:`hub.cli`. (The export is ``trigono export ID``, for a
+table or a tournament.)
 
-    trigono tournament export T1 --db festival.db > t1.json
+    trigono export T1 --db festival.db > t1.json
     trigono tournament load t1.json --db other.db
     trigono tournament sim 16 --format pools        # also: trigono sim --tournament 16
 """
@@ -13,22 +14,6 @@ import json
 import sys
 
 EXIT_BAD_INPUT = 2
-
-
-def cmd_export(args: argparse.Namespace) -> int:
-    from hub.store import open_store
-    from hub.tournament.service import TournamentService
-
-    store = open_store(args.db)
-    try:
-        doc = TournamentService(store).export(args.tournament)
-    except ValueError as err:
-        print(str(err), file=sys.stderr)
-        return EXIT_BAD_INPUT
-    finally:
-        store.close()
-    sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
-    return 0
 
 
 def cmd_load(args: argparse.Namespace) -> int:
@@ -61,13 +46,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
 
 def add_tournament(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("tournament", help="export, load or simulate a tournament",
+    p = sub.add_parser("tournament", help="load or simulate a tournament",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     actions = p.add_subparsers(dest="action", required=True)
-    e = actions.add_parser("export", help="print a tournament (its log) as a file a new hub loads")
-    e.add_argument("tournament", help="tournament id")
-    e.add_argument("--db", required=True, help="event store: a SQLite file or a postgresql:// URL")
-    e.set_defaults(func=cmd_export)
     load = actions.add_parser("load", help="load an exported tournament into an event store")
     load.add_argument("file", help="the exported JSON file")
     load.add_argument("--db", required=True, help="event store: a SQLite file or a postgresql:// URL")

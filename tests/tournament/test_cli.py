@@ -1,5 +1,5 @@
-"""``trigono tournament export|load|sim`` (issue 16): a tournament leaves one hub as a file
-and a new hub loads it; a simulated tournament runs to a podium."""
+"""``trigono export ID`` / ``trigono tournament load|sim`` (issue 16): a tournament leaves
+one hub as a file and a new hub loads it; a simulated tournament runs to a podium."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def test_export_then_load_into_a_new_store(tmp_path: Path, capsys: pytest.Captur
     m = next(m for m in view["matches"] if m["status"] == "ready")
     before = service.submit("C1", {"type": "result", "match": m["id"], "ranking": m["players"]})
     store.close()
-    assert main(["tournament", "export", "C1", "--db", str(tmp_path / "a.db")]) == 0
+    assert main(["export", "C1", "--db", str(tmp_path / "a.db")]) == 0
     exported = capsys.readouterr().out
     (tmp_path / "c1.json").write_text(exported, encoding="utf-8")
     assert main(["tournament", "load", str(tmp_path / "c1.json"), "--db", str(tmp_path / "b.db")]) == 0
@@ -34,10 +34,6 @@ def test_export_then_load_into_a_new_store(tmp_path: Path, capsys: pytest.Captur
     other.close()
     assert {k: v for k, v in after.items() if k != "created_at"} == {
         k: v for k, v in before.items() if k != "created_at"}
-    assert main(["tournament", "export", "nope", "--db", str(tmp_path / "a.db")]) == 2
-    # `trigono export` takes a tournament's id as well as a table's.
-    assert main(["export", "C1", "--db", str(tmp_path / "a.db")]) == 0
-    assert json.loads(capsys.readouterr().out) == json.loads(exported)
     assert main(["export", "nope", "--db", str(tmp_path / "a.db")]) == 2
 
 

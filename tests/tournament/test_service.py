@@ -369,3 +369,41 @@ def test_a_hexagon_station_opens_trigono_tables_on_its_six_boards(tmp_path: Path
     assert sorted(b["board"] for b in layout) == [f"hexaB{k}" for k in range(1, 7)]
     assert any("jackpot" in b["holes"] for b in layout)
     hub.close()
+
+
+def test_referees_entering_results_at_once_lose_nothing(tmp_path: Path) -> None:
+    """Several request threads enter results at the same moment (some for the same
+    match: one wins, the others are refused); the stored log replays to the same state."""
+    import threading
+
+    store = SqliteStore(tmp_path / "c.db")
+    service = TournamentService(store)
+    service.create({"name": "Rush", "game": "trike", "format": "swiss", "rounds": 3, "check_in": False},
+                   tournament_id="R")
+    for i in range(24):
+        service.submit("R", {"type": "register", "player": {"name": f"P{i}"}})
+    service.submit("R", {"type": "start"})
+    refused: list[str] = []
+
+    def referee(seed: int) -> None:
+        rng = random.Random(seed)
+        for _ in range(40):
+            ready = [m for m in service.view("R")["matches"] if m["status"] == "ready"]
+            if not ready:
+                return
+            m = rng.choice(ready)
+            try:
+                service.submit("R", {"type": "result", "match": m["id"], "ranking": m["players"]})
+            except RefusedError as err:
+                refused.append(str(err))
+
+    threads = [threading.Thread(target=referee, args=(k,)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    view = service.view("R")
+    assert view["status"] == "finished", view["round"]
+    assert all("use a correction" in r for r in refused)
+    assert TournamentService(store).view("R") == view
+    store.close()

@@ -221,16 +221,22 @@ class SeqTracker(Generic[ItemT]):
         released += self._release(seqs)
         return GivenUp(key[0], key[1], lost, released)
 
-    def board_holds_from(self, board: str, oldest: tuple[int, int],
-                         only_boot: int | None = None) -> list[GivenUp[ItemT]]:
+    def board_holds_from(self, board: str, oldest: tuple[int, int], only_boot: int | None = None,
+                         now: float = float("-inf")) -> list[GivenUp[ItemT]]:
         """The board says (in its health) that the oldest event it still holds is
         ``oldest`` = (boot, seq): whatever is missing before it can never come and is
         given up — of that boot, and of the boots the hub saw *before* it (a board queues
         its events in time order; boot ids are not: the counter restarts after a flash
         erase). With ``only_boot``, only that boot is concluded on (the board did not say
-        what it holds of others)."""
+        what it holds of others). A boot the hub never saw starts at ``oldest``: what came
+        before was acknowledged elsewhere (another event store) or is gone, and its seqs
+        would otherwise stay refused as too far past 0."""
         out = []
         known = self._boots.get((board, oldest[0]))
+        if known is None and oldest[1] > 1:
+            self._touch((board, oldest[0]))
+            self._forget_old_boots(board)
+            known = self._boots[(board, oldest[0])] = _BootSeqs(oldest[1] - 1, first_seen=now)
         for key in [k for k in self._boots if k[0] == board]:
             boot, seqs = key[1], self._boots[key]
             if only_boot is not None and boot != only_boot:

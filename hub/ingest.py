@@ -313,7 +313,7 @@ def take(state: IngestState[LinkT], batch: Iterable[Arrival[LinkT]], now: float)
                 state.seqs.expect(board, msg["boot"], msg["seq"], item.at)
             held = held_from(msg)
             if held is not None:
-                given = state.seqs.board_holds_from(board, *held)
+                given = state.seqs.board_holds_from(board, *held, now=item.at)
                 _given_up(state, intake, given, item.at, to_ack, "the board no longer holds")
         if msg["type"] not in protocol.EVENT_TYPES:
             intake.ready.append(item)

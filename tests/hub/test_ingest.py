@@ -231,3 +231,16 @@ def test_the_board_holding_an_older_boot_keeps_a_newer_boots_gap_whatever_the_id
     intake = ingest.take(state, arrive(holds(new, 3), at=103.0), now=3.0)
     assert sorted((e.boot, e.seq) for e in intake.entries if e.seq) == [(new, 3), (old, 3)]
     assert state.health["B1"].lost_events == 2
+
+
+def test_a_boot_first_heard_far_from_seq_1_is_taken_once_its_health_says_where_it_stands() -> None:
+    """A hub on a fresh store meets a board whose boot is long under way: its seqs are
+    refused (too far past 0) until its health says the oldest event it holds."""
+    state = new_state()
+    assert ingest.take(state, arrive(drop(5000)), now=0.0).entries == []
+    holds = {"type": "health", "board": "B1", "boot": 1, "seq": 5001, "t_us": 9, "uptime_s": 5,
+             "mem_free": 9000, "overflow": 0, "beams": {}, "counters": {"unacked": 2}}
+    ingest.take(state, arrive(holds), now=1.0)
+    intake = ingest.take(state, arrive(drop(5000), drop(5001)), now=2.0)
+    assert [e.seq for e in intake.entries] == [5000, 5001] and ack_seqs(intake) == [5001]
+    assert state.health["B1"].lost_events == 0

@@ -239,3 +239,15 @@ def test_issue17_trigono_thrower_answers_landed_with_one_tap(browser: Any, hub: 
     assert status in (400, 403)
     assert len(hub.table_view("t1")["state"]["log"]) == 1
     assert page.js_errors == []
+
+
+def test_console_keeps_keyboard_focus_when_the_panel_refreshes(browser: Any, hub: Hub, server: ServerHandle) -> None:
+    hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=7, table_id="t1", options={"first": "Ana"})
+    page = new_page(browser)
+    login_page(page, server, "/console/t1")
+    page.locator("button[data-input=invalid]").focus()
+    before = page.locator("#panel-host").get_attribute("data-refreshed")
+    hub.submit("t1", {"recount": {"board": "B1", "count": 0}})  # a change: the panel is fetched again
+    until(page, lambda: page.locator("#panel-host").get_attribute("data-refreshed") != before)
+    assert page.evaluate("document.activeElement.dataset.input") == "invalid"
+    assert page.js_errors == []

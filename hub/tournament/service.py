@@ -405,7 +405,7 @@ class TournamentService:
         """A hub table changed: if it plays a called match and its game is over, store
         the match's result (its ranking by player id, its scores)."""
         link = self._by_table.get(table_id)
-        if link is None or self.hub is None:
+        if link is None or self.hub is None or self.follows_log:  # a replica writes nothing
             return
         tid, mid = link
         with self._lock:

@@ -15,7 +15,6 @@ from tests.broker import AuthBroker, mosquitto_binary
 from tests.hub.devices import wait_for
 from tests.web.conftest import csrf_token
 
-
 EN = {"Accept-Language": "en"}
 
 

@@ -31,7 +31,7 @@ class NoHubError(RuntimeError):
 # The catalogue key (web/i18n.py) of each status a page may answer with.
 STATUS_KEYS = {
     400: "error.bad_request", 401: "error.forbidden", 403: "error.forbidden", 404: "error.not_found",
-    405: "error.method", 409: "error.conflict", 413: "error.too_large", 429: "error.busy",
+    405: "error.method", 409: "error.conflict", 413: "error.too_large", 429: "error.too_many",
     500: "error.server", 503: "error.busy",
 }
 

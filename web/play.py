@@ -7,13 +7,19 @@ the seat link the referee hands out (``/play/<table>/join?seat=TOKEN``)."""
 
 from __future__ import annotations
 
+import threading
+import time
+from collections import deque
 from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from werkzeug.exceptions import BadRequest, TooManyRequests
 
+from hub.spec import TableSpec
 from web import get_hub
 from web.flashing import flash_key
+from web.i18n import gettext
 from web.security import claim_seat, seat_for_token
 from web.views import seat_names
 
@@ -31,9 +37,56 @@ def renderer_files(game: str) -> dict[str, str | None]:
     }
 
 
+# Games a visitor may start against the computer: every game with a bot and no sensors.
+NO_QUICK_GAME = ("trigono",)
+QUICK_PER_ADDRESS = 5  # new games per address per QUICK_WINDOW_S: nobody fills the hub with tables
+QUICK_IN_ALL = 30
+QUICK_WINDOW_S = 600.0
+
+
+class QuickGames:
+    """How many games against the computer were started lately, per address and in all."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._starts: deque[tuple[float, str]] = deque()
+
+    def allow(self, address: str, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            while self._starts and self._starts[0][0] < now - QUICK_WINDOW_S:
+                self._starts.popleft()
+            mine = sum(1 for _, who in self._starts if who == address)
+            if mine >= QUICK_PER_ADDRESS or len(self._starts) >= QUICK_IN_ALL:
+                return False
+            self._starts.append((now, address))
+            return True
+
+
+def quick_games() -> list[str]:
+    return [g for g in get_hub().games() if g not in NO_QUICK_GAME]
+
+
 @bp.get("/")
 def index() -> Any:
-    return render_template("play/index.html", tables=get_hub().list_tables())
+    return render_template("play/index.html", tables=get_hub().list_tables(), quick=quick_games())
+
+
+@bp.post("/new")
+def new_game() -> Any:
+    """Play against the computer, no referee needed: a new table with the visitor's seat
+    (claimed at once) and a computer player."""
+    game = request.form.get("game", "")
+    if game not in quick_games():
+        raise BadRequest(f"game: one of {', '.join(quick_games())}")
+    counter: QuickGames = current_app.extensions.setdefault("quick_games", QuickGames())
+    if not counter.allow(request.remote_addr or "?"):
+        raise TooManyRequests("too many new games from here: wait a few minutes")
+    name = request.form.get("name", "").strip()[:24] or gettext("play.you_name")
+    seats = [{"name": name, "bot": False}, {"name": gettext("play.computer_name"), "bot": True}]
+    view = get_hub().create(TableSpec.build(game, seats=seats))
+    claim_seat(str(view["id"]), name)
+    return redirect(url_for("play.table", table_id=view["id"]), code=303)
 
 
 @bp.get("/<table_id>")

@@ -29,6 +29,8 @@ is not to move is refused):
 - ``{"next_round": True}`` — Trigono: palets are collected, arm the sensors again;
 - ``{"move": ACTION}`` — a move in the game's record notation (any game);
 - ``{"hint": True}`` — ask the game's bot for a hint (shown in the view's ``hint``).
+- ``{"archive": True | False}`` — put the table away from the live ones (any game, any
+  time; false brings it back): ``archived`` in its summary and view.
 """
 
 from __future__ import annotations
@@ -104,6 +106,7 @@ class Table:
         self.alerts: list[dict[str, Any]] = []
         self.applied_through = 0  # id of the last entry applied
         self.hint: dict[str, Any] | None = None
+        self.archived = False  # put away by the organizer: not among the live tables
         self.commands: list[tuple[str, str]] = []
         """(board, command) the table asks the hub to send its boards once the entry that
         led to them is stored (:meth:`take_commands`); transient: a replay sends none."""
@@ -189,6 +192,12 @@ class Table:
     def input_move(self, value: Any, entry: Entry, by: str) -> None:
         assert entry.id is not None
         self.play(value, [entry.id], by)
+
+    def input_archive(self, value: Any, entry: Entry, by: str) -> None:
+        """Put the table away (true) or back among the live tables (false)."""
+        if not isinstance(value, bool):
+            raise BadInputError("archive: expected true or false")
+        self.archived = value
 
     def input_undo(self, value: Any, entry: Entry, by: str) -> None:
         if value is not True:
@@ -291,6 +300,7 @@ class Table:
             "prompts": len(self.prompts()),
             "alerts": len(self.alerts),
             "created_at": self.created_at,
+            "archived": self.archived,
         }
 
     def legal_actions(self, player: str) -> list[Any]:
@@ -326,6 +336,7 @@ class Table:
             "alerts": [{k: v for k, v in a.items() if k != "key"} for a in self.alerts],
             "events": list(self.events),
             "hint": self.hint,
+            "archived": self.archived,
         }
 
     # -- snapshots -----------------------------------------------------------------------
@@ -336,6 +347,7 @@ class Table:
             "events": self.events,
             "alerts": self.alerts,
             "applied_through": self.applied_through,
+            "archived": self.archived,
         }
 
     def load(self, data: Mapping[str, Any]) -> None:
@@ -345,6 +357,7 @@ class Table:
         self.events = list(data["events"])
         self.alerts = list(data["alerts"])
         self.applied_through = int(data["applied_through"])
+        self.archived = bool(data.get("archived", False))  # older snapshots have none
 
 
 def _shortened(params: dict[str, Any]) -> dict[str, Any]:

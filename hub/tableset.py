@@ -41,7 +41,7 @@ class TableSet:
         self._dormant: dict[str, JSONDict] = {}  # finished, not loaded: id -> summary
         self._snapshot_at: dict[str, int] = {}
         self._since_snapshot: dict[str, int] = {}  # entries applied since the last snapshot
-        self._final_snapshot: set[str] = set()  # tables snapshotted since their game ended
+        self._final: dict[str, JSONDict] = {}  # summary saved since the game ended
 
     def restore(self) -> dict[str, str]:
         """Rebuild every table from the store; returns physical board → table id."""
@@ -162,12 +162,13 @@ class TableSet:
         since = self._since_snapshot[table.id] = self._since_snapshot.get(table.id, 0) + 1
         if since >= SNAPSHOT_EVERY:
             self.save_snapshot(table)
-        elif table.id not in self._final_snapshot and table.state.is_terminal():
-            # The match just ended: a restart needs only its summary (the table restarts
-            # dormant). No full dump on the ingest path: opening the table later replays
-            # the entries after its last full snapshot.
-            self.store.save_final(table.id, table.summary())
-            self._final_snapshot.add(table.id)
+        elif table.state.is_terminal() and self._final.get(table.id) != (summary := table.summary()):
+            # The match just ended (or its summary changed since: archived): a restart
+            # needs only its summary (the table restarts dormant). No full dump on the
+            # ingest path: opening the table later replays the entries after its last
+            # full snapshot.
+            self.store.save_final(table.id, summary)
+            self._final[table.id] = summary
 
     def save_snapshot(self, table: Table) -> None:
         final = table.state.is_terminal()
@@ -178,7 +179,7 @@ class TableSet:
             "spec": table.spec, "created_at": table.created_at, "table": table.dump()},
             summary=summary, final=final)
         if final:
-            self._final_snapshot.add(table.id)
+            self._final[table.id] = summary
         self._snapshot_at[table.id] = table.applied_through
         self._since_snapshot[table.id] = 0
 

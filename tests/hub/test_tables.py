@@ -8,6 +8,7 @@ import pytest
 
 from engines.records import replay
 from hub.errors import BadInputError, RefusedError, UnknownTableError
+from hub.service import Hub
 from hub.tables import game_bot
 from tests.hub.conftest import Rig
 from tests.hub.devices import wait_for
@@ -100,3 +101,22 @@ def test_legal_actions_are_the_live_states_for_the_player_to_move_only(rig: Rig)
     for move in ("c1", "c2", "b2", "a1"):
         rig.hub.submit("t1", {"move": move})
     assert rig.hub.game_over("t1") and rig.hub.legal_actions("t1", "Ana") == []
+
+
+def test_an_archived_table_says_so_and_stays_archived_across_a_restart(rig: Rig) -> None:
+    rig.hub.create_table("trike", options={"size": 3}, seats=["Ana", "Ben"], seed=1)
+    for move in ("b1", "c1", "c2", "b2", "a1"):
+        rig.hub.submit("t1", {"move": move})
+    assert rig.hub.list_tables()[0]["archived"] is False
+    view = rig.hub.submit("t1", {"archive": True, "by": "referee"})
+    assert view["archived"] is True and rig.hub.list_tables()[0]["archived"] is True
+    with pytest.raises(BadInputError):
+        rig.hub.submit("t1", {"archive": "yes"})
+    rig.hub.close()
+    again = Hub(rig.db)
+    try:
+        assert again.tables.is_dormant("t1") and again.list_tables()[0]["archived"] is True
+        assert again.submit("t1", {"archive": False})["archived"] is False
+        assert again.list_tables()[0]["archived"] is False
+    finally:
+        again.close()

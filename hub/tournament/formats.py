@@ -303,6 +303,44 @@ def bracket_order(size: int, seats: int) -> list[int]:
     return order
 
 
+def spread_pools(seeded: Sequence[str], tiers: Sequence[int], pool_of: Mapping[str, str],
+                 seats: int) -> list[str]:
+    """The seeds of a bracket reordered, only within each tier (a pool place), so that
+    first-round matches do not bring back players of one pool where swaps can avoid it.
+
+    >>> spread_pools(["a1", "b1", "b2", "a2"], [1, 1, 2, 2], {"a1": "A", "a2": "A",
+    ...              "b1": "B", "b2": "B"}, 2)
+    ['a1', 'b1', 'a2', 'b2']
+    """
+    size = bracket_size(len(seeded), seats)
+    order = bracket_order(size, seats)
+    groups = [[s for s in order[i:i + seats] if s <= len(seeded)] for i in range(0, size, seats)]
+    group_of = {s: g for g, members in enumerate(groups) for s in members}
+    seeds = list(seeded)
+
+    def clashes(s: int) -> int:  # others of seed s's first-round match from its pool
+        pool = pool_of[seeds[s - 1]]
+        return sum(1 for t in groups[group_of[s]] if t != s and pool_of[seeds[t - 1]] == pool)
+
+    for _ in range(len(seeds)):  # each pass removes at least one clash, or stops
+        improved = False
+        for s in range(len(seeds), 0, -1):  # the lower seeds move first
+            if not clashes(s):
+                continue
+            for t in range(len(seeds), 0, -1):
+                if t == s or tiers[t - 1] != tiers[s - 1] or group_of[t] == group_of[s]:
+                    continue
+                before = clashes(s) + clashes(t)
+                seeds[s - 1], seeds[t - 1] = seeds[t - 1], seeds[s - 1]
+                if clashes(s) + clashes(t) < before:
+                    improved = True
+                    break
+                seeds[s - 1], seeds[t - 1] = seeds[t - 1], seeds[s - 1]
+        if not improved:
+            break
+    return seeds
+
+
 def bracket_size(n: int, seats: int) -> int:
     """The smallest power of ``seats`` that holds ``n`` players (at least ``seats``)."""
     size = seats

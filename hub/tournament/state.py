@@ -511,8 +511,9 @@ class Tournament:
         self.status = "finished" if finished and self.matches else "running"
 
     def _pool_outcome(self) -> dict[str, list[str]]:
-        """Qualifiers and the others, each in bracket-seed order, once every pool match
-        is done ({} before)."""
+        """Qualifiers and the others, each in bracket-seed order (pool place first, then
+        the results; players of one pool kept apart in the first round where the order
+        within a place allows it), once every pool match is done ({} before)."""
         pool_matches = [m for m in self.matches.values() if m.stage == "pools"]
         if any(m.status != "done" for m in pool_matches):
             return {}
@@ -527,8 +528,13 @@ class Tournament:
                 placed.append((place, -line.points / per, -line.wins / per, -line.diff,
                                line.lot, line.player, place <= self.spec.advance))
         placed.sort()
-        return {"qualifier": [p[5] for p in placed if p[6]],
-                "consolation": [p[5] for p in placed if not p[6]]}
+        pool_of = {p: chr(ord("A") + i) for i, pool in enumerate(self.pools) for p in pool}
+        out: dict[str, list[str]] = {}
+        for stage, qualified in (("qualifier", True), ("consolation", False)):
+            tier = [p for p in placed if p[6] == qualified]
+            out[stage] = formats.spread_pools([p[5] for p in tier], [p[0] for p in tier], pool_of,
+                                              self.spec.bracket_seats)
+        return out
 
     def standings(self, players: Iterable[str] | None = None) -> list[Standing]:
         """Standings of ``players`` (default: everyone registered) over the matches

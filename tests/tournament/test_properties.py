@@ -432,3 +432,18 @@ def test_a_withdrawn_pool_winner_leaves_the_place_to_the_next() -> None:
     step(t, {"type": "withdraw", "player": pool_a[0]})
     final = next(m for m in t.matches.values() if m.stage == "main")
     assert pool_a[0] not in final.players and pool_a[1] in final.players
+
+
+@SETTINGS
+@given(st.integers(2, 7), st.integers(1, 2), st.integers(0, 2**32))
+def test_players_of_one_pool_do_not_meet_in_the_first_bracket_round(pools: int, advance: int, seed: int) -> None:
+    """With one or two qualifiers a pool, pool winners and seconds can always be spread so
+    no first-round match of the main bracket brings back two players of one pool."""
+    rng = random.Random(seed)
+    t = create("pools", pools * 3, 2, pool_size=3, advance=advance, consolation=False)
+    for m in [m for m in t.matches.values() if m.stage == "pools"]:
+        step(t, {"type": "result", "match": m.id, "ranking": ranking_for(m.players, rng, False)})
+    pool_of = {p: i for i, pool in enumerate(t.pools) for p in pool}
+    first_round = [m for m in t.matches.values() if m.stage == "main" and m.round == 1]
+    assert all(len({pool_of[p] for p in m.players}) == len(m.players) for m in first_round)
+    assert sum(len(m.players) for m in first_round) == pools * advance

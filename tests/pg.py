@@ -9,9 +9,12 @@ reason when none does. docs/deploy.md says how to start one.
 from __future__ import annotations
 
 import os
+import shutil
+import sqlite3
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from urllib.parse import quote
 
 SERVER = os.environ.get("TRIGONO_TEST_PG", "postgresql://127.0.0.1:5432/test")
@@ -57,3 +60,35 @@ def fresh_schema(prefix: str = "t") -> Iterator[str]:
     finally:
         with psycopg.connect(SERVER, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@contextmanager
+def log_only_copy(db: str, workdir: Path) -> Iterator[str]:
+    """A copy of the event store ``db`` (a SQLite file or a PostgreSQL URL) with the
+    whole log and no snapshots: a hub opened on it rebuilds every table by replaying the
+    log from the start (R1: its tables must equal the live hub's)."""
+    from hub.store import encode_body, is_postgres_url, open_store
+
+    if not is_postgres_url(db):
+        copy = workdir / "log-only.db"
+        for suffix in ("", "-wal", "-shm"):
+            if Path(f"{db}{suffix}").exists():
+                shutil.copy(f"{db}{suffix}", f"{copy}{suffix}")
+        with sqlite3.connect(copy) as conn:
+            conn.execute("DELETE FROM snapshot")
+        yield str(copy)
+        return
+    import psycopg
+
+    with fresh_schema("copy") as url:
+        open_store(url).close()  # the schema, migrated
+        source = open_store(db)
+        try:
+            rows = [(e.id, e.at, e.source, e.table_id, e.board, e.boot, e.seq, encode_body(e))
+                    for e in source.entries()]
+        finally:
+            source.close()
+        with psycopg.connect(url, autocommit=True) as pg_conn, pg_conn.cursor() as cur:
+            cur.executemany("INSERT INTO log (id, at, source, table_id, board, boot, seq, body)"
+                            " OVERRIDING SYSTEM VALUE VALUES (%s, %s, %s, %s, %s, %s, %s, %s)", rows)
+        yield url

@@ -293,3 +293,23 @@ def test_a_postgres_url_is_never_taken_for_a_sqlite_file_name(tmp_path: Path,
     with pytest.raises(ValueError, match="open_store"):
         SqliteStore("postgresql://127.0.0.1/test")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_log_only_copy_replays_to_the_live_tables_R1(store_url: str, tmp_path: Path) -> None:
+    from tests.pg import log_only_copy
+
+    live = Hub(open_store(store_url))
+    live.create_table("trike", options={"size": 3}, seats=["Ana", "Ben"], table_id="g1", seed=1)
+    for move in ("b1", "c1", "c2"):
+        live.submit("g1", {"move": move})
+    live.close()  # snapshots written at close
+    with log_only_copy(store_url, tmp_path) as copy:
+        replayed, again = Hub(open_store(copy)), Hub(open_store(store_url))
+        try:
+            assert replayed.store.snapshot_heads() == {}
+            assert [e.id for e in replayed.store.entries()] == [e.id for e in again.store.entries()]
+            assert replayed.export("g1") == again.export("g1")
+            assert replayed.table_view("g1")["state"] == again.table_view("g1")["state"]
+        finally:
+            replayed.close()
+            again.close()

@@ -407,3 +407,46 @@ def test_referees_entering_results_at_once_lose_nothing(tmp_path: Path) -> None:
     assert all("use a correction" in r for r in refused)
     assert TournamentService(store).view("R") == view
     store.close()
+
+
+@pytest.mark.slow
+def test_a_trigono_match_on_simulated_boards_reports_its_result(tmp_path: Path) -> None:
+    """End to end: the director calls a Trigono match to a station of two boards, the
+    hub opens its table on them, simulated boards (the firmware's node code, over
+    pseudo-terminals) and a simulated referee play it, and the finished table's ranking
+    becomes the match's result by itself (the service's feed follower)."""
+    import time
+
+    from hub.sim.runner import SimEvent, SimTable
+
+    hub = Hub(tmp_path / "hub.db", settle_s=0.3)
+    hub.start()
+    service = TournamentService(hub.store, hub)
+    service.start()
+    service.create({"name": "Sensors", "game": "trigono", "format": "elimination", "check_in": False,
+                    "options": {"palets_per_player": 3, "rounds_to_win": 2}, "seed": 9}, tournament_id="S")
+    for name in ("Ana", "Ben"):
+        service.submit("S", {"type": "register", "player": {"name": name}})
+    # The simulator names a table's devices <table id>B1, B2: the first match's table is S-m1.
+    service.submit("S", {"type": "station", "station": {"id": "row1", "seats": 2,
+                                                         "boards": ["S-m1B1", "S-m1B2"]}})
+    view = service.submit("S", {"type": "start"})
+    (m,) = view["matches"]
+    assert m["table"] == "S-m1"
+    event = SimEvent(hub, tmp_path / "pty", [SimTable("S-m1", {n: 0.7 for n in m["names"]}, boards=2)],
+                     speed=0, seed=3, settle_s=0.3)
+    try:
+        event.start()
+        assert event.wait(120), event.progress()
+        deadline = time.monotonic() + 10
+        while service.view("S")["status"] != "finished":
+            assert time.monotonic() < deadline, "the finished table never reported"
+            time.sleep(0.05)
+        done = service.view("S")["matches"][0]
+        winner = hub.table_view("S-m1")["winner"]
+        assert done["names"][done["players"].index(done["ranking"][0][0])] == winner
+        assert service.view("S")["podium"][0]["name"] == winner
+    finally:
+        event.close()
+        service.close()
+        hub.close()

@@ -112,7 +112,8 @@ function onTable(view, before) {
   }
   const elsewhere = grid || view.id !== currentId;
   showMoments(found, { table: elsewhere ? view.id : null });
-  if (found.some((a) => a.key === "announce.match_won")) celebrate(main, view.state.winner);
+  // The trophy over the stage; in a grid the cell's gold frame and the banner say it.
+  if (!grid && found.some((a) => a.key === "announce.match_won")) celebrate(main, view.state.winner);
 }
 
 let timer = null;

@@ -44,7 +44,7 @@ export function head(view, tag = "h2") {
     el(tag, {}, view.id),
     el("span", { class: "game" }, gameName(view.game)),
     trigono && state.round ? el("span", { class: "round" }, t("table.round", { n: state.round })) : null,
-    state.phase && state.phase !== "normal" ? el("span", { class: `phase ${state.phase}` }, t(`table.phase.${state.phase}`)) : null);
+    state.phase && state.phase !== "normal" && !isFinished(view) ? el("span", { class: `phase ${state.phase}` }, t(`table.phase.${state.phase}`)) : null);
 }
 
 export function isFinished(view) {

@@ -30,7 +30,9 @@ export function showMoments(found, { table = null, holdMs = 7000 } = {}) {
   if (!found.length) return;
   if (box) {
     const won = found.some((a) => WON.has(a.key));
-    const lines = found.map((a) => el("p", { class: MAJOR.has(a.key) ? "major" : null }, a.text));
+    // The biggest moment first: the banner has room for two lines.
+    const ordered = [...found.filter((a) => MAJOR.has(a.key)).reverse(), ...found.filter((a) => !MAJOR.has(a.key))];
+    const lines = ordered.map((a) => el("p", { class: MAJOR.has(a.key) ? "major" : null }, a.text));
     box.replaceChildren(...[
       won ? trophy("") : null,
       table ? el("span", { class: "moment-table" }, table) : null,

@@ -164,7 +164,7 @@ class TrigonoTable(Table):
         if not self.armed:
             self.note(entry, "ignored_between_rounds", hole=engine_hole, kind=kind)
             return
-        if self.state.is_terminal():
+        if self.finished:
             self.note(entry, "ignored_match_over", hole=engine_hole, kind=kind)
             return
         drop = {"hole": engine_hole, "from": from_board, "entry": entry.id, "kind": kind,
@@ -202,7 +202,7 @@ class TrigonoTable(Table):
         binding = self._binding(board)
         engine_board = binding["as"] if binding else board
         on_board = self.printed().get("boards", {}).get(engine_board)
-        if (self.armed and self.throw is None and not self.state.is_terminal()
+        if (self.armed and self.throw is None and not self.finished
                 and on_board is not None and palets == on_board + 1):
             self._device_input(entry, {"landed": f"board:{engine_board}"}, f"weight on {board}")
         else:
@@ -387,6 +387,8 @@ class TrigonoTable(Table):
         if self.state.is_terminal():
             raise RefusedError("next_round: the match is over")
         self.armed = True
+        # The palets are out of the holes: the load cells take the empty board as zero.
+        self.commands = [(b, "tare") for b in self.physical_boards()]
 
     def input_answer(self, value: Any, entry: Entry, by: str) -> None:
         try:
@@ -421,7 +423,7 @@ class TrigonoTable(Table):
         printed = self.printed()
         n = len(self.actions)
         player = printed.get("to_move")
-        if self.state.is_terminal():
+        if self.finished:
             return []
         if not self.armed:
             return [prompt(f"next_round-{n}", "next_round", None, ["start"], round=printed.get("round"))]

@@ -273,7 +273,7 @@ class Hub:
             bot = game_bot(table.game_name)
             if bot is None:
                 raise RefusedError(f"hint: the {table.game_name} engine has no bot")
-            if table.state.is_terminal():
+            if table.finished:
                 raise RefusedError("hint: the game is over")
             state, version = table.state.clone(), len(table.actions)
         hint = bot.hint(state, self.bots.budget_s)

@@ -29,6 +29,8 @@ is not to move is refused):
 - ``{"next_round": True}`` — Trigono: palets are collected, arm the sensors again;
 - ``{"move": ACTION}`` — a move in the game's record notation (any game);
 - ``{"hint": True}`` — ask the game's bot for a hint (shown in the view's ``hint``).
+- ``{"abandon": True}`` — end the table without a result (its match was scored by
+  hand): nothing more is played, its boards may be bound to another table;
 - ``{"archive": True | False}`` — put the table away from the live ones (any game, any
   time; false brings it back): ``archived`` in its summary and view.
 """
@@ -107,6 +109,7 @@ class Table:
         self.applied_through = 0  # id of the last entry applied
         self.hint: dict[str, Any] | None = None
         self.archived = False  # put away by the organizer: not among the live tables
+        self.abandoned = False  # ended without a result: its boards are free again
         self.commands: list[tuple[str, str]] = []
         """(board, command) the table asks the hub to send its boards once the entry that
         led to them is stored (:meth:`take_commands`); transient: a replay sends none."""
@@ -183,6 +186,8 @@ class Table:
         handler = getattr(self, f"input_{key}", None)
         if handler is None:
             raise BadInputError(f"unknown input {key!r} for a {self.game_name} table")
+        if self.abandoned and key != "archive":
+            raise RefusedError(f"{key}: the table was abandoned")
         if player is not None and player != self.state.current_player():
             raise RefusedError(f"it is not {player}'s turn (to move: {self.state.current_player()})")
         handler(value, entry, by)
@@ -192,6 +197,20 @@ class Table:
     def input_move(self, value: Any, entry: Entry, by: str) -> None:
         assert entry.id is not None
         self.play(value, [entry.id], by)
+
+    @property
+    def finished(self) -> bool:
+        """The game is over, or the table was abandoned: nothing more is played here."""
+        return self.abandoned or self.state.is_terminal()
+
+    def input_abandon(self, value: Any, entry: Entry, by: str) -> None:
+        """End the table without a result (e.g. its match was scored by hand): no more
+        moves, and its boards may be bound to another table."""
+        if value is not True:
+            raise BadInputError("abandon: expected true")
+        if self.finished:
+            raise RefusedError("abandon: the game is over already")
+        self.abandoned = True
 
     def input_archive(self, value: Any, entry: Entry, by: str) -> None:
         """Put the table away (true) or back among the live tables (false)."""
@@ -225,7 +244,7 @@ class Table:
     # -- what the hub asks ---------------------------------------------------------------
     def bot_to_move(self) -> str | None:
         """The bot seat to move, if any."""
-        if self.state.is_terminal():
+        if self.finished:
             return None
         player = self.state.current_player()
         for seat in self.seats:
@@ -301,6 +320,7 @@ class Table:
             "alerts": len(self.alerts),
             "created_at": self.created_at,
             "archived": self.archived,
+            "abandoned": self.abandoned,
         }
 
     def legal_actions(self, player: str) -> list[Any]:
@@ -337,6 +357,7 @@ class Table:
             "events": list(self.events),
             "hint": self.hint,
             "archived": self.archived,
+            "abandoned": self.abandoned,
         }
 
     # -- snapshots -----------------------------------------------------------------------
@@ -348,6 +369,7 @@ class Table:
             "alerts": self.alerts,
             "applied_through": self.applied_through,
             "archived": self.archived,
+            "abandoned": self.abandoned,
         }
 
     def load(self, data: Mapping[str, Any]) -> None:
@@ -358,6 +380,7 @@ class Table:
         self.alerts = list(data["alerts"])
         self.applied_through = int(data["applied_through"])
         self.archived = bool(data.get("archived", False))  # older snapshots have none
+        self.abandoned = bool(data.get("abandoned", False))
 
 
 def _shortened(params: dict[str, Any]) -> dict[str, Any]:

@@ -117,7 +117,7 @@ class TableSet:
 
     def is_over(self, table_id: str) -> bool:
         """Whether the table's game is over, without loading a dormant one."""
-        return table_id in self._dormant or self[table_id].state.is_terminal()
+        return table_id in self._dormant or self[table_id].finished
 
     def summaries(self) -> list[JSONDict]:
         """A summary of every table, oldest first."""
@@ -162,7 +162,7 @@ class TableSet:
         since = self._since_snapshot[table.id] = self._since_snapshot.get(table.id, 0) + 1
         if since >= SNAPSHOT_EVERY:
             self.save_snapshot(table)
-        elif table.state.is_terminal() and self._final.get(table.id) != (summary := table.summary()):
+        elif table.finished and self._final.get(table.id) != (summary := table.summary()):
             # The match just ended (or its summary changed since: archived): a restart
             # needs only its summary (the table restarts dormant). No full dump on the
             # ingest path: opening the table later replays the entries after its last
@@ -171,7 +171,7 @@ class TableSet:
             self._final[table.id] = summary
 
     def save_snapshot(self, table: Table) -> None:
-        final = table.state.is_terminal()
+        final = table.finished
         # Only a finished table's summary is read back (dormant restart): printing the
         # state for every periodic snapshot would cost a full copy of its log.
         summary = table.summary() if final else {}

@@ -283,3 +283,12 @@ def test_once_a_throw_is_scored_the_boards_are_asked_to_test_their_beams() -> No
     assert f.table.take_commands() == []  # asked once
     f.console(landed="floor")
     assert f.table.take_commands() == []  # no sensor throw, no new test
+
+
+def test_at_each_new_round_the_boards_are_asked_to_tare_their_load_cells() -> None:
+    f = Fold(palets_per_player=2)
+    for _ in range(4):  # a round of floor throws: the sensors are disarmed
+        f.console(landed="floor")
+    f.table.take_commands()
+    f.console(next_round=True)
+    assert f.table.take_commands() == [("B1", "tare")]

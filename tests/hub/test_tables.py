@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from engines.records import replay
-from hub.errors import BadInputError, RefusedError, UnknownTableError
+from hub.errors import BadInputError, ConflictError, RefusedError, UnknownTableError
 from hub.service import Hub
 from hub.tables import game_bot
 from tests.hub.conftest import Rig
@@ -118,5 +118,24 @@ def test_an_archived_table_says_so_and_stays_archived_across_a_restart(rig: Rig)
         assert again.tables.is_dormant("t1") and again.list_tables()[0]["archived"] is True
         assert again.submit("t1", {"archive": False})["archived"] is False
         assert again.list_tables()[0]["archived"] is False
+    finally:
+        again.close()
+
+
+def test_an_abandoned_table_plays_nothing_more_and_frees_its_boards(rig: Rig) -> None:
+    rig.hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=1)
+    with pytest.raises(ConflictError):
+        rig.hub.create_table("trigono", seats=["Cy", "Di"], boards=["B1"])
+    view = rig.hub.submit("t1", {"abandon": True, "by": "referee"})
+    assert view["abandoned"] is True and view["prompts"] == [] and rig.hub.game_over("t1")
+    for inp in ({"landed": "floor"}, {"undo": True}, {"abandon": True}):
+        with pytest.raises(RefusedError):
+            rig.hub.submit("t1", inp)
+    rig.hub.submit("t1", {"archive": True})  # putting it away still works
+    assert rig.hub.create_table("trigono", seats=["Cy", "Di"], boards=["B1"])["id"] == "t2"
+    rig.hub.close()
+    again = Hub(rig.db)
+    try:
+        assert again.tables.is_dormant("t1") and again.list_tables()[0]["abandoned"] is True
     finally:
         again.close()

@@ -175,7 +175,7 @@ def readable(shown: dict[str, Any], password: str) -> str:
              f"  big screen         {shown['big_screen']}",
              f"  referee console    {shown['console']}   (password: {password})",
              f"  admin              {shown['admin']}",
-             f"  play pages         {shown['play']}",
+             f"  play a game        {shown['play']}   (any game against the computer: no referee needed)",
              f"  tournament         {shown.get('tournament', '-')}"]
     lines += [f"  overlay {t:<10} {url}" for t, url in shown["overlay"].items()]
     lines += [f"  play {g} vs computer: {url}" for g, url in shown["play_against_the_computer"].items()]

@@ -27,7 +27,11 @@ def test_dry_run_copies_firmware_config_pinmap_and_main() -> None:
     assert "firmware/node.mpy" in out and ":firmware/" in out
     assert ":board_config.py" in out and ":pinmap.json" in out and ":main.py" in out
     assert ":local.py" in out
-    assert out.strip().splitlines()[-1].endswith("reset")
+    lines = out.strip().splitlines()
+    assert lines[-1].endswith("reset")
+    assert "clean.py" in lines[1]  # stale files go before anything is copied
+    copy = next(x for x in lines if ":firmware/" in x)
+    assert "node.mpy" in copy and ".py " not in copy  # compiled only
 
 
 def test_bad_config_is_refused_before_any_board_command(tmp_path: Path) -> None:
@@ -68,13 +72,3 @@ def test_compiled_mpy_firmware_runs_on_the_real_interpreter(tmp_path: Path) -> N
               "import cases\nfor name, fn in cases.all_cases():\n    fn()\nprint('ALL OK', len(cases.all_cases()))\n")
     proc = micropython("-c", script, timeout=120)
     assert "ALL OK" in proc.stdout, proc.stdout + proc.stderr
-
-
-def test_dry_run_removes_stale_files_and_copies_only_mpy() -> None:
-    proc = deploy("--config", "firmware/boards/esp32_example.py", "--local", "firmware/local_example.py",
-                  "--dry-run")
-    assert proc.returncode == 0, proc.stderr
-    lines = proc.stdout.splitlines()
-    assert "clean.py" in lines[1]  # before anything is copied
-    copy = next(x for x in lines if ":firmware/" in x)
-    assert "node.mpy" in copy and ".py " not in copy.replace("local_example.py", "")

@@ -110,3 +110,53 @@ def hexagon(device_prefix: str, board_prefix: str = "B") -> tuple[list[JSONDict]
     """
     boards = hexagon_boards(board_prefix)
     return place([{**b, "device": f"{device_prefix}{b['id']}"} for b in boards])
+
+
+class Bindings:
+    """A Trigono table's physical boards and how their holes map onto the engine's
+    layout, checked once against the layout's holes.
+
+    >>> b = Bindings([{"board": "pico-7", "as": "B1", "holes": {"big": "B1.big", "jackpot": "jackpot"}}],
+    ...              holes=["B1.big", "B1.small", "jackpot"])
+    >>> b.boards(), b.engine_hole("pico-7", "jackpot"), b.engine_hole("pico-7", "small"), b.engine_board("pico-7")
+    (['pico-7'], ('jackpot', 'B1'), None, 'B1')
+    >>> b.unmapped("pico-7", ["big", "small"]), b.unmapped("B9", ["big"])
+    (['small'], [])
+    """
+
+    def __init__(self, bindings: list[JSONDict], holes: Sequence[str]) -> None:
+        """BadInputError when a binding names a hole the layout does not have."""
+        self._bindings = [dict(b) for b in bindings]
+        known = set(holes)
+        for b in self._bindings:
+            for name, hole in b["holes"].items():
+                if hole not in known:
+                    raise BadInputError(f"boards: {b['board']}.{name} maps to {hole!r}, not a hole "
+                                        f"of this layout ({', '.join(sorted(known))})")
+
+    def boards(self) -> list[str]:
+        """The physical boards, in binding order."""
+        return [b["board"] for b in self._bindings]
+
+    def get(self, board: str) -> JSONDict | None:
+        return next((b for b in self._bindings if b["board"] == board), None)
+
+    def engine_board(self, board: str) -> str:
+        """The engine board a physical board stands for (itself when not bound)."""
+        b = self.get(board)
+        return str(b["as"]) if b is not None else board
+
+    def engine_hole(self, board: str, hole: str) -> tuple[str, str] | None:
+        """(engine hole id, engine board the palet came from) for a physical hole."""
+        b = self.get(board)
+        if b is None or hole not in b["holes"]:
+            return None
+        return b["holes"][hole], b["as"]
+
+    def unmapped(self, board: str, holes: list[str]) -> list[str]:
+        """The holes a bound board reports that its binding does not map."""
+        b = self.get(board)
+        return [] if b is None else [h for h in holes if h not in b["holes"]]
+
+    def to_json(self) -> list[JSONDict]:
+        return [dict(b) for b in self._bindings]

@@ -33,6 +33,7 @@ from typing import Any
 from engines.core import GameError, check_keys
 from firmware import protocol
 from hub.errors import BadInputError, RefusedError
+from hub.layout import Bindings
 from hub.store import Entry
 from hub.tables import Table
 from hub.throws import (
@@ -54,36 +55,17 @@ class TrigonoTable(Table):
 
     def __init__(self, table_id: str, spec: Mapping[str, Any], created_at: float) -> None:
         super().__init__(table_id, spec, created_at)
-        self.bindings: list[dict[str, Any]] = list(spec.get("boards", []))
         self.settle_s: float = float(spec.get("referee", {}).get("settle_s", DEFAULT_SETTLE_S))
         self.armed = True
         self.throw: dict[str, Any] | None = None
         self.stuck = False  # the open throw could not be resolved: the referee must say
         self.rounds_seen = 0  # rounds finished when the last action was applied
         self.voided: list[int] = []  # sensor entries the referee voided
-        holes = set(self.printed().get("holes", {}))
-        for b in self.bindings:
-            for name, hole in b["holes"].items():
-                if hole not in holes:
-                    raise BadInputError(f"boards: {b['board']}.{name} maps to {hole!r}, not a hole "
-                                        f"of this layout ({', '.join(sorted(holes))})")
+        self.bindings = Bindings(list(spec.get("boards", [])), list(self.printed().get("holes", {})))
 
     # -- the layout ----------------------------------------------------------------------
     def physical_boards(self) -> list[str]:
-        return [b["board"] for b in self.bindings]
-
-    def _binding(self, board: str) -> dict[str, Any] | None:
-        for b in self.bindings:
-            if b["board"] == board:
-                return b
-        return None
-
-    def _engine_hole(self, board: str, hole: str) -> tuple[str, str] | None:
-        """(engine hole id, engine board the palet came from) for a physical hole."""
-        b = self._binding(board)
-        if b is None or hole not in b["holes"]:
-            return None
-        return b["holes"][hole], b["as"]
+        return self.bindings.boards()
 
     def _where_choices(self) -> list[str]:
         """Where a palet can rest; plus every hole whose sensor has an open fault, so the
@@ -92,7 +74,7 @@ class TrigonoTable(Table):
         for a in self.alerts:
             key = str(a.get("key") or "")
             if key.startswith("fault:") and "." in key:
-                mapped = self._engine_hole(*key[len("fault:"):].split(".", 1))
+                mapped = self.bindings.engine_hole(*key[len("fault:"):].split(".", 1))
                 if mapped is not None and mapped[0] not in choices:
                     choices.append(mapped[0])
         return choices
@@ -104,8 +86,7 @@ class TrigonoTable(Table):
         board = str(msg.get("board"))
         hole = msg.get("hole")
         if kind == "hello":
-            b = self._binding(board)
-            unmapped = [h for h in msg.get("holes", []) if b is not None and h not in b["holes"]]
+            unmapped = self.bindings.unmapped(board, list(msg.get("holes", [])))
             self.note(entry, "hello", board=board, fw=msg.get("fw"), holes=list(msg.get("holes", [])))
             if unmapped:
                 self.alert(entry, "unmapped", holes=unmapped,
@@ -154,7 +135,7 @@ class TrigonoTable(Table):
     def _on_drop(self, entry: Entry, board: str, hole: str, kind: str) -> None:
         assert entry.id is not None
         self._settle_early(entry)
-        mapped = self._engine_hole(board, hole)
+        mapped = self.bindings.engine_hole(board, hole)
         if mapped is None:
             self.note(entry, "not_in_layout", hole=f"{board}.{hole}", kind=kind)
             self.alert(entry, "unmapped", holes=[hole], board=board,
@@ -187,10 +168,9 @@ class TrigonoTable(Table):
         if button not in BUTTON_INPUTS:
             self.note(entry, "button", board=board, button=button)
             return
-        binding = self._binding(board)
         inputs: dict[str, Any] = {
             "floor": {"landed": "floor"},
-            "board": {"landed": f"board:{binding['as'] if binding else board}"},
+            "board": {"landed": f"board:{self.bindings.engine_board(board)}"},
             "invalid": {"invalid": True},
             "undo": {"undo": True},
             "next_round": {"next_round": True},
@@ -199,8 +179,7 @@ class TrigonoTable(Table):
 
     def _on_weight(self, entry: Entry, board: str, palets: int) -> None:
         self._settle_early(entry)
-        binding = self._binding(board)
-        engine_board = binding["as"] if binding else board
+        engine_board = self.bindings.engine_board(board)
         on_board = self.printed().get("boards", {}).get(engine_board)
         if (self.armed and self.throw is None and not self.finished
                 and on_board is not None and palets == on_board + 1):
@@ -440,7 +419,7 @@ class TrigonoTable(Table):
     def view(self, state: dict[str, Any] | None = None) -> dict[str, Any]:
         out = super().view(state)
         out["armed"] = self.armed
-        out["layout"] = [dict(b) for b in self.bindings]
+        out["layout"] = self.bindings.to_json()
         out["throw"] = None if self.throw is None else {
             "player": self.throw["player"],
             "drops": [dict(d) for d in self.throw["drops"]],

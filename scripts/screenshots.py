@@ -75,7 +75,7 @@ def shoot(url: str, games: list[str], args: Any) -> None:
     pages = {
         "dashboard": "/", "big": "/big?tables=hexa", "big-all": "/big", "table": "/tables/t1",
         "overlay": "/overlay/t1", "console": "/console/t1", "console-hexa": "/console/hexa",
-        "admin": "/admin/", "play-trigono": "/play/t1",
+        "admin": "/admin/", "console-index": "/console/", "play-index": "/play/", "play-trigono": "/play/t1",
         **{f"play-{g.split('-')[0]}": f"/play/{g}" for g in games},
     }
     only = [p for p in args.only.split(",") if p]

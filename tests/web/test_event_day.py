@@ -122,6 +122,7 @@ def test_issue17_5_console_voids_only_sensor_drops_and_a_finished_match_is_over(
     assert "not armed" not in panel.inner_text()
     assert "Winner: Ben" in panel.inner_text()
     assert page.locator("button[data-input=undo]").count() == 0
+    assert page.locator("#amend").count() == 1  # a misread final throw can still be corrected
     shot(page, "console-finished.png")
     assert page.js_errors == []
 

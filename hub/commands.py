@@ -142,7 +142,8 @@ def add_sim(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "(--tables stations, --players per match)")
     p.add_argument("--format", choices=["pools", "swiss", "elimination"], default="pools",
                    help="tournament format (default: pools)")
-    p.add_argument("--game", default="trike", help="tournament game (default: trike)")
+    p.add_argument("--game", default="trigono",
+                   help="tournament game (default: trigono, on simulated boards)")
     p.add_argument("--json", action="store_true", help="tournament: print the podium as JSON at the end")
     add_hub_options(p, db_default=":memory:", links=False,
                     settle_help="knock-in window after a drop, in seconds "

@@ -352,11 +352,11 @@ class TournamentService:
         if not self.create_tables or self.hub is None:
             return call
         m = t.matches[call["match"]]
-        options, boards = table_layout(t, t.stations[call["station"]])
         seats = [t.name(p) for p in m.players]
         base = f"{t.id}-{m.id}"
         for attempt in range(5):
             table_id = base if attempt == 0 else f"{base}-{attempt}"
+            options, boards = table_layout(t, t.stations[call["station"]], table_id)
             try:
                 self.hub.create_table(t.spec.game, options=options, seats=seats, boards=boards,
                                       table_id=table_id, seed=t.spec.seed + m.number)
@@ -488,16 +488,19 @@ class TournamentService:
                 log.exception("tournament listener")
 
 
-def table_layout(t: Tournament, station: Station) -> tuple[JSONDict, list[JSONDict] | None]:
+def table_layout(t: Tournament, station: Station, table_id: str) -> tuple[JSONDict, list[JSONDict] | None]:
     """The options and board bindings of a match table on ``station``: a Trigono
     station's sensor boards (a row bound as B1, B2, …, or a hexagon with its jackpot);
-    nothing for the other games, which have no sensor boards.
+    nothing for the other games, which have no sensor boards. ``{table}`` in a board id
+    stands for the table's id (the simulator names its boards after their table).
 
     >>> from hub.tournament.model import Spec
     >>> t = Tournament("T", Spec.parse({"name": "x", "game": "trigono", "format": "swiss"}))
-    >>> table_layout(t, Station("row2", 4, ("pico-3", "pico-4")))[1]
+    >>> table_layout(t, Station("row2", 4, ("pico-3", "pico-4")), "T-m1")[1]
     [{'board': 'pico-3', 'as': 'B1'}, {'board': 'pico-4', 'as': 'B2'}]
-    >>> options, boards = table_layout(t, Station("hexa", 6, layout="hexagon"))
+    >>> table_layout(t, Station("sim", 2, ("{table}B1",)), "T-m1")[1]
+    [{'board': 'T-m1B1', 'as': 'B1'}]
+    >>> options, boards = table_layout(t, Station("hexa", 6, layout="hexagon"), "T-m1")
     >>> len(options["boards"]), boards[0]["board"], boards[0]["holes"]["jackpot"]
     (6, 'hexaB1', 'jackpot')
     """
@@ -507,7 +510,7 @@ def table_layout(t: Tournament, station: Station) -> tuple[JSONDict, list[JSONDi
     if station.layout == "hexagon":
         options["boards"], bindings = hexagon(station.id)
         return options, bindings
-    bindings = [{"board": b, "as": f"B{k}"} for k, b in enumerate(station.boards, 1)]
+    bindings = [{"board": b.replace("{table}", table_id), "as": f"B{k}"} for k, b in enumerate(station.boards, 1)]
     return options, bindings or None
 
 

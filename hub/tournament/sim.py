@@ -1,20 +1,27 @@
 """A simulated tournament on the real hub: ``trigono sim --tournament 16 --format pools``.
 
-Simulated players register and check in, stations are opened, the director calls each
-match to a free station, which opens a real hub table; simulated players play it with
-random legal moves (``hub.submit``), and the finished table reports its ranking by
-itself (:meth:`TournamentService.table_changed`), up to the podium. Trigono tables need
-sensor boards and a referee (``trigono sim`` without ``--tournament`` simulates those):
-here their results are entered by a simulated referee as random rankings, and the
-output says so.
+Simulated players register and check in, the director calls each match to a free
+station, which opens a real hub table, and the finished table reports its ranking by
+itself (:meth:`TournamentService.table_changed`), up to the podium.
+
+- Trigono (the default): every match is played on simulated boards — the firmware's
+  own node code over pseudo-terminals (:mod:`hub.sim.runner`) — by simulated players
+  of fixed skill, with the simulated referee answering what sensors cannot see. The
+  simulator names a table's devices after the table (``<table id>B1``), so the
+  stations' boards are ``{table}B1``…: named after whichever table they get.
+- Trike, Triolet, Triominos: stations without boards; players make random legal moves.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
+import tempfile
+import time
+from pathlib import Path
 from typing import Any
 
 from engines import game_spec
@@ -25,7 +32,10 @@ from hub.tournament.service import TournamentService
 FIRST_NAMES = ["Ana", "Ben", "Chloé", "Dan", "Eve", "Fred", "Gus", "Hugo", "Inès", "Jo", "Kim",
                "Léa", "Max", "Noé", "Olga", "Paul", "Quentin", "Rose", "Sam", "Théo", "Ugo",
                "Vera", "Will", "Xavier", "Yara", "Zoé"]
-GAME_OPTIONS: dict[str, dict[str, Any]] = {"trike": {"size": 5}}
+GAME_OPTIONS: dict[str, dict[str, Any]] = {"trike": {"size": 5},
+                                           "trigono": {"palets_per_player": 3, "rounds_to_win": 2}}
+SETTLE_S = 0.3  # knock-in window of the simulated Trigono tables (as tests/sim)
+MATCH_TIMEOUT_S = 300.0
 
 
 def player_names(n: int) -> list[str]:
@@ -49,13 +59,15 @@ def play_table(hub: Hub, table_id: str, rng: random.Random, max_moves: int = 200
         hub.submit(table_id, {"move": spec.action_to_json(action), "by": "sim"})
 
 
-def run(players: int, fmt: str, *, game: str = "trike", seats: int = 2, stations: int = 4,
+def run(players: int, fmt: str, *, game: str = "trigono", seats: int = 2, stations: int = 4,
         seed: int = 1, rounds: int = 4, out: Any = None) -> dict[str, Any]:
     """Run a whole simulated tournament; returns its final view."""
     out = out or sys.stdout
     rng = random.Random(seed)
-    hub = Hub(":memory:")
+    hub = Hub(":memory:", settle_s=SETTLE_S)
+    hub.start()
     service = TournamentService(hub.store, hub)
+    service.start()
     try:
         service.create({"name": f"Simulation {fmt}", "game": game, "format": fmt, "seats": seats,
                         "pool_size": max(4, seats), "rounds": rounds, "seed": seed,
@@ -64,34 +76,84 @@ def run(players: int, fmt: str, *, game: str = "trike", seats: int = 2, stations
             service.submit("SIM", {"type": "register", "player": {"name": name}})
         for pid in list(service.get("SIM").players):
             service.submit("SIM", {"type": "check_in", "player": pid})
-        for i in range(stations):
-            service.submit("SIM", {"type": "station", "station": {"id": f"row{i + 1}", "seats": max(seats, 2)}})
         if game == "trigono":
-            print("trigono: matches need sensor boards (plain `trigono sim` simulates those); "
-                  "here a simulated referee enters each ranking", file=out, flush=True)
-        view = service.submit("SIM", {"type": "start"})
-        shown = 0
-        while view["status"] != "finished":
-            for call in view["calls"][shown:]:
-                print(f"match {call['number']}: {', '.join(call['players'])} → {call['station']}", file=out, flush=True)
-            shown = len(view["calls"])
-            playing = [m for m in view["matches"] if m["status"] == "called"]
-            ready = [m for m in view["matches"] if m["status"] == "ready"]
-            m = rng.choice(playing or ready)
-            if m["table"] and game != "trigono":
-                play_table(hub, m["table"], rng)
-                service.table_changed(m["table"])
-            else:  # the simulated referee enters the ranking
-                order = [p for p in m["players"] if p not in m["forfeits"]]
-                rng.shuffle(order)
-                service.submit("SIM", {"type": "result", "match": m["id"], "ranking": order}, by="sim-referee")
-            view = service.view("SIM")
+            view = _trigono_on_boards(hub, service, "SIM", stations, rng, out)
+        else:
+            view = _random_moves(hub, service, "SIM", stations, seats, rng, out)
         podium = ", ".join(f"{p['place']}. {p['name']}" for p in view["podium"])
         print(f"podium: {podium} ({len([m for m in view['matches'] if m['status'] == 'done'])} matches, "
               f"{view['entries']} log entries)", file=out, flush=True)
         return view
     finally:
+        service.close()
         hub.close()
+
+
+class _Calls:
+    """Prints each new call once: ``match 12: Ana, Ben → row2``."""
+
+    def __init__(self, out: Any) -> None:
+        self.out, self.shown = out, 0
+
+    def show(self, view: dict[str, Any]) -> None:
+        for call in view["calls"][self.shown:]:
+            print(f"match {call['number']}: {', '.join(call['players'])} → {call['station']}",
+                  file=self.out, flush=True)
+        self.shown = len(view["calls"])
+
+
+def _random_moves(hub: Hub, service: TournamentService, tid: str, stations: int, seats: int,
+                  rng: random.Random, out: Any) -> dict[str, Any]:
+    for i in range(stations):
+        service.submit(tid, {"type": "station", "station": {"id": f"row{i + 1}", "seats": max(seats, 2)}})
+    view = service.submit(tid, {"type": "start"})
+    calls = _Calls(out)
+    while view["status"] != "finished":
+        calls.show(view)
+        playing = [m for m in view["matches"] if m["status"] == "called" and m["table"]]
+        m = rng.choice(playing)
+        play_table(hub, m["table"], rng)
+        service.table_changed(m["table"])
+        view = service.view(tid)
+    return view
+
+
+def _trigono_on_boards(hub: Hub, service: TournamentService, tid: str, stations: int,
+                       rng: random.Random, out: Any) -> dict[str, Any]:
+    from hub.sim.runner import SimEvent, SimTable
+
+    seats = service.get(tid).spec.seats
+    boards = max(1, math.ceil(seats / 2))
+    for i in range(stations):  # "{table}": each table's boards are named after it, as the simulator does
+        service.submit(tid, {"type": "station", "station": {
+            "id": f"row{i + 1}", "seats": seats, "boards": [f"{{table}}B{k}" for k in range(1, boards + 1)]}})
+    skills = {p.name: round(rng.uniform(0.3, 0.9), 2) for p in service.get(tid).players.values()}
+    view = service.submit(tid, {"type": "start"})
+    calls = _Calls(out)
+    running: dict[str, tuple[SimEvent, float]] = {}  # table id -> (event, started)
+    with tempfile.TemporaryDirectory(prefix="trigono-tournament-") as work:
+        try:
+            while view["status"] != "finished":
+                calls.show(view)
+                for m in view["matches"]:
+                    table = m["table"]
+                    if m["status"] == "called" and table and table not in running:
+                        event = SimEvent(hub, Path(work) / table, [SimTable(table, {n: skills[n] for n in m["names"]},
+                                                                            boards=boards)],
+                                         speed=0, seed=rng.randrange(2**31), settle_s=SETTLE_S)
+                        event.start()
+                        running[table] = (event, time.monotonic())
+                for table, (event, started) in list(running.items()):
+                    if event.wait(0):
+                        service.table_changed(table)  # the follower may not have seen it yet
+                    elif time.monotonic() - started > MATCH_TIMEOUT_S:
+                        raise RuntimeError(f"simulated tournament: table {table} never ended")
+                time.sleep(0.05)
+                view = service.view(tid)
+        finally:
+            for event, _started in running.values():
+                event.close()
+    return view
 
 
 def cmd_tournament_sim(args: argparse.Namespace) -> int:

@@ -427,9 +427,9 @@ def test_a_trigono_match_on_simulated_boards_reports_its_result(tmp_path: Path) 
                     "options": {"palets_per_player": 3, "rounds_to_win": 2}, "seed": 9}, tournament_id="S")
     for name in ("Ana", "Ben"):
         service.submit("S", {"type": "register", "player": {"name": name}})
-    # The simulator names a table's devices <table id>B1, B2: the first match's table is S-m1.
+    # The simulator names a table's devices <table id>B1, B2: "{table}" in a board id.
     service.submit("S", {"type": "station", "station": {"id": "row1", "seats": 2,
-                                                         "boards": ["S-m1B1", "S-m1B2"]}})
+                                                         "boards": ["{table}B1", "{table}B2"]}})
     view = service.submit("S", {"type": "start"})
     (m,) = view["matches"]
     assert m["table"] == "S-m1"
@@ -443,6 +443,7 @@ def test_a_trigono_match_on_simulated_boards_reports_its_result(tmp_path: Path) 
             assert time.monotonic() < deadline, "the finished table never reported"
             time.sleep(0.05)
         done = service.view("S")["matches"][0]
+        assert [b["board"] for b in hub.table_view("S-m1")["layout"]] == ["S-m1B1", "S-m1B2"]
         winner = hub.table_view("S-m1")["winner"]
         assert done["names"][done["players"].index(done["ranking"][0][0])] == winner
         assert service.view("S")["podium"][0]["name"] == winner

@@ -236,3 +236,27 @@ def test_the_overlay_shows_round_announcements_and_the_winner(browser: Any, hub:
     assert "Vainqueur : Ben" in french.locator(".overlay-inner").inner_text()
     shot(french, "overlay-fr.png")
     assert page.js_errors == [] and french.js_errors == []
+
+
+def test_a_big_moment_elsewhere_moves_the_screen_there_and_small_ones_do_not(
+    browser: Any, hub: Hub, server: ServerHandle
+) -> None:
+    hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=7, table_id="t1", options={"first": "Ana"})
+    hub.create_table("trigono", seats=["Zoé", "Yann"], boards=["B2"], seed=7, table_id="t2",
+                     options={"first": "Zoé", "palets_per_player": 2, "rounds_to_win": 1})
+    page = new_page(browser, locale="fr-FR", width=1920, height=1080)
+    page.goto(f"{server.url}/big?rotate=600")  # no turn of the rotation during the test
+    page.locator("#tables article[data-table=t1]").wait_for()
+    page.evaluate(ANNOUNCED)
+    hub.submit("t2", {"landed": "floor"})  # an ordinary throw at t2: announced there, the screen stays
+    page.wait_for_function("() => window.__announced.some((text) => text.includes('Zoé'))")
+    assert page.locator("#tables article").get_attribute("data-table") == "t1"
+    assert "t2" in page.locator("#announce .moment-table").inner_text()  # the banner says where
+    for where in ["floor", "board:B2", "B2.small"]:  # …then Yann wins the match at t2
+        hub.submit("t2", {"landed": where})
+    page.locator("#tables article[data-table=t2]").wait_for()
+    assert "t2" in page.locator("#big-head h1").inner_text()
+    page.locator(".celebrate img.crown").wait_for()
+    assert "Yann gagne la partie" in page.locator(".celebrate").inner_text()
+    assert page.locator("#announce.major").count() == 1
+    assert page.js_errors == []

@@ -337,6 +337,15 @@ class BoardHealth:
     table: str | None = None
     alerts: list[dict[str, Any]] = field(default_factory=list)
 
+    def copy(self) -> BoardHealth:
+        """An independent copy for a rollback: its lists and sets are copied (their
+        items are never changed in place). Cheap, unlike ``copy.deepcopy`` (~100 µs a
+        board, per batch, on the ingest path)."""
+        out = copy.copy(self)  # every other field holds an immutable value
+        out.beam_faults, out.blocked = set(self.beam_faults), set(self.blocked)
+        out.holes, out.alerts = list(self.holes), list(self.alerts)
+        return out
+
     def alert(self, at: float, kind: str, /, **params: Any) -> None:
         """A health alert (seq gap, lost events, link lost) as a ``kind`` with ``params``
         (English ``text``: hub/wording.py), newest last; the 20 newest kept."""

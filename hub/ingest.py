@@ -39,7 +39,6 @@ board by board, then message by message (:mod:`hub.ingest_loop`).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -161,7 +160,7 @@ class IngestState(Generic[LinkT]):
         """The board's health record (created on first sight)."""
         h = self.health.get(board)
         if self._saved is not None and board not in self._saved:
-            self._saved[board] = copy.deepcopy(h)
+            self._saved[board] = None if h is None else h.copy()
         if h is None:
             h = self.health[board] = BoardHealth(board, table=self.bound.get(board))
         return h

@@ -49,6 +49,7 @@ def test_a_six_board_table_of_eight_fits_the_screen_without_scrolling(
     browser: Any, hub: Hub, server: ServerHandle, width: int, height: int
 ) -> None:
     hexagon(hub)
+    hub.create_table("trigono", seats=["Ana", "Ben", "Chloé"], boards=[f"R{k}" for k in range(1, 7)], seed=4, table_id="row6")
     for locale in ("fr-FR", "en-GB"):
         page = new_page(browser, locale=locale, width=width, height=height)
         page.goto(f"{server.url}/big?tables=hex")
@@ -62,6 +63,14 @@ def test_a_six_board_table_of_eight_fits_the_screen_without_scrolling(
         shot(page, f"big-hexagon-{width}-{locale}.png")
         assert page.js_errors == []
         page.context.close()
+    page = new_page(browser, width=width, height=height)  # six boards in a row: wide and flat
+    page.goto(f"{server.url}/big?tables=row6")
+    page.locator("#tables svg.layout g[data-board=R6]").wait_for()
+    result = fits(page)
+    assert result["no_scroll"] and result["rows_inside"], result
+    assert page.evaluate("document.querySelector('#tables svg.layout').getBoundingClientRect().width") > width * 0.4
+    shot(page, f"big-row6-{width}.png")
+    assert page.js_errors == []
 
 
 def test_the_header_keeps_table_and_round_while_an_announcement_shows(browser: Any, hub: Hub, server: ServerHandle) -> None:

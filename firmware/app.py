@@ -262,6 +262,7 @@ def main(tasks=()):
             time.sleep(5)
             load_config()
     board = make_board(cfg)
+    node = None
     try:
         node, _serial = build(cfg, board, crash=take_crash(board))
 
@@ -277,4 +278,9 @@ def main(tasks=()):
         raise
     except Exception as err:  # noqa: BLE001 - anything else: record it, start again
         record_crash(err)
+        if node is not None:
+            try:
+                node.outbox.flush()  # what the hub has not acknowledged survives the reset
+            except Exception:  # noqa: BLE001 - the reset matters more
+                pass
         board.reset()

@@ -31,6 +31,7 @@ DEFAULTS = {
     "health_every_s": 10,  # health message period
     "resend_ms": 2000,  # no ack progress for this long: resend unacknowledged events
     "outbox_size": 64,  # events kept until acknowledged; the oldest go first (overflow)
+    "journal_after_ms": 600,  # outbox journal written after this much quiet (0: at once)
     "edge_ring": 128,  # edges buffered between the IRQ and the main loop
     "poll_ms": 2,  # main loop period
     "filter_ns": 12000,  # esp32 PCNT glitch filter (max 1023 APB ticks = 12.8 us)

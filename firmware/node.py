@@ -98,6 +98,7 @@ class Node:
         self._last_now = 0
         self._last_health = 0  # uptime_ms of the last health message
         self._last_selftest = 0  # uptime_ms of the last self-test start
+        self._quiet_from = 0  # uptime_ms of the last edge or busy hole (journal writes wait)
         self._progress_at = 0  # last ack progress (or first send after an empty outbox)
         self._backoff = 1
         self.events = []  # every event of this boot when keep_events is set (tests, simulator)
@@ -165,6 +166,7 @@ class Node:
             self.uptime_ms += elapsed // 1000
             self._last_now = ticks_add(now, -(elapsed % 1000))
         self._expire_buttons(now)
+        self._keep_journal()
         weigh, cell = self.weigh, self.cell
         if weigh is not None and cell is not None and self.uptime_ms - self._last_weigh >= self.th["loadcell_ms"]:
             self._last_weigh = self.uptime_ms
@@ -233,6 +235,7 @@ class Node:
             elif cmd == "health":
                 self.send_health(self.clock())
             elif cmd == "reboot" and self.reboot is not None:
+                self.outbox.flush()
                 self.reboot()
             elif cmd == "newboot":
                 self.new_boot()
@@ -312,6 +315,7 @@ class Node:
                 return
             ch, closed, t = edge
             self.counters["edges"] += 1
+            self._quiet_from = self.uptime_ms
             if ch < nbeams:
                 hole, beam = self.chan_map[ch]
                 hole.edge(beam, closed, t)
@@ -337,6 +341,20 @@ class Node:
                 self.cell_storage(cell.settings())
             except Exception as err:  # noqa: BLE001 - reported, the count still works
                 self._emit("fault", self.clock(), {"reason": ("load cell settings not saved: " + str(err))[:64]})
+
+    def _keep_journal(self):
+        """Write the outbox journal once every hole has been quiet for journal_after_ms
+        (a flash erase stalls an rp2 with IRQs off; events the hub acknowledged meanwhile
+        are never written)."""
+        outbox = self.outbox
+        if not outbox.dirty():
+            return
+        for hole in self.holes:
+            if hole.busy():
+                self._quiet_from = self.uptime_ms
+                return
+        if self.uptime_ms - self._quiet_from >= self.th["journal_after_ms"]:
+            outbox.flush()
 
     def _expire_buttons(self, now):
         """Forget a press once its settle time is over, so it is never compared with a

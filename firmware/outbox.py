@@ -8,7 +8,11 @@
 # covers them; when the queue is full the oldest event goes and `overflow` counts it.
 # With a journal (an append-only file on the board's flash) the queue survives a reset:
 # each event is one line, each ack one short line, and the file is rewritten with what
-# is still unacknowledged when it grows past JOURNAL_MAX bytes and at boot. Each link
+# is still unacknowledged when it grows past JOURNAL_MAX bytes and at boot. Writes wait
+# for flush(), which the node calls once the holes have been quiet a while: a flash
+# erase stalls an rp2 (IRQs off, ~45 ms) and should not fall on a passage; and an event
+# the hub acknowledged before that is never written at all, so a healthy link costs no
+# flash (only events the hub has not taken within the quiet time are journalled). Each link
 # has its own send cursor (an ordinal, since queued events may belong to several boots):
 # a link that (re)connects starts again from the oldest unacknowledged event.
 # Pure logic: no `machine`.
@@ -113,10 +117,12 @@ class FileJournal:
         self.size = len(text)
         return text.split("\n")
 
-    def append(self, line):
+    def append(self, lines):
+        """Add `lines` in one write."""
+        text = "".join(line + "\n" for line in lines)
         with open(self.path, "a") as f:
-            f.write(line + "\n")
-        self.size += len(line) + 1
+            f.write(text)
+        self.size += len(text)
         self.writes += 1
 
     def rewrite(self, lines):
@@ -142,9 +148,10 @@ class MemoryJournal:
     def load(self):
         return list(self.lines)
 
-    def append(self, line):
-        self.lines.append(line)
-        self.size += len(line) + 1
+    def append(self, lines):
+        for line in lines:
+            self.lines.append(line)
+            self.size += len(line) + 1
         self.writes += 1
 
     def rewrite(self, lines):
@@ -163,6 +170,8 @@ class Outbox:
         self.journal = journal
         self.items = []  # unacknowledged events, oldest first (earlier boots first)
         self.ords = []  # ordinal of each item (send cursors point at ordinals)
+        self.kept = []  # per item: already in the journal
+        self.ack_lines = {}  # boot -> seq: acks of journalled events, not written yet
         self.next_ord = 1
         self.seq = 0  # last seq given out in this boot
         self.acked = 0  # highest seq of this boot acknowledged (cumulative)
@@ -192,10 +201,35 @@ class Outbox:
                     events.append(msg)
         for msg in events:
             if msg["seq"] > acks.get(msg["boot"], 0):
-                self._queue(msg)
+                self._queue(msg, True)
         self.restored = len(self.items)
         self._compact()
         return self.restored
+
+    def dirty(self):
+        """Something waits to be written by flush()."""
+        if self.journal is None:
+            return False
+        return bool(self.ack_lines) or not all(self.kept)
+
+    def flush(self):
+        """Write what is still unacknowledged and not journalled yet, and the acks of
+        journalled events, in one append (or compact the file past JOURNAL_MAX)."""
+        journal = self.journal
+        if journal is None or not self.dirty():
+            return
+        if journal.size > JOURNAL_MAX:
+            self._compact()
+            return
+        lines = []
+        for i in range(len(self.items)):
+            if not self.kept[i]:
+                lines.append(protocol.encode_payload(self.items[i]).decode())
+                self.kept[i] = True
+        for boot in self.ack_lines:
+            lines.append("A " + str(boot) + " " + str(self.ack_lines[boot]))
+        self.ack_lines = {}
+        journal.append(lines)
 
     def add(self, kind, t_us, fields=None):
         """Queue a new event (and journal it); returns the message dict."""
@@ -205,17 +239,17 @@ class Outbox:
             for key in fields:
                 msg[key] = fields[key]
         self._queue(msg)
-        if self.journal is not None:
-            self.journal.append(protocol.encode_payload(msg).decode())
         return msg
 
-    def _queue(self, msg):
+    def _queue(self, msg, kept=False):
         if len(self.items) >= self.capacity:
             self.items.pop(0)
             self.ords.pop(0)
+            self.kept.pop(0)
             self.overflow += 1
         self.items.append(msg)
         self.ords.append(self.next_ord)
+        self.kept.append(kept)
         self.next_ord += 1
 
     def ack(self, boot, seq):
@@ -228,20 +262,23 @@ class Outbox:
             self.acked = seq
         keep_items = []
         keep_ords = []
+        keep_kept = []
+        written = False  # an acknowledged event is in the journal: its ack must be too
         for i in range(len(self.items)):
             msg = self.items[i]
             if msg["boot"] != boot or msg["seq"] > seq:
                 keep_items.append(msg)
                 keep_ords.append(self.ords[i])
+                keep_kept.append(self.kept[i])
+            elif self.kept[i]:
+                written = True
         if len(keep_items) == len(self.items):
             return False
         self.items = keep_items
         self.ords = keep_ords
-        if self.journal is not None:
-            if self.journal.size > JOURNAL_MAX:
-                self._compact()
-            else:
-                self.journal.append("A " + str(boot) + " " + str(seq))
+        self.kept = keep_kept
+        if written:
+            self.ack_lines[boot] = seq
         return True
 
     def rebase(self, boot):
@@ -263,6 +300,8 @@ class Outbox:
     def _compact(self):
         if self.journal is not None:
             self.journal.rewrite([protocol.encode_payload(m).decode() for m in self.items])
+            self.kept = [True] * len(self.items)
+            self.ack_lines = {}
 
     def oldest(self):
         """seq of the oldest unacknowledged event, or None."""

@@ -393,6 +393,8 @@ def case_unacked_events_survive_a_reset_through_the_journal():
         first.pulse(S, 5000)
         first.run(60)
     first.node.receive(protocol.ack(first.node.boot, 2))  # the hub stored hello and one drop
+    first.run(700)  # quiet: the journal is written now, with what is still unacknowledged
+    assert [protocol.decode_payload(x)[0]["seq"] for x in journal.lines] == [3, 4]  # acked: never written
     old = first.node.boot
     second = Rig(storage=store, journal=journal)  # reset: a new boot on the same flash
     sent = [(m["boot"], m["seq"], m["type"]) for m in second.link.events()]
@@ -400,27 +402,49 @@ def case_unacked_events_survive_a_reset_through_the_journal():
     assert sent[2] == (second.node.boot, 1, "hello") and second.node.outbox.restored == 2
     second.node.receive(protocol.ack(old, 4))
     second.node.receive(protocol.ack(second.node.boot, 1))
-    assert second.node.outbox.unacked() == 0
+    second.run(700)
+    assert second.node.outbox.unacked() == 0 and journal.lines[-1] == "A " + str(old) + " 4"
     third = Rig(storage=store, journal=journal)
     assert [m["boot"] for m in third.link.events()] == [third.node.boot]  # nothing old is left
+
+
+def case_journal_waits_for_quiet_holes_and_skips_what_the_hub_took():
+    journal = MemoryJournal()
+    rig = Rig(journal=journal)
+    rig.node.receive(protocol.ack(rig.node.boot, 1))
+    writes = journal.writes
+    for _ in range(5):  # a healthy link: each drop acknowledged at once
+        rig.pulse(S, 5000)
+        rig.run(60)
+        rig.node.receive(protocol.ack(rig.node.boot, rig.node.outbox.seq))
+    rig.run(2000)
+    assert journal.writes == writes  # no flash write at all
+    rig.pulse(S, 5000)  # the hub does not answer this one
+    rig.run(300)
+    assert journal.writes == writes  # not while the hole may still see a knock-in
+    rig.run(400)
+    assert journal.writes == writes + 1 and len(journal.lines) == 1
 
 
 def case_journal_skips_a_line_cut_by_the_reset_and_compacts():
     box = Outbox("B1", 5, 64, MemoryJournal())
     for i in range(3):
         box.add("drop", i, {"hole": "big"})
+    box.flush()
     box.journal.lines[-1] = box.journal.lines[-1][:20]  # power lost mid-write
     again = Outbox("B1", 6, 64, box.journal)
     assert again.restore() == 2 and [m["seq"] for m in again.items] == [1, 2]
+    box.ack(5, 3)
     n = 0
-    while box.journal.size <= JOURNAL_MAX:  # acks append short lines...
+    while box.journal.size <= JOURNAL_MAX:  # events the hub is slow to take, then their acks
         box.add("drop", n, {"hole": "big"})
-        n += 1
+        box.flush()
         box.ack(5, box.seq)
-    writes = box.journal.writes
-    box.add("drop", 0, {"hole": "big"})
-    box.ack(5, box.seq)  # ...until the file is past one erase block: rewritten, empty
-    assert box.journal.lines == [] and box.journal.writes == writes + 2
+        box.flush()
+        n += 1
+    last = box.add("drop", 0, {"hole": "big"})
+    box.flush()  # past one erase block: rewritten with what is unacknowledged
+    assert box.journal.lines == [protocol.encode_payload(last).decode()]
 
 
 def case_newboot_moves_unacked_events_to_a_fresh_boot_id():

@@ -139,3 +139,12 @@ def create_table() -> Any:
         return render_template("admin/index.html", **page_context(form=request.form)), 400
     flash_key("admin.created", id=view["id"])
     return redirect(url_for("console.table", table_id=view["id"]), code=303)
+
+
+@bp.post("/tables/<table_id>/archive")
+def archive(table_id: str) -> Any:
+    """Put a table away from the dashboard's lists (``archived=0`` brings it back)."""
+    archived = request.form.get("archived", "1") != "0"
+    get_hub().submit(table_id, {"archive": archived, "by": "referee"})
+    flash_key("admin.archived_done" if archived else "admin.unarchived_done", id=table_id)
+    return redirect(url_for("admin.index") + "#admin-tables", code=303)

@@ -26,6 +26,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 # Console inputs the referee may send (hub/service.py documents each).
 CONSOLE_INPUTS = (
     "answer", "landed", "invalid", "undo", "void", "recount", "amend", "target", "next_round", "move", "hint",
+    "archive", "abandon",
 )
 
 

@@ -129,6 +129,8 @@ def input_text(params: Mapping[str, Any]) -> str:
         fields["where"] = where_label(value)
     else:
         fields["value"] = compact(value)
+    if key == "archive" and value is False:
+        key = "unarchive"
     name = f"event.input.{key}"
     return gettext(name, **fields) if known(name) else gettext("event.input", key=key, **fields)
 

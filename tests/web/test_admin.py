@@ -89,3 +89,15 @@ def test_board_health_shows_a_lost_board_and_its_alerts(referee: FlaskClient, hu
     html = referee.get("/admin/boards", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert 'data-board="B1" data-status="lost"' in html and ">LOST<" in html
     assert 'class="alert"' in html
+
+
+def test_admin_archives_a_table_and_brings_it_back(referee: FlaskClient, hub: Hub) -> None:
+    hub.create_table("trike", seats=["Ana", "Ben"], seed=1, table_id="g1")
+    token = csrf_token(referee, "/admin/")
+    response = referee.post("/admin/tables/g1/archive", data={"csrf_token": token})
+    assert response.status_code == 303 and hub.list_tables()[0]["archived"] is True
+    html = referee.get("/admin/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Bring back" in html
+    referee.post("/admin/tables/g1/archive", data={"csrf_token": token, "archived": "0"})
+    assert hub.list_tables()[0]["archived"] is False
+    assert referee.post("/admin/tables/nope/archive", data={"csrf_token": token}).status_code == 404

@@ -142,14 +142,19 @@ def test_issue17_6_words_404_trophy_agreement_and_counts(browser: Any, hub: Hub,
     assert "1 question pour l’arbitre" in card.inner_text()
     assert "(s)" not in page.locator("main").inner_text()
     finish(hub, "t2")
-    # A finished table leaves the live list for the archive, collapsed below it.
-    page.locator("#archive:not([hidden]) #archive-tables article[data-table=t2]").wait_for(state="attached")
+    # A finished table leaves the live list for the finished ones below it...
+    page.locator("#finished-tables article[data-table=t2]").wait_for()
     assert page.locator("#tables article[data-table=t2]").count() == 0
-    page.locator("#archive summary").click()
     trophy = page.locator("article[data-table=t2] img.crown")
     trophy.wait_for(timeout=10_000)
     assert trophy.get_attribute("src", timeout=1000).endswith(".svg")
     assert page.evaluate("(img) => img.complete && img.naturalWidth > 0", trophy.element_handle())
+    # ... and, archived from admin, into the folded archive.
+    hub.submit("t2", {"archive": True, "by": "referee"})
+    page.locator("#archive:not([hidden]) #archive-tables article[data-table=t2]").wait_for(state="attached")
+    assert not page.locator("#archive-tables article[data-table=t2]").is_visible()
+    page.locator("#archive summary").click()
+    page.locator("#archive-tables article[data-table=t2]").wait_for()
     # "Inès est éliminé": the announcement must not assume a gender.
     assert "éliminé" not in page.evaluate("JSON.parse(document.getElementById('page-data').textContent).messages['announce.eliminated']")
     assert page.js_errors == []

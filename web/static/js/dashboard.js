@@ -1,4 +1,4 @@
-// The dashboard (every table: live ones first, finished ones archived) and the one-table
+// The dashboard (live tables first, then finished ones, archived ones folded) and the one-table
 // page, drawn from the live stream's views (hub/service.py "Table view", made public by
 // web/views.py). The big screen is big.js, the video overlay overlay.js.
 import { t } from "./common.js";
@@ -11,6 +11,8 @@ const empty = document.getElementById("empty");
 const archive = document.getElementById("archive");
 const archiveList = document.getElementById("archive-tables");
 const archiveCount = document.getElementById("archive-count");
+const finished = document.getElementById("finished");
+const finishedList = document.getElementById("finished-tables");
 
 function visibleViews() {
   const views = [...tables.values()];
@@ -21,12 +23,18 @@ function draw() {
   const views = visibleViews();
   if (empty) empty.hidden = views.length > 0;
   if (mode === "index" && archive) {
-    const live = views.filter((v) => !isFinished(v));
-    const done = views.filter(isFinished).reverse(); // newest finished first
+    // Live tables first; finished ones below them (the results stay readable); tables the
+    // organizer archived (admin) or abandoned go into the collapsed archive.
+    const put = (v) => (v.archived || v.abandoned ? "archived" : isFinished(v) ? "finished" : "live");
+    const live = views.filter((v) => put(v) === "live");
+    const done = views.filter((v) => put(v) === "finished").reverse(); // newest first
+    const away = views.filter((v) => put(v) === "archived").reverse();
     container.replaceChildren(...live.map((v) => card(v, mode)));
-    archiveList.replaceChildren(...done.map((v) => card(v, mode)));
-    archive.hidden = done.length === 0;
-    archiveCount.textContent = t("dash.archive", { n: done.length });
+    finishedList.replaceChildren(...done.map((v) => card(v, mode)));
+    finished.hidden = done.length === 0;
+    archiveList.replaceChildren(...away.map((v) => card(v, mode)));
+    archive.hidden = away.length === 0;
+    archiveCount.textContent = t("dash.archive", { n: away.length });
     if (empty) empty.hidden = live.length > 0;
     return;
   }

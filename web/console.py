@@ -62,7 +62,7 @@ def panel_context(table_id: str) -> dict[str, Any]:
         "table_id": table_id, "view": view, "state": state, "places": places, "seats": seats,
         "holes": list(state.get("holes") or {}), "boards": list(state.get("boards") or {}),
         "is_trigono": view.get("game") == "trigono",
-        "finished": bool(state.get("winner")) or state.get("status", "playing") != "playing",
+        "finished": bool(state.get("winner") or view.get("abandoned")) or state.get("status", "playing") != "playing",
         "throws": amendable_throws(state),
         "events": list(reversed(view.get("events") or []))[:15],
         "settings": {"mode": "console", "table": table_id},
@@ -128,6 +128,8 @@ def input_from_form(kind: str) -> dict[str, Any]:
         return {"target": form_text("hole")}
     if kind == "next_round":
         return {"next_round": True}
+    if kind == "abandon":
+        return {"abandon": True}
     if kind == "amend":
         # Trigono's "correct a throw": same thrower (filled in by submit), new landing place.
         return {"amend": {"index": form_int("index"), "action": {"throw": {"to": form_text("to")}}}}

@@ -162,3 +162,13 @@ def test_a_sensor_fault_opens_score_by_hand_and_it_scores(referee: FlaskClient, 
     assert response.status_code == 303
     throw = hub.table_view("t1")["state"]["log"][0]["action"]["throw"]
     assert throw["to"] == "B1.big"
+
+
+def test_the_referee_abandons_a_table_and_the_console_says_so(referee: FlaskClient, hub: Hub, trigono_table: Any) -> None:
+    html = referee.get("/console/t1/panel").get_data(as_text=True)
+    assert 'data-input="abandon"' in html
+    assert form_post(referee, "/console/t1/input", {"input": "abandon"}).status_code == 303
+    assert hub.game_over("t1")
+    html = referee.get("/console/t1/panel", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Abandoned (no result)" in html
+    assert 'data-input="abandon"' not in html and 'data-input="undo"' not in html

@@ -3,7 +3,9 @@
 #
 # Board files (the deploy script copies them): /firmware/*.py, /board_config.py
 # (CONFIG = {...}, see firmware/config.py), /pinmap.json (hardware/pinmap.json),
-# /local.py (secrets, from local_example.py; only for MQTT), /lib/umqtt/simple.py.
+# /local.py (secrets, from local_example.py; only for MQTT). Files it writes: /boot.txt
+# (boot counter), /outbox.txt (journal of unacknowledged events), /crash.txt (the last
+# crash, reported in the next hello), /loadcell.txt (tare and calibration).
 
 import asyncio
 import gc

@@ -239,10 +239,15 @@ async def run(node, board, serial, stop=None):
     node.start()
     period = node.th["poll_ms"]
     watchdog = board.watchdog(node.th["watchdog_ms"])
+    # An MQTT-only board still watches its USB console, for the two Ctrl-C that stop it
+    # (one stray Ctrl-C must not leave it at the REPL); other bytes are dropped.
+    console_input = SerialInput(board.ticks_ms) if serial is None else None
     last = board.ticks_ms()
     while stop is None or not stop():
         board.poll()
         node.poll()
+        if console_input is not None:
+            console_input()
         if watchdog is not None:
             watchdog.feed()  # only here: a loop stuck anywhere stops feeding and resets
         now = board.ticks_ms()

@@ -130,3 +130,20 @@ def test_modulated_38khz_beams_pass_the_selftest_and_count_drops(tmp_path: Path)
         assert [e["hole"] for e in board.events("drop")][:2] == ["big", "small"]
     finally:
         board.stop()
+
+
+def test_an_mqtt_only_board_ignores_a_stray_ctrl_c_and_stops_on_two(tmp_path: Path) -> None:
+    cfg = {"board": "Q1", "port": "unix", "holes": [{"name": "big", "beams": [2]}],
+           "links": ["mqtt"], "mqtt": {"broker": "127.0.0.1", "port": 9}}  # no broker: never mind
+    board = BoardProcess(tmp_path / "board", cfg)
+    board.start()
+    try:
+        time.sleep(0.5)
+        board.write(b"\x03")
+        board.wait(lambda: "Ctrl-C ignored" in board.text())
+        assert board.exited(1.5) is None
+        board.write(b"\x03\x03")
+        assert board.exited(5) is not None
+        assert "stopped by Ctrl-C" in board.text()
+    finally:
+        board.stop()

@@ -169,6 +169,14 @@ def test_export_loads_into_a_new_hub(tmp_path: Path) -> None:
     assert TournamentService(SqliteStore(tmp_path / "b.db")).view("T7")["entries"] == loaded["entries"]
 
 
+def register_swiss(service: TournamentService, tid: str, players: int) -> None:
+    """A 3-round Swiss Trike tournament with ``players`` registered (no check-in)."""
+    service.create({"name": tid, "game": "trike", "format": "swiss", "rounds": 3, "check_in": False},
+                   tournament_id=tid)
+    for i in range(players):
+        service.submit(tid, {"type": "register", "player": {"name": f"P{i}"}})
+
+
 def test_restart_reads_the_snapshot_then_only_newer_entries(tmp_path: Path) -> None:
     """Tournament logs are kept in the store's snapshot table, so a restart does not scan
     the whole event log; entries stored after the snapshot are replayed on top."""
@@ -176,10 +184,7 @@ def test_restart_reads_the_snapshot_then_only_newer_entries(tmp_path: Path) -> N
 
     store = SqliteStore(tmp_path / "s.db")
     first = TournamentService(store)
-    first.create({"name": "Snap", "game": "trike", "format": "swiss", "rounds": 3, "check_in": False},
-                 tournament_id="S")
-    for i in range(6):
-        first.submit("S", {"type": "register", "player": {"name": f"P{i}"}})
+    register_swiss(first, "S", 6)
     first.snapshot()
     snap = store.snapshot(module.SNAPSHOT_KEY)
     assert snap is not None and len(snap[1]["logs"]["S"]) == 7
@@ -378,10 +383,7 @@ def test_referees_entering_results_at_once_lose_nothing(tmp_path: Path) -> None:
 
     store = SqliteStore(tmp_path / "c.db")
     service = TournamentService(store)
-    service.create({"name": "Rush", "game": "trike", "format": "swiss", "rounds": 3, "check_in": False},
-                   tournament_id="R")
-    for i in range(24):
-        service.submit("R", {"type": "register", "player": {"name": f"P{i}"}})
+    register_swiss(service, "R", 24)
     service.submit("R", {"type": "start"})
     refused: list[str] = []
 

@@ -1,6 +1,7 @@
 """Every page passes axe-core (tests/web/assets/axe.min.js, axe-core 4.14.1 from the npm
-registry, MPL-2.0: axe-LICENSE.txt) in a real Chromium, in French and in English, logged
-in (so the referee pages are checked too), with no serious or critical violation.
+registry, MPL-2.0: axe-LICENSE.txt) in a real Chromium, in French and in English, light
+and dark, logged in (so the referee pages are checked too), with no serious or critical
+violation.
 
 The page list comes from the app's own routes, so a new page is checked without being
 listed here; routes that are not pages (API, stream, fragments, redirects, downloads) are
@@ -61,8 +62,11 @@ def test_every_page_passes_axe_in_both_languages(browser: Any, hub: Hub, server:
     urls = page_urls(server)
     assert {"/", "/big", "/console/t1", "/admin/", "/play/g3"} <= set(urls)
     failures = []
-    for locale in ("fr-FR", "en-GB"):
+    # Both languages in the device's light scheme, and French once more in the dark one
+    # (every page follows the device: its contrasts are checked too).
+    for locale, scheme in (("fr-FR", "light"), ("en-GB", "light"), ("fr-FR", "dark")):
         page = new_page(browser, locale=locale)
+        page.emulate_media(color_scheme=scheme)
         login_page(page, server, "/console/")
         for table_id in GAME_TABLES.values():
             with server.app.app_context():
@@ -72,6 +76,6 @@ def test_every_page_passes_axe_in_both_languages(browser: Any, hub: Hub, server:
             page.wait_for_load_state("networkidle") if "/big" not in url and "/overlay" not in url else None
             page.wait_for_timeout(300)  # the live stream's first snapshot is drawn
             for violation in serious_violations(page):
-                failures.append({"url": url, "locale": locale, **violation})
+                failures.append({"url": url, "locale": locale, "scheme": scheme, **violation})
         page.context.close()
     assert not failures, json.dumps(failures, indent=1, ensure_ascii=False)

@@ -13,9 +13,7 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -26,8 +24,10 @@ from typing import Any
 
 from hub.sim.board import SimBoard
 from hub.sim.model import hole_edges
+from hub.store import open_store
 from tests.broker import AuthBroker
 from tests.hub.devices import wait_for
+from tests.pg import log_only_copy
 
 __all__ = ["wait_for"]
 
@@ -42,10 +42,11 @@ def table_spec(n: int, board: str) -> dict[str, Any]:
 
 
 class HubProcess:
-    """``python -m hub hub`` on a SQLite file, with serial ports and/or the auth broker."""
+    """``python -m hub hub`` on an event store (a SQLite file or a PostgreSQL URL), with
+    serial ports and/or the auth broker; its stderr goes to ``log``."""
 
-    def __init__(self, db: Path, serial: list[Path], broker: AuthBroker | None,
-                 tables: list[dict[str, Any]], settle_s: float = 0.5) -> None:
+    def __init__(self, db: Path | str, serial: list[Path], broker: AuthBroker | None,
+                 tables: list[dict[str, Any]], settle_s: float = 0.5, *, log: Path) -> None:
         self.args = [sys.executable, "-m", "hub", "hub", "--db", str(db), "--settle", str(settle_s)]
         if serial:
             self.args += ["--serial", *map(str, serial)]
@@ -55,7 +56,7 @@ class HubProcess:
         for table in tables:
             self.args += ["--table", json.dumps(table)]
         self.proc: subprocess.Popen[str] | None = None
-        self.log = db.with_suffix(".hub.log")
+        self.log = log
 
     def start(self) -> None:
         with self.log.open("a") as err:
@@ -143,14 +144,16 @@ class Figures:
         return f"{self.board}: sent {self.sent} / stored {self.stored}{applied} / doubled {self.doubled}"
 
 
-def stored_counts(db: Path) -> Counter[tuple[str, int, int]]:
+def stored_counts(db: Path | str) -> Counter[tuple[str | None, int | None, int]]:
     """(board, boot, seq) -> rows in the log (the unique index allows 1; counted anyway)."""
-    with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT board, boot, seq FROM log WHERE seq IS NOT NULL").fetchall()
-    return Counter((r[0], r[1], r[2]) for r in rows)
+    store = open_store(db)
+    try:
+        return Counter((e.board, e.boot, e.seq) for e in store.entries() if e.seq is not None)
+    finally:
+        store.close()
 
 
-def audit(db: Path, sent: dict[str, list[dict[str, Any]]]) -> list[Figures]:
+def audit(db: Path | str, sent: dict[str, list[dict[str, Any]]]) -> list[Figures]:
     """Per board: what its node produced against what the log holds."""
     counts = stored_counts(db)
     out = []
@@ -163,19 +166,18 @@ def audit(db: Path, sent: dict[str, list[dict[str, Any]]]) -> list[Figures]:
     return out
 
 
-def live_equals_replay(db: Path, workdir: Path) -> dict[str, Any]:
+def live_equals_replay(db: Path | str, workdir: Path) -> dict[str, Any]:
     """Open the store as the hub left it (snapshots of the live state) and a copy without
     snapshots (a replay of the whole log): every table's record and state must match.
     Returns {table: number of device entries in its log}."""
+    with log_only_copy(str(db), workdir) as bare:
+        return _tables_match(str(db), bare)
+
+
+def _tables_match(db: str, bare: str) -> dict[str, Any]:
     from hub.service import Hub
 
-    bare = workdir / "replay.db"
-    for suffix in ("", "-wal", "-shm"):
-        if Path(f"{db}{suffix}").exists():
-            shutil.copy(f"{db}{suffix}", f"{bare}{suffix}")
-    with sqlite3.connect(bare) as conn:
-        conn.execute("DELETE FROM snapshot")
-    live, replay = Hub(str(db)), Hub(str(bare))
+    live, replay = Hub(open_store(db)), Hub(open_store(bare))
     try:
         tables = [t["id"] for t in live.list_tables()]
         assert tables == [t["id"] for t in replay.list_tables()]
@@ -191,14 +193,14 @@ def live_equals_replay(db: Path, workdir: Path) -> dict[str, Any]:
 
 
 class LiveHub:
-    """A hub in this process on a SQLite file, with real links, counting what it applies
-    (``applied``: (board, boot, seq) → times applied)."""
+    """A hub in this process on an event store (a SQLite file or a PostgreSQL URL), with
+    real links, counting what it applies (``applied``: (board, boot, seq) → times applied)."""
 
-    def __init__(self, db: Path, tables: list[dict[str, Any]], settle_s: float = 0.3) -> None:
+    def __init__(self, db: Path | str, tables: list[dict[str, Any]], settle_s: float = 0.3) -> None:
         from hub.service import Hub
 
         self.db = db
-        self.hub = Hub(str(db), settle_s=settle_s)
+        self.hub = Hub(open_store(db), settle_s=settle_s)
         self.applied: Counter[tuple[str, int, int]] = Counter()
         self.hub.applied_hook = self._count
         self.hub.start()

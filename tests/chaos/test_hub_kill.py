@@ -18,13 +18,18 @@ pytestmark = [pytest.mark.chaos, pytest.mark.mqtt, pytest.mark.slow]
 SERIAL, MQTT = ["S1", "S2"], ["B1", "B2"]
 
 
-@pytest.mark.parametrize("down_s", [1, 7, 30])
+@pytest.mark.parametrize(("down_s", "store"), [
+    (1, "sqlite"), (7, "sqlite"), (30, "sqlite"),
+    pytest.param(7, "postgres", marks=pytest.mark.postgres),  # issue 18: the same on PostgreSQL
+])
 def test_hub_sigkilled_for_a_while_loses_nothing_doubles_nothing(
-        auth_broker: AuthBroker, tmp_path: Path, down_s: int) -> None:
+        auth_broker: AuthBroker, tmp_path: Path, request: pytest.FixtureRequest,
+        down_s: int, store: str) -> None:
+    db = str(tmp_path / "hub.db") if store == "sqlite" else request.getfixturevalue("pg_url")
     boards = Boards(tmp_path, SERIAL, MQTT, auth_broker, seed=down_s)
     tables = [table_spec(n, b) for n, b in enumerate(SERIAL + MQTT, 1)]
-    db = tmp_path / "hub.db"
-    hub = HubProcess(db, [boards.paths[s] for s in SERIAL], auth_broker, tables)
+    hub = HubProcess(db, [boards.paths[s] for s in SERIAL], auth_broker, tables,
+                     log=tmp_path / "hub.log")
     try:
         hub.start()
         boards.play()
@@ -38,7 +43,7 @@ def test_hub_sigkilled_for_a_while_loses_nothing_doubles_nothing(
             b: s.node.outbox.unacked() for b, s in boards.boards.items()}
         hub.stop()
         figures = audit(db, {b: s.events() for b, s in boards.boards.items()})
-        print(f"\nhub down {down_s} s:", "; ".join(f.line() for f in figures))
+        print(f"\nhub down {down_s} s ({store}):", "; ".join(f.line() for f in figures))
         for f in figures:
             assert f.sent > down_s and f.missing == [] and f.doubled == 0, f
         applied = live_equals_replay(db, tmp_path)

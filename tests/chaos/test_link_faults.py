@@ -146,9 +146,10 @@ def test_the_broker_restarted_or_frozen(auth_broker: AuthBroker, tmp_path: Path,
 
 
 @pytest.mark.mqtt
-def test_duplicate_and_reordered_deliveries(auth_broker: AuthBroker, tmp_path: Path) -> None:
+def test_duplicate_and_reordered_deliveries(auth_broker: AuthBroker, tmp_path: Path,
+                                           store_url: str) -> None:
     boards = Boards(tmp_path, [], ["B1"], auth_broker, seed=14)
-    live = LiveHub(tmp_path / "hub.db", [table_spec(1, "B1"), table_spec(3, "B3")])
+    live = LiveHub(store_url, [table_spec(1, "B1"), table_spec(3, "B3")])
     b3 = raw_client(auth_broker, "B3")
     order: list[int] = []
     try:
@@ -183,9 +184,9 @@ def test_duplicate_and_reordered_deliveries(auth_broker: AuthBroker, tmp_path: P
         boards.close()
 
 
-def test_a_board_reboots_mid_match(tmp_path: Path) -> None:
+def test_a_board_reboots_mid_match(tmp_path: Path, store_url: str) -> None:
     boards = Boards(tmp_path, ["S1"], [], None, seed=15)
-    live = LiveHub(tmp_path / "hub.db", [table_spec(1, "S1")])
+    live = LiveHub(store_url, [table_spec(1, "S1")])
     try:
         live.serial([boards.paths["S1"]])
         boards.play(0.5)

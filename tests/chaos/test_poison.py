@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,10 +32,10 @@ def events(board: str, seqs: range) -> list[dict[str, Any]]:
     return out
 
 
-def test_one_poison_message_fails_only_itself_finding_1(tmp_path: Path,
+def test_one_poison_message_fails_only_itself_finding_1(store_url: str,
                                                         caplog: pytest.LogCaptureFixture) -> None:
     boards = ["B1", "B2", "B3"]
-    live = LiveHub(tmp_path / "hub.db", [table_spec(n, b) for n, b in enumerate(boards, 1)])
+    live = LiveHub(store_url, [table_spec(n, b) for n, b in enumerate(boards, 1)])
     link = FakeTransport()
     live.hub.add_transport(link)
     sent = {b: events(b, range(1, 8)) for b in boards}

@@ -36,13 +36,16 @@ BRIDGE_CONF = ROOT / "hardware" / "mosquitto" / "bridge.conf"
 RESEND_S = 2.0  # the firmware's resend_ms: the boards resend unacknowledged events
 
 
-def bridge_conf(address: str) -> str:
-    """The shipped bridge configuration pointing at ``address`` (test brokers are
-    anonymous, so the credentials go)."""
+def bridge_conf(address: str, hall: str = "hall-a") -> str:
+    """The shipped bridge configuration for ``hall`` pointing at ``address``, edited as
+    its comments say (connection name, remote client id; test brokers are anonymous, so
+    the credentials go)."""
     lines = []
     for line in BRIDGE_CONF.read_text().splitlines():
         if line.startswith("address "):
             line = f"address {address}"
+        elif line.startswith(("connection ", "remote_clientid ")):
+            line = line.replace("hall-a", hall)
         elif line.startswith(("remote_username", "remote_password")):
             continue
         lines.append(line)
@@ -58,23 +61,30 @@ class Qos0Board(MqttBoard):
 
 
 class Halls:
-    """The central broker with the hub, one hall broker bridged to it through ``link``,
-    and a plain subscriber on the central broker counting what the bridge delivers."""
+    """The central broker with the hub, ``count`` hall brokers each bridged to it through
+    a link of its own (``hall``/``link`` are the first), and a plain subscriber on the
+    central broker counting what the bridges deliver."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, count: int = 1) -> None:
         self.central = Broker(tmp / "central")
         self.central.start()
-        self.link = CuttableLink((self.central.host, self.central.port))
-        self.hall = Broker(tmp / "hall")
-        self.hall.conf.write_text(self.hall.conf.read_text()
-                                  + bridge_conf(f"127.0.0.1:{self.link.port}"))
-        self.hall.start()
+        self.links: list[CuttableLink] = []
+        self.halls: list[Broker] = []
+        for n in range(count):
+            name = f"hall-{'abcdefgh'[n]}"
+            link = CuttableLink((self.central.host, self.central.port))
+            hall = Broker(tmp / name)
+            hall.conf.write_text(hall.conf.read_text() + bridge_conf(f"127.0.0.1:{link.port}", name))
+            hall.start()
+            self.links.append(link)
+            self.halls.append(hall)
+        self.hall, self.link = self.halls[0], self.links[0]
         self.db = tmp / "hub.db"
         self.hub = Hub(self.db, settle_s=0.02)
         self.hub.start()
         self.hub.add_transport(MqttTransport(self.central.host, self.central.port,
                                              client_id="hub-central"))
-        self.deliveries: Counter[int] = Counter()  # seq -> times seen on the central broker
+        self.deliveries: Counter[tuple[str, int]] = Counter()  # (board, seq) -> times seen centrally
         self._lock = threading.Lock()
         self.watcher = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="watcher")
         self.watcher.on_message = self._count
@@ -86,7 +96,7 @@ class Halls:
         msg, _ = protocol.decode_payload(message.payload)
         if msg is not None:
             with self._lock:
-                self.deliveries[msg["seq"]] += 1
+                self.deliveries[(msg["board"], msg["seq"])] += 1
 
     def refereed_board(self, qos: int) -> MqttBoard:
         """Board B1 in the hall, publishing its events at ``qos``, refereed at the centre."""
@@ -94,9 +104,10 @@ class Halls:
                               options={"first": "Ana", "palets_per_player": 4})
         return (Qos0Board if qos == 0 else MqttBoard)("B1", self.hall.host, self.hall.port)
 
-    def seen(self) -> set[int]:
+    def seen(self, board: str = "B1") -> set[int]:
+        """The seqs of ``board`` the central broker has delivered."""
         with self._lock:
-            return set(self.deliveries)
+            return {seq for b, seq in self.deliveries if b == board}
 
     def stored(self, board: str) -> list[tuple[int, str]]:
         """(seq, body text) of each of the board's events in the log, in log order."""
@@ -109,8 +120,9 @@ class Halls:
         self.watcher.loop_stop()
         self.watcher.disconnect()
         self.hub.close()
-        self.hall.stop()
-        self.link.close()
+        for hall, link in zip(self.halls, self.links, strict=True):
+            hall.stop()
+            link.close()
         self.central.stop()
 
 
@@ -212,3 +224,35 @@ def test_a_silent_cut_loses_nothing_once_the_boards_resend(halls: Halls, qos: in
     assert stored == [(m["seq"], protocol.encode_payload(m).decode()) for m in sent]
     print(f"\nsilent cut 60 s, events at QoS {qos}: sent {len(sent)} / stored {len(stored)};"
           f" caught up {caught_up_s:.1f} s after the link came back")
+
+
+@pytest.mark.mqtt
+def test_two_halls_reach_one_hub_and_nothing_echoes_between_them(tmp_path: Path) -> None:
+    """Each hall bridges both ways to the centre (each with its own connection name and
+    remote client id, as bridge.conf says), so each also receives the other's traffic;
+    nothing comes back round: the centre sees every event exactly once, and each board's
+    acks reach it through its own hall."""
+    halls = Halls(tmp_path, count=2)
+    boards: list[MqttBoard] = []
+    try:
+        for n, hall in enumerate(halls.halls, 1):
+            halls.hub.create_table("trigono", table_id=f"t{n}", seats=["Ana", "Ben"],
+                                   boards=[f"B{n}"], seed=n, options={"first": "Ana"})
+            boards.append(MqttBoard(f"B{n}", hall.host, hall.port))
+        sent: dict[str, list[dict[str, Any]]] = {b.out.board: [] for b in boards}
+        for b in boards:
+            sent[b.out.board].append(b.event("hello", fw="test", config="c", holes=["big", "small"]))
+        for kind, fields in steps(8):
+            for b in boards:
+                sent[b.out.board].append(b.event(kind, **fields))
+        # no resend timer runs: a board's events reach the hub only through its own hall
+        assert wait_for(lambda: all(b.out.acked == b.out.seq == 9 for b in boards), timeout=30)
+        assert halls.hub.flush()
+        time.sleep(0.5)  # anything echoing round the bridges would have come back by now
+        for board, msgs in sent.items():
+            assert halls.stored(board) == [(m["seq"], protocol.encode_payload(m).decode()) for m in msgs]
+        assert halls.deliveries == Counter({(b, m["seq"]): 1 for b, msgs in sent.items() for m in msgs})
+    finally:
+        for b in boards:
+            b.close()
+        halls.close()

@@ -30,10 +30,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from hub.errors import RefusedError  # noqa: E402
 from hub.service import Hub  # noqa: E402
 from hub.sim.model import hole_edges, throw_outcome  # noqa: E402
-from hub.sim.runner import REFEREE, WAIT_S, SimEvent, TableRun, make_specs  # noqa: E402
+from hub.sim.runner import SimEvent, TableRun, make_specs  # noqa: E402
 
 AUTO_WAIT_S = 3.0
 
@@ -64,8 +63,7 @@ class LoadCellEvent(SimEvent):
             return True
 
     def _sync_loads(self, run: TableRun, state: dict[str, Any]) -> None:
-        """Every board has its load cell, showing what lies on it (a round's clear-up,
-        knock-ins)."""
+        """Every board has its load cell, showing what lies on it (knock-ins)."""
         for board in run.boards.values():
             if board.load is None:
                 board.add_load_cell(self.seed)
@@ -74,6 +72,14 @@ class LoadCellEvent(SimEvent):
             if sim.load is not None and sim.load.palets != palets:
                 sim.set_palets(palets)
                 sim.wait_idle()
+
+    def _answer(self, run: TableRun, prompt: dict[str, Any], choice: Any) -> None:
+        if prompt["kind"] == "next_round":  # palets collected before "start" (the hub then tares)
+            for board in run.boards.values():
+                if board.load is not None and board.load.palets:
+                    board.set_palets(0)
+                    board.wait_idle()
+        super()._answer(run, prompt, choice)
 
     def _prompt_gone(self, run: TableRun, prompt: dict[str, Any], before: int) -> bool:
         deadline = time.monotonic() + AUTO_WAIT_S
@@ -92,44 +98,31 @@ class LoadCellEvent(SimEvent):
             return
         self._sync_loads(run, state)
         player = str(view["to_move"])
+        before_throw = run.rng.getstate()
         outcome = throw_outcome(run.rng, run.spec.skills[player], list(state["boards"]),
                                 dict(state["boards"]), list(state["holes"]))
+        if not outcome.rest.startswith("board:"):  # floor or hole: as the plain simulator does
+            if outcome.rest == "floor":
+                what = "floor: human"
+            else:
+                what = "hole: human marks T10 invalid" if outcome.invalid else "hole: beams"
+            if self.count(what):
+                run.rng.setstate(before_throw)  # the same throw, made by SimEvent
+                super()._throw(run, view, prompt)
+            return
         before = run.actions
         if outcome.bounce_out is not None:
             board, hole = run.holes[outcome.bounce_out]
             run.boards[board].schedule(hole, hole_edges(run.rng, 0, passes=False))
             run.boards[board].wait_idle()
-        if outcome.rest.startswith("board:"):
-            engine = outcome.rest.split(":", 1)[1]
-            sim = run.boards[self.physical[run.spec.id][engine]]
-            sim.set_palets(state["boards"][engine] + 1)
-            sim.wait_idle()
-            if self._prompt_gone(run, prompt, before):
-                if not self.count("board: load cell"):
-                    return
-            else:
-                if not self.count("board: human (load cell missed)"):
-                    return
-                self._answer(run, prompt, outcome.rest)
-            return
-        if outcome.rest == "floor":
-            if self.count("floor: human"):
-                self._answer(run, prompt, "floor")
-            return
-        if not self.count("hole: human marks T10 invalid" if outcome.invalid else "hole: beams"):
-            return
-        self._drop(run, outcome)
-        deadline = time.monotonic() + WAIT_S
-        while time.monotonic() < deadline and not self._stop.is_set():
-            view = self._view(run)
-            if run.actions > before or (view["throw"] or {}).get("stuck"):
-                break
-            time.sleep(0.005)
-        if outcome.invalid and run.actions > before:
-            try:
-                self.hub.submit(run.spec.id, {"invalid": True, "by": REFEREE})
-            except RefusedError:
-                pass
+        engine = outcome.rest.split(":", 1)[1]
+        sim = run.boards[self.physical[run.spec.id][engine]]
+        sim.set_palets(state["boards"][engine] + 1)  # the load cell, not a human, answers
+        sim.wait_idle()
+        if self._prompt_gone(run, prompt, before):
+            self.count("board: load cell")
+        elif self.count("board: human (load cell missed)"):
+            self._answer(run, prompt, outcome.rest)
 
 
 def main() -> int:

@@ -269,3 +269,22 @@ def test_a_big_moment_elsewhere_moves_the_screen_there_and_small_ones_do_not(
     assert "Yann gagne la partie" in page.locator(".celebrate").inner_text()
     assert page.locator("#announce.major").count() == 1
     assert page.js_errors == []
+
+
+def test_a_screen_for_an_old_finished_table_still_shows_it(browser: Any, hub: Hub, server: ServerHandle) -> None:
+    # The stream's snapshot carries only the newest finished tables (web/feed.py RECENT_FINISHED).
+    for k in range(1, 11):
+        hub.create_table("trigono", seats=["Ana", "Ben"], boards=[f"B{k}"], seed=7, table_id=f"t{k}",
+                         options={"first": "Ana", "palets_per_player": 2, "rounds_to_win": 1})
+        for where in ["floor", "floor", f"board:B{k}", f"B{k}.small"]:
+            hub.submit(f"t{k}", {"landed": where})
+    page = new_page(browser, width=1280, height=720)
+    page.goto(f"{server.url}/big?tables=t1")
+    page.locator("#tables article[data-table=t1].won").wait_for()
+    assert "Ben" in page.locator("#tables .status-line").inner_text()
+    assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
+    nothing = new_page(browser, width=1280, height=720)
+    nothing.goto(f"{server.url}/big?tables=nope")
+    nothing.locator("#empty:not([hidden])").wait_for()
+    assert nothing.evaluate("document.scrollingElement.scrollHeight <= innerHeight")  # the empty stage fits too
+    assert page.js_errors == [] and nothing.js_errors == []

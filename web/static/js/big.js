@@ -3,7 +3,7 @@
 // or every table at once (?mode=grid); only some tables with ?tables=a,b (then nothing of
 // the others shows, their announcements included). A header that stays says which table
 // and round; announcements go in the footer; nothing meant only for the referee.
-import { el, t } from "./common.js";
+import { el, t, getJSON } from "./common.js";
 import { settings, card, head, isFinished, followTables, byCreation } from "./cards.js";
 import { announcementsBetween, setupSpeech } from "./live.js";
 import { setupSounds } from "./sounds.js";
@@ -68,8 +68,23 @@ function gridCell(view) {
   return el("section", { class: "grid-cell", "data-table": view.id }, head(view, "h2"), bigCard(view));
 }
 
+// The stream's snapshot holds the live tables and only the newest finished ones: a
+// screen asked for an older finished table fetches it (again after a new snapshot).
+const fetching = new Set();
+function fetchMissing() {
+  for (const id of only) {
+    if (tables.has(id) || fetching.has(id)) continue;
+    fetching.add(id);
+    getJSON(`/api/tables/${encodeURIComponent(id)}`)
+      .then((view) => { if (!tables.has(id)) { tables.set(id, view); draw(); } })
+      .catch(() => { /* no such table: the screen says there is none */ })
+      .finally(() => fetching.delete(id));
+  }
+}
+
 // `changed`: the one table whose view changed, if that is all; only what shows it is redrawn.
 function draw(changed) {
+  if (!changed) fetchMissing();
   const shown = shownViews();
   const ids = shown.map((v) => v.id).join("\n");
   const same = ids === drawnIds;

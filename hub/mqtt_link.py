@@ -315,10 +315,14 @@ def parse_status(payload: bytes | bytearray) -> str | None:
 
 
 def ack_qos(msg: dict[str, Any]) -> int:
-    """Acks go at QoS 0: they are cumulative, so a lost one costs only a resend, and a
-    QoS 1 PUBACK per ack doubled the broker traffic and met Nagle's algorithm on the
-    broker side (20 ms per event). Commands keep QoS 1."""
-    return 0 if msg["type"] == "ack" else 1
+    """Everything the hub sends a board goes at QoS 0. Acks are cumulative, so a lost one
+    costs only a resend; commands (selftest, tare, health, resend, newboot) are asked
+    again when still needed, and the firmware subscribes at QoS 0 anyway (the broker
+    delivers at the lower of the two). A QoS 1 publish costs a PUBACK that meets Nagle's
+    algorithm on the broker's side and holds back the events behind it: 20 ms per event
+    for acks, and again for the selftest sent after every throw (bench/hub_ingest.py p50
+    1.5 -> 22 ms)."""
+    return 0
 
 
 class MqttProcessTransport(Transport):

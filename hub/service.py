@@ -1,8 +1,8 @@
 """The hub's facade: the one object the web layer (and the CLI) talks to.
 
 :class:`Hub` only holds the parts together and takes the lock; each idea has its own
-module: :mod:`hub.ingest` (device messages → entries, acks, board health; pure),
-:mod:`hub.tableset` (restore, dormant finished tables, snapshots), :mod:`hub.tables`
+module: :mod:`hub.ingest` (device messages → entries, acks, board health; pure) and
+:mod:`hub.ingest_loop` (the ingest thread around it), :mod:`hub.tableset` (restore, dormant finished tables, snapshots), :mod:`hub.tables`
 and :mod:`hub.referee` (a table as a fold over its log entries), :mod:`hub.bots` (the
 bot worker), :mod:`hub.changes` (the change feed), :mod:`hub.spec` (a table to create),
 :mod:`hub.assemble` (a running hub from command-line options).

@@ -16,7 +16,7 @@ import sqlite3
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -141,6 +141,26 @@ def steps(n: int) -> Iterator[tuple[str, dict[str, Any]]]:
         yield cycle[i % len(cycle)]
 
 
+def play_through_cut(halls: Halls, board: MqttBoard, sent: list[dict[str, Any]], seconds: float, *,
+                     silent: bool, before_restore: Callable[[], None] | None = None) -> float:
+    """Cut the hall's link, play 12 events spread over ``seconds`` (appended to ``sent``),
+    check none got through, restore the link; the seconds until the board is fully
+    acknowledged again."""
+    halls.link.cut(silent=silent)
+    before_cut = board.out.seq
+    for kind, fields in steps(12):
+        sent.append(board.event(kind, **fields))
+        time.sleep(seconds / 12)
+    assert not set(range(before_cut + 1, board.out.seq + 1)) & halls.seen(), "the link was not cut"
+    assert board.out.acked == before_cut
+    if before_restore is not None:
+        before_restore()
+    came_back = time.monotonic()
+    halls.link.restore()
+    assert wait_for(lambda: board.out.acked == board.out.seq, timeout=60)
+    return time.monotonic() - came_back
+
+
 @pytest.mark.mqtt
 @pytest.mark.parametrize("qos", [0, 1])
 @pytest.mark.parametrize("cut_s", [pytest.param(4.0, id="cut4s"),
@@ -157,22 +177,9 @@ def test_a_cut_bridge_delivers_every_hall_event_once_when_it_comes_back(halls: H
         # Both ways through the bridge: events to the hub, its acks back to the board.
         assert wait_for(lambda: board.out.acked == board.out.seq == 6, timeout=20)
 
-        halls.link.cut()
-        before_cut = board.out.seq
-        during = 12
-        for kind, fields in steps(during):
-            sent.append(board.event(kind, **fields))
-            time.sleep(cut_s / during)
-        cut_seqs = set(range(before_cut + 1, board.out.seq + 1))
-        assert not cut_seqs & halls.seen(), "the link was not cut"
-        assert board.out.acked == before_cut
-
-        # From here on only the hall's queue can deliver the cut events: no more resends.
-        stop_resending.set()
-        came_back = time.monotonic()
-        halls.link.restore()
-        assert wait_for(lambda: board.out.acked == board.out.seq, timeout=30)
-        caught_up_s = time.monotonic() - came_back
+        # After the cut only the hall's queue can deliver the cut events: no more resends.
+        caught_up_s = play_through_cut(halls, board, sent, cut_s, silent=False,
+                                       before_restore=stop_resending.set)
     finally:
         stop_resending.set()
         board.close()
@@ -206,16 +213,8 @@ def test_a_silent_cut_loses_nothing_once_the_boards_resend(halls: Halls, qos: in
     try:
         sent.append(board.event("hello", fw="test", config="c", holes=["big", "small"]))
         assert wait_for(lambda: board.out.acked == board.out.seq == 1, timeout=20)
-        halls.link.cut(silent=True)
-        before_cut = board.out.seq
-        for kind, fields in steps(12):
-            sent.append(board.event(kind, **fields))
-            time.sleep(5.0)  # 60 s in all: well past the bridge's keepalive
-        assert not set(range(before_cut + 1, board.out.seq + 1)) & halls.seen()
-        came_back = time.monotonic()
-        halls.link.restore()
-        assert wait_for(lambda: board.out.acked == board.out.seq, timeout=60)
-        caught_up_s = time.monotonic() - came_back
+        # 60 s: well past the bridge's keepalive; the boards go on resending throughout
+        caught_up_s = play_through_cut(halls, board, sent, 60.0, silent=True)
     finally:
         stop_resending.set()
         board.close()

@@ -160,6 +160,8 @@ SWITCHES = """(count) => new Promise((resolve) => {
 def test_the_rotation_keeps_its_period_and_grid_mode_shows_every_table(browser: Any, hub: Hub, server: ServerHandle) -> None:
     hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=7, table_id="t1")
     hub.create_table("trigono", seats=["Zoé", "Yann"], boards=["B3"], seed=7, table_id="t2")
+    hub.create_table("trigono", seats=["Put", "Away"], boards=["B5"], seed=7, table_id="t3")
+    hub.submit("t3", {"archive": True})  # the organizer put it away: in no turn, in no grid
     page = new_page(browser, width=1920, height=1080)
     page.goto(f"{server.url}/big?rotate=6")
     page.locator("#tables article").wait_for()

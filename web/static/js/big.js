@@ -23,12 +23,14 @@ let currentId = null; // the table on screen (rotation mode)
 let lastJump = 0;
 const finishedAt = new Map(); // table id -> when this screen saw it end
 
-const wanted = (id) => !only.length || only.includes(id);
+// ?tables= names the tables; else every table but those the organizer put away (archived)
+// or that ended without a result (abandoned).
+const wanted = (view) => (only.length ? only.includes(view.id) : !view.archived && !view.abandoned);
 
 // The tables in turn: the live ones, and those that just ended; finished ones only when
 // nothing is live any more.
 function shownViews() {
-  const views = byCreation([...tables.values()].filter((v) => wanted(v.id)));
+  const views = byCreation([...tables.values()].filter(wanted));
   const now = Date.now();
   const live = views.filter((v) => !isFinished(v) || now - (finishedAt.get(v.id) ?? -Infinity) < KEEP_FINISHED_MS);
   return live.length ? live : views;
@@ -115,7 +117,7 @@ function draw(changed) {
 }
 
 function onTable(view, before) {
-  if (!wanted(view.id)) return; // a filtered screen shows nothing of the other tables
+  if (!wanted(view)) return; // a filtered screen shows nothing of the other tables
   if (before && !isFinished(before) && isFinished(view)) finishedAt.set(view.id, Date.now());
   const found = announcementsBetween(before, view);
   if (!found.length) return;

@@ -49,7 +49,7 @@ export function head(view, tag = "h2") {
 
 export function isFinished(view) {
   const state = view.state || {};
-  return Boolean(state.winner) || (state.status || "playing") !== "playing";
+  return Boolean(state.winner) || Boolean(view.abandoned) || (state.status || "playing") !== "playing";
 }
 
 // `mode`: "index" (links, referee counts), "table" (the other games' board too), "big"

@@ -204,7 +204,11 @@ def test_a_palet_into_a_hole_animates_and_sounds_unless_reduced_motion(browser: 
     page.locator("#tables article[data-table=t1]").wait_for()
     page.click("#sound-toggle")  # sounds are off until someone turns them on
     assert page.get_attribute("#sound-toggle", "aria-pressed") == "true"
+    dashboard = new_page(browser)
+    dashboard.goto(f"{server.url}/")
+    dashboard.locator("article[data-table=t1] svg.layout").wait_for()
     hub.submit("t1", {"landed": "B1.big"})
+    dashboard.locator("article[data-table=t1] svg.layout .palet-fall").wait_for(state="attached")  # there too
     palet = page.locator("svg.layout .palet-fall")
     palet.wait_for(state="attached")
     assert page.evaluate("getComputedStyle(document.querySelector('svg.layout .palet-fall')).animationName") == "palet-fall"
@@ -217,7 +221,7 @@ def test_a_palet_into_a_hole_animates_and_sounds_unless_reduced_motion(browser: 
     hub.submit("t1", {"landed": "B1.small"})  # Ben's palet
     calm.locator("svg.layout .palet-fall").wait_for(state="attached")
     assert calm.evaluate("getComputedStyle(document.querySelector('svg.layout .palet-fall')).display") == "none"
-    assert page.js_errors == []
+    assert page.js_errors == [] and dashboard.js_errors == []
 
 
 def test_the_overlay_shows_round_announcements_and_the_winner(browser: Any, hub: Hub, server: ServerHandle) -> None:

@@ -4,6 +4,7 @@
 import { t } from "./common.js";
 import { settings, card, isFinished, followTables, byCreation } from "./cards.js";
 import { announcementsBetween, announce, setupSpeech } from "./live.js";
+import { noteEffects, applyEffects } from "./moments.js";
 
 const mode = settings.mode || "index";
 const container = document.getElementById("tables");
@@ -19,6 +20,13 @@ function visibleViews() {
   return byCreation(settings.table ? views.filter((v) => v.id === settings.table) : views);
 }
 
+// A card with its running animations (a palet dropping into its hole, a round winner's row).
+function cardOf(view) {
+  const node = card(view, mode);
+  applyEffects(node, view.id);
+  return node;
+}
+
 function draw() {
   const views = visibleViews();
   if (empty) empty.hidden = views.length > 0;
@@ -29,8 +37,8 @@ function draw() {
     const live = views.filter((v) => put(v) === "live");
     const done = views.filter((v) => put(v) === "finished").reverse(); // newest first
     const away = views.filter((v) => put(v) === "archived").reverse();
-    container.replaceChildren(...live.map((v) => card(v, mode)));
-    finishedList.replaceChildren(...done.map((v) => card(v, mode)));
+    container.replaceChildren(...live.map(cardOf));
+    finishedList.replaceChildren(...done.map(cardOf));
     finished.hidden = done.length === 0;
     archiveList.replaceChildren(...away.map((v) => card(v, mode)));
     archive.hidden = away.length === 0;
@@ -38,11 +46,12 @@ function draw() {
     if (empty) empty.hidden = live.length > 0;
     return;
   }
-  container.replaceChildren(...views.map((v) => card(v, mode)));
+  container.replaceChildren(...views.map(cardOf));
 }
 
 function onTable(view, before) {
   if (settings.table && view.id !== settings.table) return;
+  noteEffects(view, before);
   const found = announcementsBetween(before, view);
   if (found.length) announce(found.map((a) => a.text));
 }

@@ -62,19 +62,24 @@ class LoadCell:
         self.tolerance_pct = tolerance_pct  # of one palet: readings within it agree
         self.window = []
         self.count = None  # last reported count
+        self.tare_pending = False
 
     def sample(self, raw):
         """Take one reading; the new count when it changed and is stable, else None."""
         self.window.append(raw)
         if len(self.window) > self.samples:
             self.window.pop(0)
-        if self.per_palet <= 0 or len(self.window) < self.samples:
+        if len(self.window) < self.samples:
             return None
         mid = _median(self.window)
-        spread = abs(self.per_palet) * self.tolerance_pct // 100
-        for r in self.window:
-            if abs(r - mid) > spread:
-                return None  # still moving
+        if not self._steady(mid):
+            return None  # still moving
+        if self.tare_pending:  # the first steady window after `cmd tare` is the empty board
+            self.tare_raw = mid
+            self.tare_pending = False
+            self.count = None
+        if self.per_palet <= 0:
+            return None
         count = (mid - self.tare_raw + self.per_palet // 2) // self.per_palet
         if count < 0:
             count = 0
@@ -84,10 +89,20 @@ class LoadCell:
         return count
 
     def tare(self):
-        """The board is empty now (start of a round): zero on the recent readings."""
-        if self.window:
+        """The board is empty now (start of a round): zero on the recent readings if they
+        are steady, else on the next steady ones (the board may still rock)."""
+        self.count = None
+        if len(self.window) == self.samples and self._steady(_median(self.window)):
             self.tare_raw = _median(self.window)
-            self.count = None
+        else:
+            self.tare_pending = True
+
+    def _steady(self, mid):
+        spread = abs(self.per_palet) * self.tolerance_pct // 100
+        for r in self.window:
+            if self.per_palet > 0 and abs(r - mid) > spread:
+                return False
+        return True
 
     def calibrate(self, palets=1):
         """`palets` known palets lie on the tared board now; True when it took."""

@@ -660,6 +660,20 @@ def case_hx711_driver_reads_signed_24_bit_values_over_its_two_wires():
     assert chip.gain_pulses == 1  # 25 pulses: channel A, gain 128
 
 
+def case_load_cell_tare_waits_for_a_steady_board():
+    cell = LoadCell(per_palet=1000, tare=0, samples=3)
+    assert [cell.sample(r) for r in (2000, 2010, 1995)] == [None, None, 2]
+    for r in (900, -700, 400):  # palets collected: the board still rocks
+        cell.sample(r)
+    cell.tare()  # the hub's cmd tare at the round start
+    assert cell.tare_pending
+    assert [cell.sample(r) for r in (10, 12, 11)] == [None, None, 0]
+    assert cell.tare_raw == 11 and not cell.tare_pending
+    assert [cell.sample(r) for r in (1011, 1013, 1010)] == [None, None, 1]
+    cell.tare()  # steady now: taken at once
+    assert not cell.tare_pending and cell.tare_raw == 1011
+
+
 def case_load_cell_tare_calibrate_and_debounced_weight_events_R2():
     chip = FakeHx711Chip()
     hx = Hx711(chip.sck, chip.dout)
@@ -674,6 +688,7 @@ def case_load_cell_tare_calibrate_and_debounced_weight_events_R2():
     rig = Rig(weigh=weigh, cell=LoadCell(), cell_storage=saved)
     rig.run(1000)
     rig.node.receive(protocol.command(rig.node.boot, "tare"))  # start of a round, board empty
+    rig.run(700)  # taken on the next steady readings
     state["palets"] = 1
     rig.run(1000)
     rig.node.receive(protocol.command(rig.node.boot, "calibrate"))  # one known palet on it

@@ -31,7 +31,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.core import GameError, check_keys
-from firmware import protocol
 from hub.errors import BadInputError, RefusedError
 from hub.layout import Bindings
 from hub.store import Entry
@@ -39,7 +38,9 @@ from hub.tables import Table
 from hub.throws import (
     DECIDE_S,
     BoardClock,
+    last_hole_throw,
     mark_events,
+    past_window,
     prompt,
     readings,
     settle_over,
@@ -116,20 +117,9 @@ class TrigonoTable(Table):
             self.note(entry, "board_kind", board=board, kind=kind)
 
     def _settle_early(self, entry: Entry) -> None:
-        """Resolve the open throw now if this sensor event is past its settle window.
-
-        The window is measured on the board's own clock (``t_us``), so a backlog that
-        arrives all at once (after a Wi-Fi drop or a hub restart) is refereed exactly as
-        it happened. A drop on another board never joins the window: the two clocks
-        cannot be compared, and a knock-in across boards is for the referee to amend.
-        """
-        if self.throw is None or self.stuck:
-            return
-        first = self.throw["drops"][0]
-        msg = entry.body
-        elapsed = protocol.t_us_diff(msg.get("t_us", 0), first.get("t_us") or 0)  # t_us wraps at 2**30
-        if (msg.get("board") != first.get("board") or msg.get("boot") != first.get("boot")
-                or not 0 <= elapsed <= self.settle_s * 1e6):
+        """Resolve the open throw now if this sensor event is past its settle window
+        (:func:`hub.throws.past_window`: on the board's own clock)."""
+        if self.throw is not None and not self.stuck and past_window(self.throw, entry.body, self.settle_s):
             self._resolve(entry)
 
     def _on_drop(self, entry: Entry, board: str, hole: str, kind: str) -> None:
@@ -291,12 +281,11 @@ class TrigonoTable(Table):
             if self.stuck:
                 self._resolve(entry)
             return
-        for index in range(len(self.actions) - 1, -1, -1):
-            throw = self.actions[index]["action"].get("throw")
-            if throw is not None and throw["to"] != "floor" and not throw["to"].startswith("board:"):
-                self._amend(index, {"throw": {**throw, "invalid": True}}, by)
-                return
-        raise RefusedError("invalid: no drop into a hole to mark")
+        index = last_hole_throw(self.actions)
+        if index is None:
+            raise RefusedError("invalid: no drop into a hole to mark")
+        throw = self.actions[index]["action"]["throw"]
+        self._amend(index, {"throw": {**throw, "invalid": True}}, by)
 
     def _amend(self, index: int, action: dict[str, Any], by: str) -> None:
         actions = list(self.actions)

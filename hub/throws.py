@@ -42,6 +42,39 @@ def readings(throw: JSONDict) -> list[tuple[JSONDict, list[int]]]:
     return out
 
 
+def past_window(throw: JSONDict, msg: JSONDict, settle_s: float) -> bool:
+    """Whether a sensor message shows the open throw's settle window is over.
+
+    The window is measured on the board's own clock (``t_us``), so a backlog that
+    arrives all at once (after a Wi-Fi drop or a hub restart) is refereed exactly as it
+    happened. A message from another board (or boot) always closes it: the two clocks
+    cannot be compared, and a knock-in across boards is for the referee to amend.
+
+    >>> throw = {"drops": [{"board": "B1", "boot": 1, "t_us": 1_000_000}]}
+    >>> [past_window(throw, {"board": b, "boot": 1, "t_us": t}, 1.0)
+    ...  for b, t in (("B1", 1_500_000), ("B1", 2_500_000), ("B2", 1_500_000))]
+    [False, True, True]
+    """
+    first = throw["drops"][0]
+    elapsed = protocol.t_us_diff(msg.get("t_us", 0), first.get("t_us") or 0)  # t_us wraps at 2**30
+    return bool(msg.get("board") != first.get("board") or msg.get("boot") != first.get("boot")
+                or not 0 <= elapsed <= settle_s * 1e6)
+
+
+def last_hole_throw(actions: list[JSONDict]) -> int | None:
+    """Index of the last throw that ended in a hole (the one a late ``invalid``, T10,
+    marks), or None.
+
+    >>> last_hole_throw([{"action": {"throw": {"to": "B1.big"}}}, {"action": {"throw": {"to": "floor"}}}])
+    0
+    """
+    for index in range(len(actions) - 1, -1, -1):
+        throw = actions[index]["action"].get("throw")
+        if throw is not None and throw["to"] != "floor" and not throw["to"].startswith("board:"):
+            return index
+    return None
+
+
 def settle_over(throw: JSONDict, settle_s: float, now: float, clock: BoardClock | None) -> bool:
     """Whether the open throw's settle window is over.
 

@@ -83,7 +83,7 @@ class AuthBroker(Broker):
     are changed. ``password(user)`` reads a user's password back."""
 
     def __init__(self, workdir: Path, boards: list[str], hubs: list[str] | None = None,
-                 port: int | None = None, tls: bool = False) -> None:
+                 port: int | None = None, tls: bool = False, halls: list[str] | None = None) -> None:
         super().__init__(workdir, port)
         self.tls_port = free_port() if tls else None
         root = Path(__file__).resolve().parent.parent
@@ -92,6 +92,8 @@ class AuthBroker(Broker):
         args = [str(root / "scripts" / "mqtt-users"), "--out", str(self.users), "--boards", *boards]
         for hub in self.hubs:
             args += ["--hub", hub]
+        for hall in halls or []:  # bridges of other halls' brokers into this one
+            args += ["--hall", hall]
         subprocess.run(args, check=True, capture_output=True)
         dropins = workdir / "conf.d"
         dropins.mkdir(exist_ok=True)

@@ -153,10 +153,13 @@ class MqttBoard:
     """A board on MQTT: retained ``online`` status, last will ``lost``, QoS 1 events,
     acks from ``…/ack``."""
 
-    def __init__(self, board: str, host: str, port: int, boot: int = 1) -> None:
+    def __init__(self, board: str, host: str, port: int, boot: int = 1,
+                 login: tuple[str, str] | None = None) -> None:
         self.out = Outbox(board, boot)
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"board-{board}",
                                   clean_session=True)
+        if login is not None:  # (user, password) on a broker with the shipped ACL
+            self.client.username_pw_set(*login)
         self.client.will_set(protocol.topic(board, "status"), b"lost", qos=1, retain=True)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message

@@ -27,7 +27,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from firmware import protocol
 from hub.mqtt_link import MqttTransport
 from hub.service import Hub
-from tests.broker import Broker
+from tests.broker import AuthBroker, Broker
 from tests.hub.devices import MqttBoard, wait_for
 from tests.multihall.link import CuttableLink
 
@@ -255,3 +255,43 @@ def test_two_halls_reach_one_hub_and_nothing_echoes_between_them(tmp_path: Path)
         for b in boards:
             b.close()
         halls.close()
+
+
+@pytest.mark.mqtt
+def test_the_shipped_auth_config_carries_a_hall_through_its_bridge(tmp_path: Path) -> None:
+    """Both brokers as shipped (hardware/mosquitto/: passwords, the ACL, the client id is
+    the user name), users from scripts/mqtt-users — the central one with a hall user
+    (--hall hall-a), whose ACL block lets the bridge bring events in and take acks out."""
+    central = AuthBroker(tmp_path / "central", [], halls=["hall-a"])
+    central.start()
+    hall = AuthBroker(tmp_path / "hall", ["B1"])
+    (hall.workdir / "conf.d" / "bridge.conf").write_text(
+        bridge_conf(f"{central.host}:{central.port}")
+        + f"remote_username hall-a\nremote_password {central.password('hall-a')}\n")
+    hall.start()
+    hub = Hub(tmp_path / "hub.db", settle_s=0.02)
+    board = None
+    try:
+        hub.start()
+        hub.add_transport(MqttTransport(central.host, central.port, username="hub",
+                                        password=central.password("hub")))
+        hub.create_table("trigono", table_id="t1", seats=["Ana", "Ben"], boards=["B1"], seed=1,
+                         options={"first": "Ana"})
+        board = MqttBoard("B1", hall.host, hall.port, login=("B1", hall.password("B1")))
+        sent = [board.event("hello", fw="test", config="c", holes=["big", "small"])]
+        sent += [board.event(kind, **fields) for kind, fields in steps(6)]
+        stop_resending = board.resend_every(RESEND_S)  # the hub may subscribe after the first
+        try:
+            assert wait_for(lambda: board is not None and board.out.acked == board.out.seq == 7,
+                            timeout=30), (tmp_path / "central" / "mosquitto.log").read_text()[-2000:]
+        finally:
+            stop_resending.set()
+        assert hub.flush()
+        stored = [e.seq for e in hub.store.entries() if e.board == "B1" and e.seq is not None]
+        assert stored == [m["seq"] for m in sent]
+    finally:
+        if board is not None:
+            board.close()
+        hub.close()
+        hall.stop()
+        central.stop()

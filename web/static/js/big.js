@@ -65,6 +65,7 @@ function bigCard(view) {
 }
 
 let drawnIds = ""; // the tables the stage shows, in order, as last drawn
+let onScreen = null; // the table the stage showed last (rotation mode)
 
 function gridCell(view) {
   return el("section", { class: "grid-cell", "data-table": view.id }, head(view, "h2"), bigCard(view));
@@ -112,7 +113,13 @@ function draw(changed) {
   const view = shown[index];
   currentId = view.id;
   drawHead(view, index, shown.length);
-  container.replaceChildren(bigCard(view));
+  const node = bigCard(view);
+  if (view.id !== onScreen) { // a new table fades in (a redraw does not), its time starts
+    node.classList.add("enter");
+    startProgress(shown.length > 1);
+  }
+  onScreen = view.id;
+  container.replaceChildren(node);
   dots.replaceChildren(...(shown.length > 1 ? shown.map((v) => el("span", { class: v.id === currentId ? "on" : "" }, "●")) : []));
 }
 
@@ -131,6 +138,17 @@ function onTable(view, before) {
   showMoments(found, { table: elsewhere ? view.id : null });
   // The trophy over the stage; in a grid the cell's gold frame and the banner say it.
   if (!grid && found.some((a) => a.key === "announce.match_won")) celebrate(main, view.state.winner);
+}
+
+// A thin line under the header fills up until the next table.
+const progress = document.getElementById("rotation-progress");
+function startProgress(rotating) {
+  progress.classList.remove("running");
+  progress.hidden = !rotating;
+  if (!rotating) return;
+  progress.style.animationDuration = `${rotateMs}ms`;
+  void progress.offsetWidth; // restart the CSS animation
+  progress.classList.add("running");
 }
 
 let timer = null;

@@ -74,6 +74,15 @@ class Viewer:
         self.task: asyncio.Task[Any] | None = None
 
     def hold(self, events: Iterable[StreamEvent]) -> None:
+        """Keep only what a late reader needs: each table's newest view, the newest list
+        and board health; a snapshot replaces everything before it.
+
+        >>> v = Viewer(send=None, group=(None, False), cursor=0)  # type: ignore[arg-type]
+        >>> v.hold([StreamEvent(1, "table", "t1", b"a"), StreamEvent(2, "table", "t2", b"b"),
+        ...         StreamEvent(3, "table", "t1", b"c")])
+        >>> v.take_held(), v.cursor
+        (b'bc', 3)
+        """
         for event in events:
             if event.kind == "snapshot":
                 self.held.clear()

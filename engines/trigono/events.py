@@ -6,6 +6,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+SENTENCES = {
+    "pending": "invalid drop: the palet stays in {hole} (T10)",
+    "eliminated": "{player} is out of the round",
+    "step_back": "step back: throw from {throw_distance_m:.2f} m",
+    "last_chance": "last chance for {player}",
+    "target": "{player} chooses {hole} as the target",
+    "round_won": "{player} wins round {round}",
+    "round_drawn": "round {round} is drawn",
+    "match_won": "{player} wins the match",
+    "round_start": "round {round}: {starter} throws first",
+}
+"""Event type -> its sentence, filled in from the event's fields (``take`` and ``final``
+need more than a fill-in: see :func:`describe_event`)."""
+
 
 def describe_event(event: Mapping[str, Any]) -> str:
     """One announcement in English (the web pages translate from the structured event).
@@ -19,26 +33,9 @@ def describe_event(event: Mapping[str, Any]) -> str:
     if kind == "take":
         n = event["palets"]
         return f"{event['player']} takes {n} palet{'s' if n != 1 else ''} ({', '.join(event['holes'])})"
-    if kind == "pending":
-        return f"invalid drop: the palet stays in {event['hole']} (T10)"
-    if kind == "eliminated":
-        return f"{event['player']} is out of the round"
-    if kind == "step_back":
-        return f"step back: throw from {event['throw_distance_m']:.2f} m"
-    if kind == "last_chance":
-        return f"last chance for {event['player']}"
     if kind == "final":
         target = event.get("target")
         aim = f", target {target}" if target else f"; {event['chooser']} chooses the target"
         return f"final: {' v '.join(event['finalists'])}{aim}"
-    if kind == "target":
-        return f"{event['player']} chooses {event['hole']} as the target"
-    if kind == "round_won":
-        return f"{event['player']} wins round {event['round']}"
-    if kind == "round_drawn":
-        return f"round {event['round']} is drawn"
-    if kind == "match_won":
-        return f"{event['player']} wins the match"
-    if kind == "round_start":
-        return f"round {event['round']}: {event['starter']} throws first"
-    return str(kind)
+    sentence = SENTENCES.get(kind)
+    return str(kind) if sentence is None else sentence.format_map(event)

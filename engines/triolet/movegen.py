@@ -138,6 +138,13 @@ def generate(board: Board, rack: Sequence[int]) -> list[tuple[int, Play]]:
             perp_cache[key] = got
         return got
 
+    def emit_pair(s: int, e: int, d: int, target: int) -> None:
+        """Two tokens on cells s and e of a line along ``d``, if each fits across it."""
+        m1, k1, z1 = perp(s, d)
+        m2, k2, z2 = perp(e, d)
+        if m1 and m2 and not (square_check and board.is_forbidden_square([s, e])):
+            _emit_line(out, (s, e), (m1, m2), (k1, k2), (z1, z2), pairs, target, False)
+
     singles = _rack_orders(rack, 1)
     pairs = _rack_orders(rack, 2) if len(rack) >= 2 else []
     triples = _rack_orders(rack, 3) if len(rack) >= 3 else []
@@ -180,16 +187,8 @@ def generate(board: Board, rack: Sequence[int]) -> list[tuple[int, Play]]:
                 e = s + d
                 kb, sb, _ = board.side(s, -d)
                 ka, sa, _ = board.side(e, d)
-                if kb + ka > 1:
-                    continue
-                m1, k1, z1 = perp(s, d)
-                m2, k2, z2 = perp(e, d)
-                if not m1 or not m2:
-                    continue
-                if square_check and board.is_forbidden_square([s, e]):
-                    continue
-                target = MAX_VALUE - sb - sa if kb + ka == 1 else -1
-                _emit_line(out, (s, e), (m1, m2), (k1, k2), (z1, z2), pairs, target, False)
+                if kb + ka <= 1:
+                    emit_pair(s, e, d, MAX_VALUE - sb - sa if kb + ka == 1 else -1)
         if triples:
             for s in sorted(starts3):
                 cells = (s, s + d, s + 2 * d)
@@ -214,17 +213,8 @@ def generate(board: Board, rack: Sequence[int]) -> list[tuple[int, Play]]:
                 s, e = x - d, x + d
                 if value[s] != EMPTY or value[e] != EMPTY:
                     continue
-                if value[s - d] >= 0 or value[e + d] >= 0:
-                    continue
-                m1, k1, z1 = perp(s, d)
-                m2, k2, z2 = perp(e, d)
-                if not m1 or not m2:
-                    continue
-                if square_check and board.is_forbidden_square([s, e]):
-                    continue
-                _emit_line(
-                    out, (s, e), (m1, m2), (k1, k2), (z1, z2), pairs, MAX_VALUE - value[x], False
-                )
+                if value[s - d] < 0 and value[e + d] < 0:
+                    emit_pair(s, e, d, MAX_VALUE - value[x])
     return out
 
 

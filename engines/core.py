@@ -22,7 +22,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 JSON = Any
 """A value made of dicts, lists, str, int, float, bool and None."""
@@ -70,6 +70,59 @@ def check_keys(obj: JSON, allowed: Sequence[str], what: str, required: Sequence[
         if key not in obj:
             raise RecordError(f"{what}: missing field {key!r}")
     return obj
+
+
+def one_entry(obj: JSON, kinds: Sequence[str], what: str) -> tuple[str, JSON]:
+    """The only ``(key, value)`` of ``obj``, an object with exactly one of ``kinds`` (the
+    record notation of an action: ``{"pass": true}``).
+
+    >>> one_entry({"draw": True}, ("place", "draw", "pass"), "action")
+    ('draw', True)
+    >>> one_entry({}, ("place", "draw", "pass"), "action")
+    Traceback (most recent call last):
+    ...
+    engines.core.RecordError: action: expected exactly one of place, draw, pass
+    """
+    body = check_keys(obj, kinds, what)
+    if len(body) != 1:
+        raise RecordError(f"{what}: expected exactly one of {', '.join(kinds)}")
+    ((kind, value),) = body.items()
+    return kind, value
+
+
+def number_option(value: JSON, what: str, least: int) -> int:
+    """``value`` if it is an integer (not a bool) of at least ``least``, else RecordError.
+
+    >>> number_option(0, "stall_rounds", 1)
+    Traceback (most recent call last):
+    ...
+    engines.core.RecordError: stall_rounds: expected a number >= 1, got 0
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise RecordError(f"{what}: expected a number >= {least}, got {value!r}")
+    return value
+
+
+def choice_option(value: JSON, what: str, allowed: Sequence[str]) -> str:
+    """``value`` if it is one of the ``allowed`` words, else RecordError.
+
+    >>> choice_option("face", "lone_token", ("zero", "face"))
+    'face'
+    >>> choice_option(["zero"], "lone_token", ("zero", "face"))
+    Traceback (most recent call last):
+    ...
+    engines.core.RecordError: lone_token: expected 'zero' or 'face', got ['zero']
+    """
+    if value not in allowed:
+        raise RecordError(f"{what}: expected {' or '.join(map(repr, allowed))}, got {value!r}")
+    return str(value)
+
+
+def flag_option(value: JSON, what: str) -> bool:
+    """``value`` if it is true or false, else RecordError."""
+    if not isinstance(value, bool):
+        raise RecordError(f"{what}: expected true or false, got {value!r}")
+    return value
 
 
 class State(ABC, Generic[ActionT]):
@@ -260,6 +313,46 @@ class GameSpec(Generic[StateT, ActionT]):
     action_to_json: Callable[[ActionT], JSON]
     bot: Bot[StateT, ActionT] | None = None
     analyze: Callable[[StateT, float], dict[str, JSON]] | None = None
+
+
+class Notation(Protocol[ActionT]):
+    """A game's ``actions`` module, as far as its registration needs it."""
+
+    def parse_action(self, obj: JSON, /) -> ActionT: ...
+
+    def action_to_json(self, action: ActionT, /) -> JSON: ...
+
+
+StateT_contra = TypeVar("StateT_contra", bound=State[Any], contravariant=True)
+ActionT_co = TypeVar("ActionT_co", covariant=True)
+
+
+class BotModule(Protocol[StateT_contra, ActionT_co]):
+    """A game's ``bot`` module (see :class:`Bot`), as far as its registration needs it."""
+
+    def choose(self, state: StateT_contra, rng: random.Random, budget_s: float, /) -> ActionT_co: ...
+
+    def hint(self, state: StateT_contra, budget_s: float, /) -> dict[str, JSON]: ...
+
+
+def build_spec(
+    name: str,
+    game: type[Game[ActionT]],
+    state: type[StateT],
+    actions: Notation[ActionT],
+    bot: BotModule[StateT, ActionT] | None = None,
+    analyze: Callable[[StateT, float], dict[str, JSON]] | None = None,
+) -> GameSpec[StateT, ActionT]:
+    """A game package's :class:`GameSpec`, from its classes and its ``actions`` and
+    ``bot`` modules (the notation and the opponent are those modules' functions).
+
+    >>> from engines.trike import actions, bot, game
+    >>> spec = build_spec("trike", game.TrikeGame, game.TrikeState, actions, bot)
+    >>> spec.action_to_json(spec.parse_action("c2")), spec.bot is not None, spec.analyze
+    ('c2', True, None)
+    """
+    opponent = None if bot is None else Bot(bot.choose, bot.hint)
+    return GameSpec(name, game, state, actions.parse_action, actions.action_to_json, opponent, analyze)
 
 
 class SeatScoreState(State[ActionT]):

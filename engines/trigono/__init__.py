@@ -9,7 +9,8 @@ Played by people with real palets: no bot and no analysis.
 ({'Ana': 10, 'Ben': 10}, 'Ben')
 """
 
-from engines.core import GameSpec
+from engines.core import build_spec
+from engines.trigono import actions
 from engines.trigono.actions import (
     Action,
     Knock,
@@ -24,13 +25,7 @@ from engines.trigono.game import TrigonoGame, TrigonoState
 from engines.trigono.layout import Layout, hexagon_boards
 from engines.trigono.options import Options
 
-SPEC = GameSpec(
-    name="trigono",
-    game=TrigonoGame,
-    state=TrigonoState,
-    parse_action=parse_action,
-    action_to_json=action_to_json,
-)
+SPEC = build_spec("trigono", TrigonoGame, TrigonoState, actions)
 
 __all__ = [
     "SPEC",

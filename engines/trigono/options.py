@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engines.core import JSON, RecordError, check_keys
+from engines.core import JSON, RecordError, check_keys, flag_option
 from engines.trigono.layout import DEFAULT_BOARDS, PLAYERS_PER_BOARD, Layout
 
 DEFAULT_PLAYERS = ["P1", "P2"]
@@ -114,9 +114,7 @@ class Options:
         first = raw.get("first")
         if first is not None and first not in players:
             raise RecordError(f"first: {first!r} is not one of the players")
-        holes_take = raw.get("final_holes_take", False)
-        if not isinstance(holes_take, bool):
-            raise RecordError(f"final_holes_take: expected true or false, got {holes_take!r}")
+        holes_take = flag_option(raw.get("final_holes_take", False), "final_holes_take")
         return cls(
             players=players,
             layout=layout,

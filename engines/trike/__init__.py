@@ -4,8 +4,8 @@
 ('trike', True)
 """
 
-from engines.core import Bot, GameSpec
-from engines.trike import bot, solver
+from engines.core import build_spec
+from engines.trike import actions, bot, solver
 from engines.trike.actions import (
     SWAP_ACTION,
     TrikeAction,
@@ -15,15 +15,7 @@ from engines.trike.actions import (
 )
 from engines.trike.game import TrikeGame, TrikeState
 
-SPEC = GameSpec(
-    name="trike",
-    game=TrikeGame,
-    state=TrikeState,
-    parse_action=parse_action,
-    action_to_json=action_to_json,
-    bot=Bot(bot.choose, bot.hint),
-    analyze=solver.analyze,
-)
+SPEC = build_spec("trike", TrikeGame, TrikeState, actions, bot, analyze=solver.analyze)
 
 __all__ = [
     "SPEC",

@@ -6,8 +6,8 @@
 (74, True)
 """
 
-from engines.core import Bot, GameSpec, Pass
-from engines.triolet import bot
+from engines.core import Pass, build_spec
+from engines.triolet import actions, bot
 from engines.triolet.actions import (
     Action,
     Exchange,
@@ -20,15 +20,7 @@ from engines.triolet.actions import (
 from engines.triolet.game import TrioletGame, TrioletState
 from engines.triolet.rules import Rules
 
-SPEC = GameSpec(
-    name="triolet",
-    game=TrioletGame,
-    state=TrioletState,
-    parse_action=parse_action,
-    action_to_json=action_to_json,
-    bot=Bot(bot.choose, bot.hint),
-    analyze=bot.analyze,
-)
+SPEC = build_spec("triolet", TrioletGame, TrioletState, actions, bot, analyze=bot.analyze)
 
 __all__ = [
     "SPEC",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engines.core import JSON, InvalidMoveError, Pass, RecordError, check_keys
+from engines.core import JSON, InvalidMoveError, Pass, RecordError, one_entry
 from engines.triolet.board import MAX_VALUE, RACK_SIZE, cell_index, parse_token, token_name
 
 
@@ -125,10 +125,7 @@ def parse_action(obj: JSON) -> Action:
     ...
     engines.core.RecordError: pass: expected true
     """
-    body = check_keys(obj, ("play", "exchange", "pass"), "action")
-    if len(body) != 1:
-        raise RecordError("action: expected exactly one of play, exchange, pass")
-    ((kind, value),) = body.items()
+    kind, value = one_entry(obj, ("play", "exchange", "pass"), "action")
     if kind == "pass":
         if value is not True:
             raise RecordError("pass: expected true")

@@ -18,7 +18,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engines.core import JSON, RecordError, check_keys, parse_players
+from engines.core import (
+    JSON,
+    RecordError,
+    check_keys,
+    choice_option,
+    number_option,
+    parse_players,
+)
 
 OPTION_FIELDS = ("players", "lone_token", "exchange_min_bag", "first", "stall_rounds")
 
@@ -45,16 +52,10 @@ class Rules:
     def from_options(cls, options: Mapping[str, JSON]) -> Rules:
         opts = check_keys(dict(options), OPTION_FIELDS, "options")
         players = parse_players(opts.get("players", ["P1", "P2"]), 2, 4)
-        lone = opts.get("lone_token", "zero")
-        if lone not in ("zero", "face"):
-            raise RecordError(f"lone_token: expected 'zero' or 'face', got {lone!r}")
-        least = opts.get("exchange_min_bag", 5)
-        if isinstance(least, bool) or not isinstance(least, int) or least < 1:
-            raise RecordError(f"exchange_min_bag: expected a number >= 1, got {least!r}")
+        lone = choice_option(opts.get("lone_token", "zero"), "lone_token", ("zero", "face"))
+        least = number_option(opts.get("exchange_min_bag", 5), "exchange_min_bag", 1)
         first = opts.get("first")
         if first is not None and first not in players:
             raise RecordError(f"first: not a player: {first!r}")
-        stall = opts.get("stall_rounds", 2)
-        if isinstance(stall, bool) or not isinstance(stall, int) or stall < 1:
-            raise RecordError(f"stall_rounds: expected a number >= 1, got {stall!r}")
+        stall = number_option(opts.get("stall_rounds", 2), "stall_rounds", 1)
         return cls(tuple(players), lone, least, first, stall)

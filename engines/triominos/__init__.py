@@ -6,8 +6,8 @@
 (38, True)
 """
 
-from engines.core import Bot, GameSpec, Pass
-from engines.triominos import bot
+from engines.core import Pass, build_spec
+from engines.triominos import actions, bot
 from engines.triominos.actions import (
     Action,
     Draw,
@@ -19,14 +19,7 @@ from engines.triominos.actions import (
 from engines.triominos.game import TriominosGame, TriominosState
 from engines.triominos.rules import Rules
 
-SPEC = GameSpec(
-    name="triominos",
-    game=TriominosGame,
-    state=TriominosState,
-    parse_action=parse_action,
-    action_to_json=action_to_json,
-    bot=Bot(bot.choose, bot.hint),
-)
+SPEC = build_spec("triominos", TriominosGame, TriominosState, actions, bot)
 
 __all__ = [
     "SPEC",

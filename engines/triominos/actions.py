@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engines.core import JSON, InvalidMoveError, Pass, RecordError, check_keys
+from engines.core import JSON, InvalidMoveError, Pass, RecordError, check_keys, one_entry
 from engines.lattice import Cell
 from engines.triominos.board import COORD_LIMIT
 from engines.triominos.tiles import Corners, tile_name
@@ -102,10 +102,7 @@ def parse_action(obj: JSON) -> Action:
     ...
     engines.core.RecordError: draw: expected true
     """
-    body = check_keys(obj, ("place", "draw", "pass"), "action")
-    if len(body) != 1:
-        raise RecordError("action: expected exactly one of place, draw, pass")
-    (kind, value), = body.items()
+    kind, value = one_entry(obj, ("place", "draw", "pass"), "action")
     if kind == "place":
         place = check_keys(value, ("cell", "corners"), "place", required=("cell", "corners"))
         return Place(check_cell(place["cell"]), check_corners(place["corners"]))

@@ -14,7 +14,15 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engines.core import JSON, RecordError, check_keys, parse_players
+from engines.core import (
+    JSON,
+    RecordError,
+    check_keys,
+    choice_option,
+    flag_option,
+    number_option,
+    parse_players,
+)
 from engines.triominos.board import BRIDGE
 from engines.triominos.tiles import SETS, TileSet
 
@@ -77,32 +85,28 @@ class Rules:
     def from_options(cls, options: Mapping[str, JSON]) -> Rules:
         opts = check_keys(dict(options), OPTION_FIELDS, "options")
         players = parse_players(opts.get("players", ["P1", "P2"]), 2, 6)
-        set_name = opts.get("set", "excel" if len(players) >= 5 else "classic")
-        if set_name not in SETS:
-            raise RecordError(f"set: expected 'classic' or 'excel', got {set_name!r}")
+        set_name = choice_option(
+            opts.get("set", "excel" if len(players) >= 5 else "classic"), "set", tuple(SETS)
+        )
         if set_name == "classic" and len(players) > 4:
             raise RecordError("set: the classic set is for 2 to 4 players (5-6 need excel)")
-        rules = opts.get("rules", "goliath")
-        if rules not in ("goliath", "pressman"):
-            raise RecordError(f"rules: expected 'goliath' or 'pressman', got {rules!r}")
+        rules = choice_option(opts.get("rules", "goliath"), "rules", ("goliath", "pressman"))
         pressman = rules == "pressman"
-        bridge = opts.get("bridge", rules)
-        if bridge not in ("goliath", "pressman"):
-            raise RecordError(f"bridge: expected 'goliath' or 'pressman', got {bridge!r}")
-        blocked = opts.get("blocked", "lowest_wins" if pressman else "subtract")
-        if blocked not in ("subtract", "lowest_wins"):
-            raise RecordError(f"blocked: expected 'subtract' or 'lowest_wins', got {blocked!r}")
-        penalty = opts.get("empty_pool_penalty", 10 if pressman else 0)
-        if isinstance(penalty, bool) or not isinstance(penalty, int) or penalty < 0:
-            raise RecordError(f"empty_pool_penalty: expected a number >= 0, got {penalty!r}")
+        bridge = choice_option(opts.get("bridge", rules), "bridge", ("goliath", "pressman"))
+        blocked = choice_option(
+            opts.get("blocked", "lowest_wins" if pressman else "subtract"),
+            "blocked",
+            ("subtract", "lowest_wins"),
+        )
+        penalty = number_option(
+            opts.get("empty_pool_penalty", 10 if pressman else 0), "empty_pool_penalty", 0
+        )
         target = opts.get("target")
         if target is not None and (
             isinstance(target, bool) or not isinstance(target, int) or target <= 0
         ):
             raise RecordError(f"target: expected a positive number or null, got {target!r}")
-        young = opts.get("young", False)
-        if not isinstance(young, bool):
-            raise RecordError(f"young: expected true or false, got {young!r}")
+        young = flag_option(opts.get("young", False), "young")
         return cls(tuple(players), set_name, rules, bridge, blocked, penalty, target, young)
 
 

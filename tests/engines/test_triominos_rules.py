@@ -53,7 +53,8 @@ def test_M3_pressman_deal_gives_the_turn_to_the_highest_triple(seed: int) -> Non
 def test_options_unknown_or_bad_values_are_refused() -> None:
     for options in ({"speed": 1}, {"rules": "house"}, {"target": 0}, {"young": "yes"},
                     {"players": ["A", "A"]}, {"set": "deluxe"}, {"bridge": "x"},
-                    {"blocked": "x"}, {"empty_pool_penalty": -1}):
+                    {"blocked": "x"}, {"empty_pool_penalty": -1},
+                    {"set": ["classic"]}):  # a list is no set name (it used to be a TypeError)
         with pytest.raises(RecordError):
             TriominosGame(options)
 

@@ -114,8 +114,8 @@ function draw(changed) {
   currentId = view.id;
   drawHead(view, index, shown.length);
   const node = bigCard(view);
-  if (view.id !== onScreen) { // a new table fades in (a redraw does not), its time starts
-    node.classList.add("enter");
+  if (view.id !== onScreen) { // the next table fades in (not the first, nor a redraw); its time starts
+    if (onScreen !== null) node.classList.add("enter");
     startProgress(shown.length > 1);
   }
   onScreen = view.id;

@@ -64,7 +64,7 @@ export function noteEffects(view, before) {
     const hole = to.endsWith(".big") || to.endsWith(".small") || to.startsWith("jackpot");
     if (hole && !((entry.action || {}).throw || {}).invalid) {
       effects.push({ table: view.id, hole: to, kind: to.startsWith("jackpot") ? "jackpot" : "drop",
-        seat: Math.max(0, seats.indexOf(entry.player)) % 6, start: now, ms: to.startsWith("jackpot") ? 2400 : 1400 });
+        seat: Math.max(0, seats.indexOf(entry.player)) % 8, start: now, ms: to.startsWith("jackpot") ? 2400 : 1400 });
     }
   }
   const resultsA = a.round_results || [], resultsB = b.round_results || [];

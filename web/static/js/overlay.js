@@ -23,7 +23,7 @@ function bar(view) {
       class: `overlay-player${seat.name === state.to_move ? " to-move" : ""}${(state.eliminated || []).includes(seat.name) ? " out" : ""}`,
       "data-player": seat.name,
     }, seat.name === state.to_move ? el("span", { class: "turn", "aria-label": t("table.to_throw") }, "▶") : null,
-      el("span", { class: `dot p${k % 6}` }), seat.name, " ",
+      el("span", { class: `dot p${k % 8}` }), seat.name, " ",
       el("b", { class: "hand" }, trigono ? (state.hands || {})[seat.name] ?? 0 : (state.scores || {})[seat.name] ?? 0)))),
     state.winner ? el("span", { class: "winner" }, trophy(""), t("table.winner", { name: state.winner })) : null);
 }

@@ -74,7 +74,7 @@ export function playerRows(view) {
     const out = (state.eliminated || []).includes(name);
     const cells = [
       el("td", { class: "turn" }, name === toMove ? "▶" : ""),
-      el("td", { class: "name" }, el("span", { class: `dot p${k % 6}` }), name, seat.bot ? el("small", { class: "bot" }, t("table.bot")) : null,
+      el("td", { class: "name" }, el("span", { class: `dot p${k % 8}` }), name, seat.bot ? el("small", { class: "bot" }, t("table.bot")) : null,
         state.winner === name ? trophy(t("table.winner", { name })) : null),
     ];
     if (trigono) {

@@ -18,9 +18,10 @@ from tests.firmware.mp import ROOT, tool
 
 
 class BoardProcess:
-    def __init__(self, workdir: Path, cfg: dict[str, Any]) -> None:
+    def __init__(self, workdir: Path, cfg: dict[str, Any], script: str = "mp_e2e.py") -> None:
         workdir.mkdir(parents=True, exist_ok=True)
         self.workdir = workdir
+        self.entry = script  # the program (mp_e2e_esp32.py: the ESP32 board code)
         (workdir / "board_config.py").write_text("CONFIG = " + repr(cfg) + "\n")
         shutil.copyfile(ROOT / "hardware" / "pinmap.json", workdir / "pinmap.json")
         self.control = workdir / "edges.jsonl"
@@ -34,7 +35,7 @@ class BoardProcess:
         self.control.write_text("")
         path = [str(self.workdir), str(ROOT), str(ROOT / "tests" / "firmware" / "fake_machine"),
                 ".frozen"]
-        self.proc = subprocess.Popen([tool("micropython"), str(ROOT / "tests" / "firmware" / "mp_e2e.py"),
+        self.proc = subprocess.Popen([tool("micropython"), str(ROOT / "tests" / "firmware" / self.entry),
                                       str(self.control)], cwd=self.workdir,
                                      env=dict(os.environ, MICROPYPATH=":".join(path)),
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)

@@ -147,3 +147,22 @@ def test_an_mqtt_only_board_ignores_a_stray_ctrl_c_and_stops_on_two(tmp_path: Pa
         assert "stopped by Ctrl-C" in board.text()
     finally:
         board.stop()
+
+
+def test_the_esp32_board_counts_edges_in_pcnt_units_and_classifies_them(tmp_path: Path) -> None:
+    # firmware/board_esp32.py on fake esp32.PCNT units (both edges counted, read each poll)
+    cfg = {"board": "E1", "port": "unix",
+           "holes": [{"name": "big", "beams": [2, 3], "emitter": 4}, {"name": "small", "beams": [5], "emitter": 6}],
+           "buttons": [{"name": "line", "pin": 7}], "links": ["serial"]}
+    board = BoardProcess(tmp_path / "board", cfg, script="mp_e2e_esp32.py")
+    board.start()
+    try:
+        board.wait(lambda: hellos(board))
+        time.sleep(0.3)  # the boot self-test: the emitters' edges are counted too, and ignored
+        board.script(DROP_BIG, GAP, DROP_SMALL_2MS, GAP, [[0, 7, 1], [80, 7, 0]], GAP)
+        board.wait(lambda: len(board.events()) >= 4)
+        assert [(e["type"], e.get("hole") or e.get("button")) for e in board.events()[1:4]] == [
+            ("drop", "big"), ("drop", "small"), ("button", "line")], board.events()
+        assert not board.events("fault")
+    finally:
+        board.stop()

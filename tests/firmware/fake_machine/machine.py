@@ -41,6 +41,7 @@ class Pin:
         self.mode = mode
         self.level = 1 if value is None else value
         self.handler = None
+        self.counters = []  # esp32.PCNT units counting this pin's edges (fake esp32 module)
         _pins[gpio] = self
         if mode == Pin.IN and _inverted[0] and gpio in _receivers():
             _update(gpio)  # a 38 kHz receiver starts LOW: it sees the carrier
@@ -83,6 +84,8 @@ def _update(rx):
     if level == pin.level:
         return
     pin.level = level
+    for counter in pin.counters:
+        counter.edge()
     if pin.handler is not None:
         irq_calls += 1
         micropython.heap_lock()

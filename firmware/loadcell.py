@@ -63,6 +63,7 @@ class LoadCell:
         self.window = []
         self.count = None  # last reported count
         self.tare_pending = False
+        self.problem = None  # a refused tare, for the node to report (then cleared)
 
     def sample(self, raw):
         """Take one reading; the new count when it changed and is stable, else None."""
@@ -75,9 +76,8 @@ class LoadCell:
         if not self._steady(mid):
             return None  # still moving
         if self.tare_pending:  # the first steady window after `cmd tare` is the empty board
-            self.tare_raw = mid
             self.tare_pending = False
-            self.count = None
+            self._take_tare(mid)
         if self.per_palet <= 0:
             return None
         count = (mid - self.tare_raw + self.per_palet // 2) // self.per_palet
@@ -91,11 +91,22 @@ class LoadCell:
     def tare(self):
         """The board is empty now (start of a round): zero on the recent readings if they
         are steady, else on the next steady ones (the board may still rock)."""
-        self.count = None
         if len(self.window) == self.samples and self._steady(_median(self.window)):
-            self.tare_raw = _median(self.window)
+            self._take_tare(_median(self.window))
         else:
             self.tare_pending = True
+
+    def _take_tare(self, mid):
+        """Zero on `mid`, unless it is half a palet or more from the old zero: a tare
+        corrects drift; a palet already on the board (a throw before the round's start
+        reached the board) must not become the new zero."""
+        if self.per_palet > 0 and abs(mid - self.tare_raw) * 2 >= abs(self.per_palet):
+            palets = (mid - self.tare_raw) * 10 // self.per_palet
+            self.problem = ("load cell: tare refused, the board holds " + str(palets // 10) + "."
+                            + str(palets % 10) + " palets")
+            return
+        self.tare_raw = mid
+        self.count = None
 
     def _steady(self, mid):
         spread = abs(self.per_palet) * self.tolerance_pct // 100

@@ -329,10 +329,17 @@ class Node:
         count = cell.sample(raw)
         if count is not None:
             self._emit("weight", now, {"board_palets": count})
+        if cell.problem is not None:
+            self._emit("fault", now, {"reason": cell.problem[:64]})
+            cell.problem = None
 
     def _cell_command(self, cmd, cell):
         if cmd == "tare":
             cell.tare()
+            if cell.problem is not None:
+                self._emit("fault", self.clock(), {"reason": cell.problem[:64]})
+                cell.problem = None
+                return
         elif not cell.calibrate(1):
             self._emit("fault", self.clock(), {"reason": "load cell: calibration needs one palet on a tared board"})
             return

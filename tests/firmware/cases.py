@@ -670,8 +670,12 @@ def case_load_cell_tare_waits_for_a_steady_board():
     assert [cell.sample(r) for r in (10, 12, 11)] == [None, None, 0]
     assert cell.tare_raw == 11 and not cell.tare_pending
     assert [cell.sample(r) for r in (1011, 1013, 1010)] == [None, None, 1]
-    cell.tare()  # steady now: taken at once
-    assert not cell.tare_pending and cell.tare_raw == 1011
+    cell.tare()  # steady, but one palet lies there (thrown before the round's start reached the board)
+    assert cell.tare_raw == 11 and cell.problem == "load cell: tare refused, the board holds 1.0 palets"
+    cell.problem = None
+    assert [cell.sample(r) for r in (45, 47, 46)] == [None, None, 0]  # drifted by 35: fine
+    cell.tare()
+    assert cell.tare_raw == 46 and cell.problem is None
 
 
 def case_load_cell_tare_calibrate_and_debounced_weight_events_R2():

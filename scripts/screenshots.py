@@ -6,7 +6,8 @@ looking at a page after changing it.
 A real hub (in memory) and the web app under waitress; Debian's Chromium through
 Playwright. Tables: ``t1`` (Trigono, three players on two boards, a few throws), ``hexa``
 (Trigono, six boards around a jackpot), one table of Triominos, Trike and Triolet, each
-with a person and a computer player (the page is shown from the person's seat).
+with a person and a computer player. Play pages are shown from the seat of the player to
+move (at ``t1``: Ben, who answers where his palet landed).
 """
 
 from __future__ import annotations
@@ -92,9 +93,9 @@ def shoot(url: str, games: list[str], args: Any) -> None:
                 page.fill("input[name=password]", PASSWORD)
                 page.click("form button[type=submit]")
                 page.wait_for_url(f"{url}/console/")
-                for game_table in games + ["t1"]:  # claim the person's seat at each game
+                for game_table in games + ["t1"]:  # the seat of the player to move at each table
                     page.goto(f"{url}/console/{game_table}")
-                    link = page.locator(".seats li[data-player='Lou'] a.seat-link")
+                    link = page.locator(".seats li.to-move a.seat-link")
                     if link.count():
                         page.goto(str(link.first.get_attribute("href")))
                 for name, path in pages.items():

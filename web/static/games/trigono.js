@@ -53,14 +53,16 @@ export function render(view, root, api) {
       panel.push(el("p", { class: "trigono-turn" }, t("trigono.your_throw")));
     }
   }
-  const recent = (state.log || []).slice(-5).reverse().map((entry) => (throwAnnouncement(entry) || {}).text).filter(Boolean);
+  // Newest first, numbered as in the game record (a throw that says nothing keeps its number).
+  const recent = (state.log || []).slice(-5).reverse().map((entry) => (throwAnnouncement(entry) || {}).text || "—");
   root.replaceChildren(el("div", { class: "trigono-play" },
     el("div", { class: "trigono-side" },
       ...panel,
       el("table", { class: "players" }, el("caption", { class: "sr-only" }, t("table.players")),
         el("tbody", {}, playerRows({ ...table, state }))),
       recent.length ? el("h2", {}, t("trigono.recent")) : null,
-      recent.length ? el("ol", { class: "trigono-recent" }, recent.map((text) => el("li", {}, text))) : null,
+      recent.length ? el("ol", { class: "trigono-recent", reversed: true, start: (state.log || []).length },
+        recent.map((text) => el("li", {}, text))) : null,
       el("p", { class: "muted small" }, t("trigono.referee"))),
     el("div", { class: "trigono-board" }, layoutSvg({ ...table, state }), counts({ ...table, state }))));
 }

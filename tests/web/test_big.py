@@ -294,3 +294,29 @@ def test_a_screen_for_an_old_finished_table_still_shows_it(browser: Any, hub: Hu
     nothing.locator("#empty:not([hidden])").wait_for()
     assert nothing.evaluate("document.scrollingElement.scrollHeight <= innerHeight")  # the empty stage fits too
     assert page.js_errors == [] and nothing.js_errors == []
+
+
+@pytest.mark.parametrize(("width", "height"), [(1920, 1080), (3840, 2160)])
+def test_a_grid_of_every_game_fits_the_screen(browser: Any, hub: Hub, server: ServerHandle, width: int, height: int) -> None:
+    hexagon(hub, "hex", EIGHT[:6])
+    for k in range(1, 6):
+        hub.create_table("trigono", seats=EIGHT[:k + 1], boards=[f"B{k}{n}" for n in range(k)], seed=k, table_id=f"t{k}")
+    for game in ("triolet", "trike", "triominos"):
+        hub.create_table(game, seats=[{"name": "Lou", "bot": False}, {"name": "Robot", "bot": True}], seed=5, table_id=f"g-{game}")
+    page = new_page(browser, width=width, height=height)
+    page.goto(f"{server.url}/big?mode=grid")
+    for game in ("triolet", "trike", "triominos"):
+        page.locator(f".grid-cell[data-table=g-{game}] svg.{game}-board").wait_for()
+    assert page.locator(".grid-cell").count() == 9
+    inside = page.evaluate("""() => [...document.querySelectorAll('.grid-cell')].map((cell) => {
+        const box = cell.getBoundingClientRect();
+        const within = (r) => r.top >= box.top - 1 && r.bottom <= box.bottom + 1 && r.left >= box.left - 1 && r.right <= box.right + 1;
+        const rows = [...cell.querySelectorAll('article > .card-body > .players tr')].map((tr) => tr.getBoundingClientRect());
+        const drawing = cell.querySelector('article > .card-body svg').getBoundingClientRect();
+        return [cell.dataset.table, box.bottom <= innerHeight && box.right <= innerWidth, rows.every(within),
+                within(drawing) && drawing.height > box.height * 0.3];
+    })""")
+    assert all(ok for _, *checks in inside for ok in checks), inside
+    assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight && document.scrollingElement.scrollWidth <= innerWidth")
+    shot(page, f"big-grid-{width}.png")
+    assert page.js_errors == []

@@ -89,6 +89,10 @@ function focusSelector(node) {
 
 let lastFocus = null;
 root.addEventListener("focusin", (event) => { lastFocus = focusSelector(event.target); });
+// A click on nothing focusable means "let go": the next redraw must not pull focus back.
+document.addEventListener("pointerdown", (event) => {
+  if (!event.target.closest || !event.target.closest("button, a, input, select, textarea, [tabindex]")) lastFocus = null;
+});
 root.addEventListener("focusout", () => setTimeout(() => {
   const active = document.activeElement;
   if (active && active !== document.body && !root.contains(active)) lastFocus = null; // moved away on purpose

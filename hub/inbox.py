@@ -66,6 +66,11 @@ class Inbox(Generic[ItemT]):
                     self._pending -= len(batch)
                     self._cond.notify_all()
 
+    def idle(self) -> bool:
+        """Nothing waits or is being handled."""
+        with self._cond:
+            return self._pending == 0
+
     def flush(self, timeout: float) -> bool:
         """Wait until every item put so far is handled; False on timeout."""
         deadline = time.monotonic() + timeout

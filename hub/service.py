@@ -374,6 +374,8 @@ class Hub:
                     table.apply_entry(with_id(entry, entry_id))
                     self._applied(table)
             self.ingest_loop.expire(now, mono)
+            if self.ingest_loop.inbox.idle():
+                self.tables.snapshot_due()
 
     @property
     def applied_hook(self) -> Callable[[list[JSONDict]], None] | None:

@@ -1,8 +1,10 @@
 """The hub's tables: loaded ones, dormant finished ones, and their snapshots.
 
 A table is rebuilt from the log (R1): its latest snapshot plus the entries after it, or
-all its entries. Snapshots are taken every :data:`SNAPSHOT_EVERY` entries (bounding the
-replay at restart), when a game ends, and at close. A finished game is not loaded at
+all its entries. Snapshots bound the replay at restart: one is due every
+:data:`SNAPSHOT_EVERY` entries of a table and taken when the hub is idle
+(:meth:`TableSet.snapshot_due`), or at once after :data:`SNAPSHOT_CAP`; a finished game
+gets its summary saved, and every changed table is snapshotted at close. A finished game is not loaded at
 restart at all — its snapshot's summary is enough until someone opens it (a festival
 day leaves many of those); then its snapshot and the few entries after it (sensor
 events it ignored) are read.
@@ -22,7 +24,8 @@ from hub.store import Entry, EventStore
 from hub.tables import Table, default_players, game_bot
 
 JSONDict = dict[str, Any]
-SNAPSHOT_EVERY = 200  # entries of one table between snapshots
+SNAPSHOT_EVERY = 200  # entries of one table after which a snapshot is due (taken when idle)
+SNAPSHOT_CAP = 2000  # ... and taken at once, busy or not (a full dump costs ~2.6 ms)
 log = logging.getLogger("hub")
 
 
@@ -41,6 +44,7 @@ class TableSet:
         self._dormant: dict[str, JSONDict] = {}  # finished, not loaded: id -> summary
         self._snapshot_at: dict[str, int] = {}
         self._since_snapshot: dict[str, int] = {}  # entries applied since the last snapshot
+        self._due: dict[str, None] = {}  # tables whose snapshot waits for an idle moment
         self._final: dict[str, JSONDict] = {}  # summary saved since the game ended
 
     def restore(self) -> dict[str, str]:
@@ -160,8 +164,10 @@ class TableSet:
     def applied(self, table: Table) -> None:
         """One more entry was applied to ``table``: snapshot it when due."""
         since = self._since_snapshot[table.id] = self._since_snapshot.get(table.id, 0) + 1
-        if since >= SNAPSHOT_EVERY:
+        if since >= SNAPSHOT_CAP:
             self.save_snapshot(table)
+        elif since >= SNAPSHOT_EVERY:
+            self._due[table.id] = None  # a drain of queued events does not pay for it
         elif table.finished and self._final.get(table.id) != (summary := table.summary()):
             # The match just ended (or its summary changed since: archived): a restart
             # needs only its summary (the table restarts dormant). No full dump on the
@@ -182,6 +188,19 @@ class TableSet:
             self._final[table.id] = summary
         self._snapshot_at[table.id] = table.applied_through
         self._since_snapshot[table.id] = 0
+        self._due.pop(table.id, None)
+
+    def snapshot_due(self, limit: int = 1) -> int:
+        """Take up to ``limit`` due snapshots (the hub's timer, when no device message
+        waits); returns how many were taken."""
+        taken = 0
+        for table_id in list(self._due)[:limit]:
+            table = self._tables.get(table_id)
+            self._due.pop(table_id, None)
+            if table is not None:
+                self.save_snapshot(table)
+                taken += 1
+        return taken
 
     def snapshot_changed(self) -> None:
         """Snapshot every loaded table changed since its last snapshot (at close)."""

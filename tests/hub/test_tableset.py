@@ -38,7 +38,9 @@ def test_a_restart_rebuilds_tables_from_snapshot_and_later_entries(
     for where in ("floor", "board:B1", "floor", "floor"):
         land(tables, "t1", where)
     view = tables["t1"].view()
-    assert tables.store.snapshot("t1") is not None
+    assert tables.store.snapshot("t1") is None  # due, but the hub was never idle
+    assert tables.snapshot_due() == 1 and tables.store.snapshot("t1") is not None
+    assert tables.snapshot_due() == 0
     tables.store.close()
     again = TableSet(SqliteStore(tmp_path / "hub.db"))
     assert again.restore() == {"t1B1": "t1"}
@@ -72,3 +74,18 @@ def test_a_create_the_engine_refuses_stores_nothing(tmp_path: Path) -> None:
     with pytest.raises(BadInputError):  # T3: at most 4 players per board
         tables.create("t1", spec.entry_body(1, 1.0), 100.0)
     assert tables.store.last_id() == 0 and "t1" not in tables
+
+
+def test_a_busy_table_is_snapshotted_at_once_past_the_cap(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tableset, "SNAPSHOT_EVERY", 2)
+    monkeypatch.setattr(tableset, "SNAPSHOT_CAP", 4)
+    tables = TableSet(SqliteStore(tmp_path / "hub.db"))
+    create(tables, "t1")
+    for where in ("floor", "floor", "floor"):
+        land(tables, "t1", where)
+    assert tables.store.snapshot("t1") is None
+    land(tables, "t1", "floor")
+    snap = tables.store.snapshot("t1")
+    assert snap is not None and snap[0] == tables["t1"].applied_through
+    assert tables.snapshot_due() == 0  # the one due was taken with it

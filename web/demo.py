@@ -116,7 +116,8 @@ def addresses(base: str, app: Any, trigono: list[str], games: GameTables) -> dic
         play = {game: f"{base}/play/{t}/join?seat={seat_token(t, YOU)}"
                 for game, t in games.vs_tables().items()}
     return {
-        "dashboard": base + "/", "big_screen": base + "/big", "console": base + "/console/",
+        "dashboard": base + "/", "big_screen": base + "/big", "big_screen_grid": base + "/big?mode=grid",
+        "console": base + "/console/",
         "admin": base + "/admin/", "overlay": {t: f"{base}/overlay/{t}" for t in trigono},
         "play": base + "/play/", "play_against_the_computer": play,
     }
@@ -172,7 +173,7 @@ def readable(shown: dict[str, Any], password: str) -> str:
     """The addresses for people, one a line."""
     lines = ["", "Trigono demo running:",
              f"  dashboard          {shown['dashboard']}",
-             f"  big screen         {shown['big_screen']}",
+             f"  big screen         {shown['big_screen']}   (every table at once: {shown['big_screen_grid']})",
              f"  referee console    {shown['console']}   (password: {password})",
              f"  admin              {shown['admin']}",
              f"  play a game        {shown['play']}   (any game against the computer: no referee needed)",

@@ -136,8 +136,9 @@ function onTable(view, before) {
   }
   const elsewhere = grid || view.id !== currentId;
   showMoments(found, { table: elsewhere ? view.id : null });
-  // The trophy over the stage; in a grid the cell's gold frame and the banner say it.
-  if (!grid && found.some((a) => a.key === "announce.match_won")) celebrate(main, view.state.winner);
+  // The trophy over the stage when it shows that table; else (another table, or a grid) the
+  // gold banner with the table's name says it.
+  if (!elsewhere && found.some((a) => a.key === "announce.match_won")) celebrate(main, view.state.winner);
 }
 
 // A thin line under the header fills up until the next table.

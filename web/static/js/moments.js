@@ -23,12 +23,15 @@ export function soundFor(found) {
 }
 
 let hideTimer = null;
+let majorUntil = 0; // a big moment's banner is not replaced by a small one before this
 
 // `table`: the table's id when the screen shows another one (or several), else null.
 export function showMoments(found, { table = null, holdMs = 7000 } = {}) {
   const box = document.getElementById("announce");
   if (!found.length) return;
-  if (box) {
+  const major = isMajor(found);
+  if (box && (major || performance.now() >= majorUntil)) {
+    if (major) majorUntil = performance.now() + holdMs;
     const won = found.some((a) => WON.has(a.key));
     // The biggest moment first: the banner has room for two lines.
     const ordered = [...found.filter((a) => MAJOR.has(a.key)).reverse(), ...found.filter((a) => !MAJOR.has(a.key))];
@@ -38,7 +41,7 @@ export function showMoments(found, { table = null, holdMs = 7000 } = {}) {
       table ? el("span", { class: "moment-table" }, table) : null,
       el("div", { class: "moment-lines" }, lines)].filter(Boolean));
     box.dataset.base = box.dataset.base || box.className; // the page's own classes
-    box.className = `${box.dataset.base}${isMajor(found) ? " major" : ""}${found.some((a) => a.key === "announce.jackpot") ? " jackpot" : ""}`;
+    box.className = `${box.dataset.base}${major ? " major" : ""}${found.some((a) => a.key === "announce.jackpot") ? " jackpot" : ""}`;
     box.hidden = false;
     void box.offsetWidth; // restart the CSS animation
     box.classList.add("pop");

@@ -229,7 +229,7 @@ def test_the_overlay_shows_round_announcements_and_the_winner(browser: Any, hub:
                      options={"first": "Ana", "palets_per_player": 2, "rounds_to_win": 1})
     hub.create_table("trigono", seats=["Zoé", "Yann"], boards=["B1"], seed=7, table_id="t2", options={"first": "Zoé"})
     page = new_page(browser, width=1920, height=1080)
-    response = page.goto(f"{server.url}/overlay/t1")
+    response = page.goto(f"{server.url}/overlay/t1?sound=1")  # a video mixer: no one to click
     assert response is not None and "x-frame-options" not in response.headers  # a video mixer frames it
     bar = page.locator(".overlay-inner[data-table=t1]")
     bar.wait_for()
@@ -242,6 +242,7 @@ def test_the_overlay_shows_round_announcements_and_the_winner(browser: Any, hub:
     assert "Winner: Ben" in bar.inner_text()
     page.wait_for_function("() => window.__announced.some((text) => text.includes('Ben wins'))")
     assert not any("Zoé" in text for text in page.evaluate("window.__announced"))
+    assert "match" in page.evaluate("window.__sounds")
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgba(0, 0, 0, 0)"  # see-through
     shot(page, "overlay-en.png")
     french = new_page(browser, locale="fr-FR", width=1920, height=1080)
@@ -262,6 +263,7 @@ def test_a_big_moment_elsewhere_moves_the_screen_there_and_small_ones_do_not(
     page = new_page(browser, locale="fr-FR", width=1920, height=1080)
     page.goto(f"{server.url}/big?rotate=600")  # no turn of the rotation during the test
     page.locator("#tables article[data-table=t1]").wait_for()
+    page.click("#sound-toggle")
     page.evaluate(ANNOUNCED)
     hub.submit("t2", {"landed": "floor"})  # an ordinary throw at t2: announced there, the screen stays
     page.wait_for_function("() => window.__announced.some((text) => text.includes('Zoé'))")
@@ -274,6 +276,7 @@ def test_a_big_moment_elsewhere_moves_the_screen_there_and_small_ones_do_not(
     page.locator(".celebrate img.crown").wait_for()
     assert "Yann gagne la partie" in page.locator(".celebrate").inner_text()
     assert page.locator("#announce.major").count() == 1
+    page.wait_for_function("() => window.__sounds.includes('match')")  # the fanfare, not the knock
     assert page.js_errors == []
 
 

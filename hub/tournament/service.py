@@ -12,7 +12,10 @@ a correction, the next Swiss round, calls to free stations) are stored the same 
 Calling a match to a station creates its table on the hub (the station's boards bound
 to it); when that table's game ends — seen on the hub's change feed, or at start for a
 table that ended while the service was down — its ranking (``State.ranking()``) comes
-back as the match's ``result``.
+back as the match's ``result``. A match decided while its table is still open (a result
+entered by hand, a forfeit, a withdrawal) or sent back to the queue has its table
+abandoned (hub input ``{"abandon": true}``), so the station's boards are free for the
+next match called there.
 
 >>> from hub.store import SqliteStore
 >>> service = TournamentService(SqliteStore(":memory:"))
@@ -33,7 +36,7 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Protocol
 
 from engines.records import replay
@@ -72,6 +75,8 @@ class TableHub(Protocol):
     def last_change_id(self) -> int: ...
 
     def changes_since(self, last_id: int, timeout: float) -> list[JSONDict]: ...
+
+    def submit(self, table_id: str, inp: Mapping[str, Any]) -> JSONDict: ...
 
 
 class TournamentService:
@@ -314,6 +319,7 @@ class TournamentService:
         rebuilt from the entries stored so far (R1: the log is the truth)."""
         now = time.time()
         t = self._tournaments[tid]
+        in_play = tables_in_play(t)
         try:
             t.apply(body, now)
         except HubError:
@@ -328,6 +334,21 @@ class TournamentService:
             raise
         self._stored(tid, [(body, now)])
         self._index_tables(t)
+        self._release(in_play - tables_in_play(t), by or "director")
+
+    def _release(self, tables: Iterable[str], by: str) -> None:
+        """Abandon the hub tables whose matches are no longer played there (decided by
+        hand or by a forfeit, sent back to the queue) so their station's boards can be
+        bound to the next match's table; a table whose game is over is left as it is.
+        A refusal is logged: the tournament entry is stored already."""
+        if self.hub is None or self.follows_log:
+            return
+        for table_id in sorted(tables):
+            try:
+                if not self.hub.game_over(table_id):
+                    self.hub.submit(table_id, {"abandon": True, "by": by})
+            except HubError as err:
+                log.warning("table %s: cannot abandon it: %s", table_id, err)
 
     def _stored(self, tid: str, items: list[tuple[JSONDict, float]]) -> None:
         """Bookkeeping once entries are stored: the copy kept for a rebuild and the
@@ -439,9 +460,14 @@ class TournamentService:
         self._changed(tid)
 
     def catch_up(self) -> None:
-        """Report the results of tables that ended while nobody was listening."""
+        """Report the results of tables that ended while nobody was listening, and
+        abandon the open tables of matches decided meanwhile (a stop between storing a
+        result by hand and abandoning its table)."""
         for table_id in list(self._by_table):
             self.table_changed(table_id)
+        with self._lock:
+            in_play = {table for t in self._tournaments.values() for table in tables_in_play(t)}
+            self._release(set(self._by_table) - in_play, "director")
 
     def start(self) -> None:
         """Follow the hub's change feed in a thread (idempotent)."""
@@ -486,6 +512,11 @@ class TournamentService:
                 listener(tid)
             except Exception:  # noqa: BLE001 - a listener must not break a submit
                 log.exception("tournament listener")
+
+
+def tables_in_play(t: Tournament) -> set[str]:
+    """The hub tables of the tournament's called matches."""
+    return {m.table for m in t.matches.values() if m.status == "called" and m.table}
 
 
 def table_layout(t: Tournament, station: Station, table_id: str) -> tuple[JSONDict, list[JSONDict] | None]:

@@ -453,3 +453,86 @@ def test_a_trigono_match_on_simulated_boards_reports_its_result(tmp_path: Path) 
         event.close()
         service.close()
         hub.close()
+
+
+def test_a_match_decided_by_hand_frees_its_station_for_the_next_table(tmp_path: Path) -> None:
+    """A called match's result entered by hand (or a forfeit that decides it) while its
+    Trigono table is still open: the service abandons that table, so the station's boards
+    are free and the next match called there gets its own table on them (it was refused
+    with a ConflictError and left "by hand" before). Corrections, round draws and calls
+    stay as they were; a table that ended by itself is not touched."""
+    hub = Hub(tmp_path / "hub.db")
+    service = TournamentService(hub.store, hub)
+    service.create({"name": "Row", "game": "trigono", "format": "swiss", "rounds": 2, "check_in": False,
+                    "options": {"palets_per_player": 3}}, tournament_id="S")
+    for name in ("Ana", "Ben", "Chloé", "Dan"):
+        service.submit("S", {"type": "register", "player": {"name": name}})
+    service.submit("S", {"type": "station", "station": {"id": "row1", "seats": 2,
+                                                       "boards": ["pico-1", "pico-2"]}})
+    service.submit("S", {"type": "start"})
+
+    def called() -> dict[str, Any]:
+        (m,) = [m for m in service.view("S")["matches"] if m["status"] == "called"]
+        return m
+
+    def board_owners() -> dict[str, str]:
+        owners = {}
+        for summary in hub.list_tables():
+            if not hub.game_over(summary["id"]):
+                for b in hub.table_view(summary["id"])["layout"]:
+                    assert b["board"] not in owners, f"{b['board']} bound twice"
+                    owners[b["board"]] = summary["id"]
+        return owners
+
+    first = called()
+    assert first["table"] and board_owners() == {"pico-1": first["table"], "pico-2": first["table"]}
+    # 1. A result by hand: the table is abandoned, the next match gets the boards.
+    service.submit("S", {"type": "result", "match": first["id"], "ranking": first["players"]}, by="referee")
+    assert hub.table_view(first["table"])["abandoned"] is True
+    second = called()
+    assert second["id"] != first["id"] and second["table"], "the next match got no table"
+    assert board_owners() == {"pico-1": second["table"], "pico-2": second["table"]}
+    # 2. A forfeit that decides the match: same (round 2 is drawn and called there).
+    service.submit("S", {"type": "forfeit", "match": second["id"], "player": second["players"][0]})
+    assert hub.table_view(second["table"])["abandoned"] is True
+    third = called()
+    assert third["round"] == 2 and third["table"]
+    assert board_owners() == {"pico-1": third["table"], "pico-2": third["table"]}
+    # 3. A table that ends by itself reports its result and is not abandoned.
+    play_table(hub, third["table"], random.Random(4))
+    service.table_changed(third["table"])
+    assert hub.table_view(third["table"])["abandoned"] is False
+    fourth = called()
+    assert fourth["table"] and board_owners() == {"pico-1": fourth["table"], "pico-2": fourth["table"]}
+    # The abandoned tables stay abandoned after a restart, and nothing else was lost.
+    hub.close()
+    hub = Hub(tmp_path / "hub.db")
+    again = TournamentService(hub.store, hub)
+    assert again.view("S") == service.view("S")
+    assert [hub.table_view(m["table"])["abandoned"] for m in (first, second)] == [True, True]
+    hub.close()
+
+
+def test_a_restart_abandons_the_table_of_a_match_decided_while_the_service_was_away(tmp_path: Path) -> None:
+    """The result by hand was stored but its table not abandoned (the process stopped in
+    between; here: a service with no hub wrote it): the next service's catch-up abandons
+    it, and leaves the open table of a match still being played alone."""
+    hub = Hub(tmp_path / "hub.db")
+    service = TournamentService(hub.store, hub)
+    service.create({"name": "Row", "game": "trigono", "format": "swiss", "rounds": 1, "check_in": False},
+                   tournament_id="S")
+    for name in ("Ana", "Ben", "Chloé", "Dan"):
+        service.submit("S", {"type": "register", "player": {"name": name}})
+    for k in (1, 2):
+        service.submit("S", {"type": "station", "station": {"id": f"row{k}", "seats": 2, "boards": [f"pico-{k}"]}})
+    view = service.submit("S", {"type": "start"})
+    decided, playing = [m for m in view["matches"] if m["status"] == "called"]
+    TournamentService(hub.store).submit("S", {"type": "result", "match": decided["id"],
+                                              "ranking": decided["players"]})
+    assert hub.table_view(decided["table"])["abandoned"] is False
+    later = TournamentService(hub.store, hub)
+    later.catch_up()
+    assert hub.table_view(decided["table"])["abandoned"] is True
+    assert hub.table_view(playing["table"])["abandoned"] is False
+    assert not hub.game_over(playing["table"])
+    hub.close()

@@ -27,6 +27,7 @@ AXE = (Path(__file__).parent / "assets" / "axe.min.js").read_text(encoding="utf-
 NOT_PAGES = ("/static/", "/api/", "/lang/", "/auth/logout")
 FRAGMENTS = ("/panel", "/join", "/boards", ".json", ".csv")
 GAME_TABLES = {"trigono": "t1", "triominos": "g1", "trike": "g2", "triolet": "g3"}
+TOURNAMENT = "cup"  # a tournament in registration, with four players (issue 16's pages)
 
 
 def page_urls(server: ServerHandle) -> list[str]:
@@ -40,7 +41,28 @@ def page_urls(server: ServerHandle) -> list[str]:
         elif rule.arguments == {"table_id"}:
             tables = GAME_TABLES.values() if path.startswith("/play/") else ["t1"]
             urls += [path.replace("<table_id>", t) for t in tables]
+        elif rule.arguments == {"tid"}:
+            urls.append(path.replace("<tid>", TOURNAMENT))
     return sorted(set(urls))
+
+
+def create_tournament(page: Any) -> None:
+    """Through the API as the logged-in referee: a Trike tournament with four players."""
+    entries = [{"type": "register", "player": {"name": name}} for name in ("Ana", "Ben", "Chloé", "Dan")]
+    status = page.evaluate(
+        """async ([spec, entries]) => {
+            const headers = {'Content-Type': 'application/json',
+                             'X-CSRFToken': document.querySelector('meta[name=csrf-token]').content};
+            let r = await fetch('/api/tournaments', {method: 'POST', headers, body: JSON.stringify(spec)});
+            if (r.status !== 201) return r.status;
+            for (const entry of entries) {
+                r = await fetch(`/api/tournaments/${spec.id}/entries`, {method: 'POST', headers, body: JSON.stringify(entry)});
+                if (!r.ok) return r.status;
+            }
+            return 201;
+        }""",
+        [{"id": TOURNAMENT, "name": "Coupe", "game": "trike", "format": "pools"}, entries])
+    assert status == 201
 
 
 def serious_violations(page: Any) -> list[dict[str, Any]]:
@@ -60,6 +82,7 @@ def test_every_page_passes_axe_in_both_languages(browser: Any, hub: Hub, server:
             hub.create_table(game, seats=[{"name": "Lou", "bot": False}, {"name": "Robot", "bot": True}],
                              seed=11, table_id=table_id)
     urls = page_urls(server)
+    assert f"/tournaments/{TOURNAMENT}/standings" in urls
     assert {"/", "/big", "/console/t1", "/admin/", "/play/g3"} <= set(urls)
     failures = []
     # Both languages in the device's light scheme, and French once more in the dark one
@@ -68,6 +91,8 @@ def test_every_page_passes_axe_in_both_languages(browser: Any, hub: Hub, server:
         page = new_page(browser, locale=locale)
         page.emulate_media(color_scheme=scheme)
         login_page(page, server, "/console/")
+        if locale == "fr-FR" and scheme == "light":
+            create_tournament(page)
         for table_id in GAME_TABLES.values():
             with server.app.app_context():
                 page.goto(f"{server.url}/play/{table_id}/join?seat={seat_token(table_id, 'Lou')}")

@@ -16,7 +16,7 @@ from web import get_hub
 from web.flashing import flash_key, flash_refusal
 from web.security import login_required, seat_token
 from web.share import phone_url
-from web.views import human_seats
+from web.views import human_seats, live_first
 
 bp = Blueprint("console", __name__, url_prefix="/console")
 
@@ -71,7 +71,7 @@ def panel_context(table_id: str) -> dict[str, Any]:
 
 @bp.get("/")
 def index() -> Any:
-    return render_template("console/index.html", tables=get_hub().list_tables())
+    return render_template("console/index.html", tables=live_first(get_hub().list_tables()))
 
 
 @bp.get("/<table_id>")

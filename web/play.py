@@ -21,7 +21,7 @@ from web import get_hub
 from web.flashing import flash_key
 from web.i18n import gettext
 from web.security import claim_seat, seat_for_token
-from web.views import seat_names
+from web.views import live_first, seat_names
 
 bp = Blueprint("play", __name__, url_prefix="/play")
 
@@ -69,7 +69,7 @@ def quick_games() -> list[str]:
 
 @bp.get("/")
 def index() -> Any:
-    return render_template("play/index.html", tables=get_hub().list_tables(), quick=quick_games())
+    return render_template("play/index.html", tables=live_first(get_hub().list_tables()), quick=quick_games())
 
 
 @bp.post("/new")

@@ -63,3 +63,18 @@ def test_a_table_the_engine_refuses_closes_the_hub_and_says_why(tmp_path: Path) 
                   "--table", '{"game": "trigono", "seats": ["A", "B", "C", "D", "E"], "boards": ["B1"]}')
     with pytest.raises(BadInputError):
         open_hub(bad)
+
+
+def hub_group_options(parser: argparse.ArgumentParser) -> set[str]:
+    group = next(g for g in parser._action_groups if g.title == "hub")
+    return {s for action in group._group_actions for s in action.option_strings}
+
+
+def test_trigono_hub_and_python_m_web_take_the_same_hub_options() -> None:
+    from hub.cli import build_parser
+    from web.__main__ import build_parser as web_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    hub_options = hub_group_options(sub.choices["hub"])
+    assert {"--db", "--serial", "--baud", "--mqtt", "--mqtt-in-process", "--table", "--settle"} <= hub_options
+    assert hub_group_options(web_parser()) == hub_options  # the copies cannot drift apart again

@@ -39,7 +39,7 @@ board by board, then message by message (:mod:`hub.ingest_loop`).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -244,9 +244,14 @@ class IngestState(Generic[LinkT]):
         self.board(board).table = table_id
 
     def restore(self, last_seen: dict[str, float],
-                marks: dict[tuple[str, int], tuple[int, int, int]]) -> None:
+                marks: dict[tuple[str, int], tuple[int, int, int]],
+                hellos: Mapping[tuple[str, int], Mapping[str, Any]] | None = None) -> None:
         """Rebuild seq marks and health after a restart from what the store says: when
-        each board was last seen, and (low, high, count) of the stored seqs per boot."""
+        each board was last seen, (low, high, count) of the stored seqs per boot, and the
+        hello stored for each boot (so a boot id reused by another board life is still
+        told after the restart: :func:`_reused_boot`)."""
+        for key, hello in (hellos or {}).items():
+            self.hellos[key] = hello_mark(hello)
         for board, seen in last_seen.items():
             h = self.board(board)
             h.last_seen, h.status = seen, "unknown"
@@ -339,17 +344,23 @@ def take(state: IngestState[LinkT], batch: Iterable[Arrival[LinkT]], now: float)
     return intake
 
 
+def hello_mark(hello: Mapping[str, Any]) -> tuple[Any, Any]:
+    """What tells one board life's hello from another's under the same boot id: its
+    clock when sent and its config hash (a resend of the same hello is equal)."""
+    return hello.get("t_us"), hello.get("config")
+
+
 def _reused_boot(state: IngestState[LinkT], intake: Intake[LinkT], item: Arrival[LinkT]) -> bool:
     """True when the event's (board, boot) is used by a second board life: a hello that
     differs from the one stored under that boot (a flash erased, a spare with the same
     id). Its events would look like resends of the first life's, be dropped and
     acknowledged, and the board would throw them away: so none is acknowledged, and the
     board is told to take a fresh boot id (``cmd newboot``: it moves its unacknowledged
-    events there). Hellos seen before a hub restart are not known here."""
+    events there). Hellos stored before a hub restart are known too (:meth:`IngestState.restore`)."""
     msg = item.msg
     key = (msg["board"], msg["boot"])
     if msg["type"] == "hello" and key not in state.reused:
-        mark = (msg.get("t_us"), msg.get("config"))
+        mark = hello_mark(msg)
         first = state.hellos.setdefault(key, mark)
         if first != mark:
             state.reused.add(key)

@@ -104,7 +104,8 @@ class Hub:
         with self._lock:
             for board, table_id in self.tables.restore().items():
                 self.devices.bound[board] = table_id
-            self.devices.restore(self.store.last_seen(), self.store.device_marks())
+            self.devices.restore(self.store.last_seen(), self.store.device_marks(),
+                                 self.store.device_hellos())
 
     # -- life cycle ------------------------------------------------------------------
     def start(self) -> None:

@@ -27,7 +27,7 @@ import sqlite3
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -137,6 +137,12 @@ class EventStore(ABC):
     @abstractmethod
     def device_marks(self) -> dict[tuple[str, int], tuple[int, int, int]]:
         """For each (board, boot): (lowest seq, highest seq, number stored)."""
+
+    @abstractmethod
+    def device_hellos(self) -> dict[tuple[str, int], dict[str, Any]]:
+        """For each (board, boot): the body of its stored ``hello`` (the first one, should
+        there be several) — what that board life said of itself, so a restarted hub still
+        tells another life reusing the boot id (issue 14, finding 5)."""
 
     @abstractmethod
     def last_seen(self) -> dict[str, float]:
@@ -255,6 +261,11 @@ class SqliteStore(EventStore):
                 " WHERE seq IS NOT NULL GROUP BY board, boot").fetchall()
         return {(r[0], r[1]): (r[2], r[3], r[4]) for r in rows}
 
+    def device_hellos(self) -> dict[tuple[str, int], dict[str, Any]]:
+        with self._lock:  # LIKE: a cheap text filter; the type is checked on the decoded body
+            rows = self._db.execute(HELLOS_QUERY.replace("%s", "?"), (HELLO_LIKE,)).fetchall()
+        return hellos_of(rows)
+
     def last_seen(self) -> dict[str, float]:
         with self._lock:
             rows = self._db.execute(
@@ -296,6 +307,26 @@ class SqliteStore(EventStore):
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+HELLOS_QUERY = ("SELECT board, boot, body FROM log WHERE seq IS NOT NULL AND body LIKE %s"
+                " ORDER BY id")
+HELLO_LIKE = '%"hello"%'
+
+
+def hellos_of(rows: Iterable[Sequence[Any]]) -> dict[tuple[str, int], dict[str, Any]]:
+    """(board, boot, body text) rows, oldest first → the first hello body of each boot.
+
+    >>> hellos_of([("B1", 7, '{"type":"hello","config":"a"}'), ("B1", 7, '{"type":"drop","note":"hello"}'),
+    ...            ("B1", 7, '{"type":"hello","config":"b"}')])
+    {('B1', 7): {'type': 'hello', 'config': 'a'}}
+    """
+    out: dict[tuple[str, int], dict[str, Any]] = {}
+    for board, boot, text in rows:
+        body = json.loads(text)
+        if isinstance(body, dict) and body.get("type") == "hello":
+            out.setdefault((board, int(boot)), body)
+    return out
 
 
 def with_id(entry: Entry, entry_id: int) -> Entry:

@@ -30,7 +30,7 @@ import psycopg
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
-from hub.store import Entry, EventStore, encode_body
+from hub.store import HELLO_LIKE, HELLOS_QUERY, Entry, EventStore, encode_body, hellos_of
 
 NOTIFY_PREFIX = "trigono_log:"  # + the schema: each event (schema) has its own channel
 MIGRATE_LOCK = 0x7472_6967  # "trig": pg_advisory_xact_lock key serialising migrations
@@ -182,6 +182,11 @@ class PostgresStore(EventStore):
                 "SELECT board, boot, MIN(seq), MAX(seq), COUNT(*) FROM log"
                 " WHERE seq IS NOT NULL GROUP BY board, boot").fetchall()
         return {(r[0], int(r[1])): (int(r[2]), int(r[3]), int(r[4])) for r in rows}
+
+    def device_hellos(self) -> dict[tuple[str, int], dict[str, Any]]:
+        with self.pool.connection() as conn:
+            rows = conn.execute(HELLOS_QUERY, (HELLO_LIKE,)).fetchall()
+        return hellos_of(rows)
 
     def last_seen(self) -> dict[str, float]:
         with self.pool.connection() as conn:

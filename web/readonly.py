@@ -73,6 +73,9 @@ class ReadOnlyStore(EventStore):
     def device_marks(self) -> dict[tuple[str, int], tuple[int, int, int]]:
         return self.inner.device_marks()
 
+    def device_hellos(self) -> dict[tuple[str, int], dict[str, Any]]:
+        return self.inner.device_hellos()
+
     def last_seen(self) -> dict[str, float]:
         return self.inner.last_seen()
 

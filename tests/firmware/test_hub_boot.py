@@ -119,3 +119,67 @@ def test_a_crash_told_in_the_hello_shows_on_the_boards_health(tmp_path: Path) ->
     finally:
         rig.close()
 
+
+
+def test_a_boot_id_reused_after_a_hub_restart_is_told_by_the_stored_hello(tmp_path: Path) -> None:
+    """The hub is restarted between the two board lives, so it has not seen the first
+    hello since it started: it reads the hellos stored under each boot (the event store),
+    so the spare's different hello under the same (board, boot) still raises the alert,
+    nothing of that boot is stored or acknowledged, cmd newboot goes out, and the spare's
+    throw is stored once it re-stamps. Real firmware nodes over a pseudo-terminal, a real
+    hub on a SQLite file, restarted on it."""
+    from firmware.links import SerialLink
+    from hub.serial_link import SerialTransport, wait_open
+    from hub.service import Hub
+    from tests.hub.test_firmware_boards import PtyWire, SimBoard
+
+    db, wire = tmp_path / "hub.db", PtyWire(tmp_path / "ttyB1")
+    boards: list[SimBoard] = []
+
+    def hub_on_the_wire() -> tuple[Hub, SerialTransport]:
+        hub = Hub(db, settle_s=0.3)
+        hub.start()
+        link = SerialTransport([str(wire.path)])
+        hub.add_transport(link)
+        assert wait_open(link)
+        return hub, link
+
+    def plug_board() -> SimBoard:  # a fresh flash each time: the boot counter starts at 1
+        board = SimBoard("B1")
+        board.node.add_link(SerialLink(wire.write, wire.read))
+        boards.append(board)
+        board.start()
+        return board
+
+    def throws(hub: Hub) -> list[tuple[str, str]]:
+        return [(a["throw"]["player"], a["throw"]["to"]) for a in hub.export("t1")["actions"] if "throw" in a]
+
+    hub, link = hub_on_the_wire()
+    try:
+        hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=7,
+                         options={"first": "Ana", "palets_per_player": 3})
+        first = plug_board()
+        first.drop_big()  # Ana: B1.big
+        assert wait_for(lambda: len(throws(hub)) == 1 and not first.node.outbox.unacked(), 10), throws(hub)
+        boot = first.node.boot
+        first.stop()  # unplugged; the hub is restarted, then a spare with an erased flash comes
+        link.stop()
+        hub.close()
+        hub, link = hub_on_the_wire()
+        stored_before = hub.store.device_marks()[("B1", boot)]
+        spare = plug_board()
+        assert spare.node.events[0]["type"] == "hello" and spare.node.events[0]["boot"] == boot
+        spare.drop_small()  # Ben: B1.small
+        assert wait_for(lambda: len(throws(hub)) == 2 and not spare.node.outbox.unacked(), 10), throws(hub)
+        assert throws(hub) == [("Ana", "B1.big"), ("Ben", "B1.small")]
+        assert spare.node.boot != boot  # re-stamped under a fresh boot id the hub asked for
+        assert hub.store.device_marks()[("B1", boot)] == stored_before  # nothing of the spare there
+        assert hub.store.device_hellos()[("B1", spare.node.boot)]["t_us"] == spare.node.events[0]["t_us"]
+        (health,) = [b for b in hub.boards() if b["board"] == "B1"]
+        assert [a["params"] for a in health["alerts"] if a["kind"] == "boot_reused"] == [{"boot": boot}]
+    finally:
+        for board in boards:
+            board.stop()
+        link.stop()
+        hub.close()
+        wire.close()

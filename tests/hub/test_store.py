@@ -313,3 +313,20 @@ def test_a_log_only_copy_replays_to_the_live_tables_R1(store_url: str, tmp_path:
         finally:
             replayed.close()
             again.close()
+
+
+def test_device_hellos_give_each_boots_stored_hello(store: EventStore) -> None:
+    """What a restarted hub reads to tell a reused boot id (issue 14, finding 5): the first
+    stored hello of each (board, boot), the device's own text included; nothing else,
+    even a body that mentions "hello"."""
+    raw = '{"type": "hello", "board": "B2", "boot": 5, "seq": 1, "t_us": 77, "config": "c2"}'
+    store.append([device("B1", 1, 1, "hello", config="c1"), device("B1", 1, 2, note="hello"),
+                  device("B1", 3, 1, "fault", reason="hello"),
+                  Entry.new("device", {"type": "health", "note": "hello"}, board="B1"),
+                  Entry.new("console", {"input": {"hello": True}}, table_id="t1")])
+    store.append([Entry.new("device", {}, board="B2", boot=5, seq=1, raw=raw),
+                  device("B1", 2, 1, "hello", config="c1")])
+    assert store.device_hellos() == {
+        ("B1", 1): {"type": "hello", "board": "B1", "boot": 1, "seq": 1, "t_us": 1000, "config": "c1"},
+        ("B1", 2): {"type": "hello", "board": "B1", "boot": 2, "seq": 1, "t_us": 1000, "config": "c1"},
+        ("B2", 5): {"type": "hello", "board": "B2", "boot": 5, "seq": 1, "t_us": 77, "config": "c2"}}

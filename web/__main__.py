@@ -1,13 +1,16 @@
 """``python -m web``: run a hub and its web pages in one process.
 
     python -m web --db event.db --serial /dev/ttyACM0 --port 8080 --password secret
+    python -m web --db event.db --public-url http://trigono.local:8080   # seat links/QR codes at that address
 
 Same hub options as ``trigono hub`` (hub/assemble.py; the hub cannot import the web
 layer, imports go web → hub, so the process that shows both starts here). The password
 opens the referee console and admin; without ``--password`` (or ``TRIGONO_PASSWORD``) one is made up and
 printed. The signing key of sessions and seat links is kept in ``<db>.web-secret`` so
-they survive a restart. Prints one JSON line with the addresses once serving; Ctrl-C
-stops.
+they survive a restart. Seat links and QR codes point at ``--public-url`` (or the config's
+PUBLIC_URL), else at the first LAN address when serving every interface, so a phone can
+open them even when the console was opened at localhost. Prints one JSON line with the
+addresses once serving; Ctrl-C stops.
 """
 
 from __future__ import annotations
@@ -18,10 +21,14 @@ import os
 import secrets
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from hub.assemble import add_hub_options
 from hub.store import is_postgres_url
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="0.0.0.0", help="address to serve on (default: every interface)")
     p.add_argument("--port", type=int, default=8080)
     p.add_argument("--password", default=os.environ.get("TRIGONO_PASSWORD"), help="referee/admin password")
+    add_public_url_option(p)
     p.add_argument("--max-streams", type=int, default=None,
                    help="live connections held at once (default: as many as the open-file limit allows)")
     p.add_argument("--config", metavar="FILE", help="instance settings (.py or .toml; default instance/config.py)")
@@ -44,6 +52,44 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tls-cert", metavar="FILE", help="serve HTTPS with this certificate (and --tls-key)")
     p.add_argument("--tls-key", metavar="FILE")
     return p
+
+
+def public_url(text: str) -> str:
+    """An address phones can open, as ``--public-url`` takes it: scheme and host, no path.
+
+    >>> public_url("http://192.168.1.5:8080/")
+    'http://192.168.1.5:8080'
+    """
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") \
+            or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(f"{text!r}: give http(s)://host[:port], e.g. http://192.168.1.5:8080")
+    return text.rstrip("/")
+
+
+def add_public_url_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--public-url", type=public_url, metavar="URL",
+                        help="address phones open, the base of seat links and QR codes (default: the "
+                             "first LAN address when serving every interface), e.g. http://trigono.local:8080")
+
+
+def announce(app: Flask, host: str, url: str) -> dict[str, Any]:
+    """Where the server is reached (:func:`web.server.where_served`), and the base of
+    its seat links and QR codes, ``public_url``: the configured PUBLIC_URL, else the
+    first LAN address when serving every interface (set in ``app.config``: the referee
+    may open the console at localhost, which no phone reaches), else None (the address
+    the browser used). A configured address is the first of ``phones``."""
+    from web.server import where_served
+
+    shown = where_served(host, url)
+    configured = app.config.get("PUBLIC_URL")
+    if configured:
+        given = str(configured).rstrip("/") + "/"
+        shown["phones"] = [given, *(u for u in shown["phones"] if u != given)]
+    elif shown["phones"]:
+        app.config["PUBLIC_URL"] = shown["phones"][0].rstrip("/")
+    shown["public_url"] = app.config.get("PUBLIC_URL")
+    return shown
 
 
 def stable_secret(path: str) -> str:
@@ -72,6 +118,8 @@ def web_settings(args: argparse.Namespace) -> dict[str, Any]:
         settings["SECURE_COOKIES"] = args.secure_cookies
     if args.trusted_proxies is not None:
         settings["TRUSTED_PROXIES"] = args.trusted_proxies
+    if args.public_url:
+        settings["PUBLIC_URL"] = args.public_url
     return settings
 
 
@@ -83,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from hub.assemble import HubOptions, attach_links, open_hub, stop_on_signal, wait
     from hub.errors import HubError
     from hub.service import Hub
-    from web.server import start_server, where_served
+    from web.server import start_server
 
     stop = stop_on_signal()
     if args.read_only:  # issue 18: pages from the store of a hub running elsewhere
@@ -117,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                           config=config, config_file=args.config, tls=tls)
     shown: dict[str, Any] = {"web": handle.url + "/", "big_screen": handle.url + "/big",
                              "console": handle.url + "/console/"}
-    shown.update(where_served(args.host, handle.url))  # the addresses phones can use
+    shown.update(announce(handle.app, args.host, handle.url))  # the addresses phones can use
     if not args.password:
         shown["password"] = password
     print(json.dumps(shown), flush=True)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from hub.assemble import HubOptions, add_hub_options
 from hub.commands import parse_hostport
+from web.__main__ import add_public_url_option, announce
 
 if TYPE_CHECKING:
     from hub.service import Hub
@@ -44,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="address to serve on (default: 127.0.0.1; 0.0.0.0 lets phones on the LAN in)")
     p.add_argument("--port", type=int, default=8080, help="port to serve on (default: 8080; 0: any free port)")
     p.add_argument("--password", help="referee/admin password (default: a random one, printed)")
+    add_public_url_option(p)
     p.add_argument("--speed", type=float, default=1.0,
                    help="pace of the simulated Trigono players: 1 = real time, 2 = twice as fast, "
                         "0 = as fast as possible (default: 1)")
@@ -127,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from hub.assemble import open_hub, stop_on_signal
     from hub.sim.runner import SimEvent, describe
-    from web.server import start_server, where_served
+    from web.server import start_server
 
     work = Path(tempfile.mkdtemp(prefix="trigono-demo-"))
     args.db = args.db or str(work / "demo.db")
@@ -136,7 +138,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                                        bot_pause_s=BOT_PAUSE_S))
     hub.start()
     password = args.password or secrets.token_urlsafe(9)
-    handle = start_server(hub, host=args.host, port=args.port, password=password)
+    handle = start_server(hub, host=args.host, port=args.port, password=password,
+                          config={"PUBLIC_URL": args.public_url} if args.public_url else None)
+    served = announce(handle.app, args.host, handle.url)  # before any seat link is shown
     games = GameTables(hub, args.seed)
     games.start()
     from hub.tournament.demo import DemoTournament  # issue 16: a tournament that plays itself
@@ -153,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if generation == 1:  # the tables exist now: every address shown answers
             shown = addresses(handle.url, handle.app, [s.id for s in specs], games)
             shown["tournament"] = tournament_url
-            shown.update(where_served(args.host, handle.url))  # what phones on the LAN can open
+            shown.update(served)  # what phones on the LAN can open
             print(json.dumps({**shown, "password": password, "tables": [s.id for s in specs],
                               "games": sorted(games.current.values())}), flush=True)
             print(readable(shown, password), flush=True)
@@ -182,6 +186,8 @@ def readable(shown: dict[str, Any], password: str) -> str:
     lines += [f"  play {g} vs computer: {url}" for g, url in shown["play_against_the_computer"].items()]
     lines += ["", f"Serving {shown['serving']}."]
     lines += [f"  phones             {url}" for url in shown["phones"]]
+    if shown.get("public_url"):
+        lines += [f"  seat links and QR codes use {shown['public_url']}"]
     lines += ["", "Ctrl-C to stop.", ""]
     return "\n".join(lines)
 

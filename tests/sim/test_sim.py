@@ -127,6 +127,7 @@ def test_demo_starts_prints_every_address_and_they_answer(tmp_path: Path) -> Non
             assert proc.stdout is not None
             shown = json.loads(proc.stdout.readline())
             assert shown["password"]
+            assert shown["public_url"] is None and shown["phones"] == []  # 127.0.0.1: links at the browser's address
             pages = [shown[k] for k in ("dashboard", "big_screen", "big_screen_grid", "console", "admin", "play")]
             pages += [*shown["overlay"].values(), *shown["play_against_the_computer"].values()]
             assert len(shown["play_against_the_computer"]) == 3 and len(shown["games"]) == 6

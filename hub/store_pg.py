@@ -10,10 +10,15 @@ Same contract as :class:`hub.store.SqliteStore` (see :class:`hub.store.EventStor
 - :func:`migrate` brings an empty database (or schema) to the current version; every
   store runs it at open, under an advisory lock so two hubs starting together do not race.
 
-Each committed append also sends ``NOTIFY "trigono_log:<schema>", '<last id>'`` in the
-same transaction, so read-only web processes (:mod:`web.readonly`, with
-:class:`LogListener`) follow the log without polling. A ``schema`` is chosen with the libpq URL option
-``?options=-csearch_path%3Dhall_a`` (tests use one schema per test).
+An append is one statement (atomic by itself) that also sends
+``NOTIFY "trigono_log:<schema>", '<last id>'``, delivered only if it commits, so read-only
+web processes (:mod:`web.readonly`, with :class:`LogListener`) follow the log without
+polling. A schema is chosen with the libpq URL option ``?options=-csearch_path%3Dhall_a``
+(tests use one schema per test); each schema is an event of its own (its own log, its
+own channel, its own active hub).
+
+Everything here needs a server; tests/hub/test_store.py runs the whole store contract on
+SQLite and on PostgreSQL.
 
 Connections come from a :class:`psycopg_pool.ConnectionPool` (the hub writes from one
 thread; exports and the web read from others).
@@ -242,11 +247,7 @@ class PostgresStore(EventStore):
 
 class LogListener:
     """Wakes a reader when entries are appended to the log at ``url`` (LISTEN on the
-    store's channel, a connection of its own). Reconnects after the server restarts.
-
-    >>> LogListener.__doc__ is not None
-    True
-    """
+    store's channel, a connection of its own). Reconnects after the server restarts."""
 
     def __init__(self, url: str) -> None:
         self.url = url

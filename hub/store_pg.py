@@ -105,6 +105,11 @@ def migrate(conn: psycopg.Connection[Any]) -> int:
 
     ``conn`` must be in autocommit mode; each step is its own transaction.
     """
+    row = conn.execute("SELECT current_schema(), current_setting('search_path')").fetchone()
+    if row is None or row[0] is None:
+        path = "" if row is None else row[1]
+        raise ValueError(f"no schema of the URL's search_path ({path}) exists in this "
+                         "database: create it first (CREATE SCHEMA name)")
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATE_LOCK,))
         conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")

@@ -330,3 +330,10 @@ def test_device_hellos_give_each_boots_stored_hello(store: EventStore) -> None:
         ("B1", 1): {"type": "hello", "board": "B1", "boot": 1, "seq": 1, "t_us": 1000, "config": "c1"},
         ("B1", 2): {"type": "hello", "board": "B1", "boot": 2, "seq": 1, "t_us": 1000, "config": "c1"},
         ("B2", 5): {"type": "hello", "board": "B2", "boot": 5, "seq": 1, "t_us": 77, "config": "c2"}}
+
+
+def test_a_url_naming_a_schema_that_does_not_exist_is_a_clear_error(pg_url: str) -> None:
+    from tests.pg import SERVER, with_schema
+
+    with pytest.raises(ValueError, match="CREATE SCHEMA"):
+        open_store(with_schema(SERVER, "no_such_schema_here"))

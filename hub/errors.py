@@ -2,17 +2,42 @@
 
 The web layer maps them to HTTP answers: :class:`UnknownTableError` → 404, every other
 :class:`HubError` → 400 (or 409 for :class:`ConflictError`). The message says what was
-wrong, in one line, and nothing was changed or stored.
+wrong, in one line (English), and nothing was changed or stored.
+
+The refusals people meet on the console and play pages also carry a ``kind`` and its
+``params``, so a page can say them in the reader's language (the web's catalogue key
+``refusal.<kind>``), the message staying the fallback. The kinds (docs/hub.md, Refusals):
+not_your_turn{player,to_move} illegal_move{reason} game_over{} would_be_illegal{index,reason}
+nothing_to_undo{} no_such_action{index} table_abandoned{input} prompt_closed{prompt}
+bad_choice{choice,choices} drop_settling{} nobody_to_throw{} nothing_to_mark{}
+not_voidable{entry} round_under_way{} no_bot{game} unknown_table{table} unknown_game{game}
+table_id_taken{table} board_bound{board,table} duplicate_seat{} duplicate_board{}
+no_sensor_boards{game} bad_table_id{}.
 
 >>> issubclass(UnknownTableError, HubError) and issubclass(HubError, ValueError)
+True
+>>> err = RefusedError("it is not Ben's turn (to move: Ana)", "not_your_turn", player="Ben", to_move="Ana")
+>>> str(err), err.kind, err.params
+("it is not Ben's turn (to move: Ana)", 'not_your_turn', {'player': 'Ben', 'to_move': 'Ana'})
+>>> BadInputError("seed: expected an integer").kind is None
 True
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class HubError(ValueError):
-    """Base of every error the hub raises about a request."""
+    """Base of every error the hub raises about a request.
+
+    ``kind`` (None when the message is all there is) and ``params`` (JSON values) name
+    the refusal for wording in other languages; ``str(err)`` is the English message."""
+
+    def __init__(self, message: str, kind: str | None = None, **params: Any) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.params = params
 
 
 class UnknownTableError(HubError):

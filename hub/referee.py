@@ -184,7 +184,9 @@ class TrigonoTable(Table):
             getattr(self, f"input_{key}")(value, entry, what)
             self.note(entry, "input", by=what, key=key, value=value)
         except (RefusedError, BadInputError) as err:
-            self.alert(entry, "input_refused", by=what, key=key, reason=str(err))
+            # refusal/refusal_params: the refusal's own kind, for its words (hub.errors)
+            self.alert(entry, "input_refused", by=what, key=key, reason=str(err), refusal=err.kind,
+                       refusal_params=err.params)
 
     # -- the settle window ------------------------------------------------------------------
     def due(self, now: float, clock: BoardClock | None = None) -> list[dict[str, Any]]:
@@ -264,10 +266,10 @@ class TrigonoTable(Table):
         if not isinstance(value, str):
             raise BadInputError("landed: expected 'board:ID', 'floor' or a hole id")
         if self.throw is not None and not self.stuck:
-            raise RefusedError("landed: a drop is settling; void it first if it was not this palet")
+            raise RefusedError("landed: a drop is settling; void it first if it was not this palet", "drop_settling")
         player = self.state.current_player()
         if player is None:
-            raise RefusedError("landed: nobody is to throw")
+            raise RefusedError("landed: nobody is to throw", "nobody_to_throw")
         if self.throw is not None:
             self._cancel_throw("replaced by the referee's answer")
         self.play({"throw": {"player": player, "to": value}}, [entry.id], by)
@@ -283,7 +285,7 @@ class TrigonoTable(Table):
             return
         index = last_hole_throw(self.actions)
         if index is None:
-            raise RefusedError("invalid: no drop into a hole to mark")
+            raise RefusedError("invalid: no drop into a hole to mark", "nothing_to_mark")
         throw = self.actions[index]["action"]["throw"]
         self._amend(index, {"throw": {**throw, "invalid": True}}, by)
 
@@ -320,7 +322,8 @@ class TrigonoTable(Table):
                 return
         actions = without_entry(self.actions, value)
         if actions is None:
-            raise RefusedError(f"void: entry {value} is not part of any open throw or action")
+            raise RefusedError(f"void: entry {value} is not part of any open throw or action", "not_voidable",
+                               entry=value)
         self.rebuild(actions)
 
     def input_recount(self, value: Any, entry: Entry, by: str) -> None:
@@ -351,9 +354,9 @@ class TrigonoTable(Table):
         if value is not True:
             raise BadInputError("next_round: expected true")
         if self.armed:
-            raise RefusedError("next_round: the round is already under way")
+            raise RefusedError("next_round: the round is already under way", "round_under_way")
         if self.state.is_terminal():
-            raise RefusedError("next_round: the match is over")
+            raise RefusedError("next_round: the match is over", "game_over")
         self.armed = True
         # The palets are out of the holes: the load cells take the empty board as zero.
         self.commands = [(b, "tare") for b in self.physical_boards()]
@@ -365,10 +368,12 @@ class TrigonoTable(Table):
             raise BadInputError(str(err)) from None
         prompt = next((p for p in self.prompts() if p["id"] == value["prompt"]), None)
         if prompt is None:
-            raise RefusedError(f"answer: prompt {value['prompt']!r} is not open")
+            raise RefusedError(f"answer: prompt {value['prompt']!r} is not open", "prompt_closed",
+                               prompt=value["prompt"])
         choice = value["choice"]
         if prompt["choices"] and choice not in prompt["choices"]:
-            raise BadInputError(f"answer: {choice!r} is not one of {prompt['choices']}")
+            raise BadInputError(f"answer: {choice!r} is not one of {prompt['choices']}", "bad_choice",
+                                choice=choice, choices=prompt["choices"])
         kind = prompt["kind"]
         if kind == "landed":
             self.input_landed(choice, entry, by)

@@ -215,11 +215,12 @@ class Hub:
         with self._lock:
             table_id = spec.table_id or self.tables.next_id()
             if table_id in self.tables:
-                raise ConflictError(f"table id {table_id!r} is taken")
+                raise ConflictError(f"table id {table_id!r} is taken", "table_id_taken", table=table_id)
             for b in spec.boards:
                 other = self.devices.bound.get(b["board"])
                 if other is not None and not self.tables.is_over(other):
-                    raise ConflictError(f"board {b['board']} is bound to table {other}")
+                    raise ConflictError(f"board {b['board']} is bound to table {other}", "board_bound",
+                                    board=b["board"], table=other)
             table = self.tables.create(table_id, body, time.time())
             for b in spec.boards:
                 self.devices.bind(b["board"], table_id)
@@ -273,9 +274,9 @@ class Hub:
             table = self.tables[table_id]
             bot = game_bot(table.game_name)
             if bot is None:
-                raise RefusedError(f"hint: the {table.game_name} engine has no bot")
+                raise RefusedError(f"hint: the {table.game_name} engine has no bot", "no_bot", game=table.game_name)
             if table.finished:
-                raise RefusedError("hint: the game is over")
+                raise RefusedError("hint: the game is over", "game_over")
             state, version = table.state.clone(), len(table.actions)
         hint = bot.hint(state, self.bots.budget_s)
         with self._lock:

@@ -74,7 +74,7 @@ class TableSpec:
             check_table_id(table_id)
         bindings = parse_bindings(boards)
         if bindings and game != "trigono":
-            raise BadInputError(f"boards: a {game} table has no sensor boards")
+            raise BadInputError(f"boards: a {game} table has no sensor boards", "no_sensor_boards", game=game)
         return cls(game, dict(options or {}), parse_seats(seats), bindings, seed, table_id,
                    parse_referee(referee))
 
@@ -142,7 +142,8 @@ class TableSpec:
 def check_game(name: Any) -> str:
     """A registered game's name; :class:`UnknownGameError` otherwise."""
     if not isinstance(name, str) or name not in GAMES:
-        raise UnknownGameError(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})")
+        raise UnknownGameError(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})", "unknown_game",
+                               game=str(name))
     return name
 
 
@@ -159,11 +160,11 @@ def check_table_id(table_id: Any) -> str:
     hub.errors.BadInputError: id: no '/' or '\\' (it is part of page addresses)
     """
     if not isinstance(table_id, str) or not table_id:
-        raise BadInputError("id: expected a non-empty string")
+        raise BadInputError("id: expected a non-empty string", "bad_table_id")
     if "/" in table_id or "\\" in table_id:
-        raise BadInputError("id: no '/' or '\\' (it is part of page addresses)")
+        raise BadInputError("id: no '/' or '\\' (it is part of page addresses)", "bad_table_id")
     if len(table_id) > 64 or not table_id.isprintable():
-        raise BadInputError("id: at most 64 printable characters")
+        raise BadInputError("id: at most 64 printable characters", "bad_table_id")
     return table_id
 
 
@@ -192,7 +193,7 @@ def parse_seats(seats: Any) -> list[Seat] | None:
         out.append(Seat(name, bool(seat.get("bot", False))))
     names = [s.name for s in out]
     if len(set(names)) != len(names):
-        raise BadInputError("seats: two seats have the same name")
+        raise BadInputError("seats: two seats have the same name", "duplicate_seat")
     return out
 
 
@@ -227,7 +228,7 @@ def parse_bindings(boards: Any) -> list[JSONDict]:
         out.append({"board": board, "as": engine_board, "holes": dict(holes)})
     names = [b["board"] for b in out]
     if len(set(names)) != len(names):
-        raise BadInputError("boards: a board is bound twice")
+        raise BadInputError("boards: a board is bound twice", "duplicate_board")
     return out
 
 

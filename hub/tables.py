@@ -41,7 +41,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines import GAMES, game_spec
-from engines.core import Bot, Game, GameError, State, check_keys
+from engines.core import Bot, Game, GameError, GameOverError, State, check_keys
 from engines.records import initial_state
 from hub import wording
 from hub.errors import BadInputError, RefusedError
@@ -139,7 +139,8 @@ class Table:
             try:
                 state.apply(state.parse_action(item["action"]))
             except GameError as err:
-                raise RefusedError(f"action {index} would be illegal: {err}") from None
+                raise RefusedError(f"action {index} would be illegal: {err}", "would_be_illegal",
+                                   index=index, reason=str(err)) from None
         self.actions, self.state = actions, state
         self._version += 1
 
@@ -149,7 +150,8 @@ class Table:
             parsed = self.state.parse_action(action)
             self.state.apply(parsed)
         except GameError as err:
-            raise RefusedError(str(err)) from None
+            kind = "game_over" if isinstance(err, GameOverError) else "illegal_move"
+            raise RefusedError(str(err), kind, reason=str(err)) from None
         finally:
             self._version += 1  # apply raises before changing anything, but be safe
         self.actions.append({"action": self.game.action_to_json(parsed), "src": src, "by": by})
@@ -187,9 +189,11 @@ class Table:
         if handler is None:
             raise BadInputError(f"unknown input {key!r} for a {self.game_name} table")
         if self.abandoned and key != "archive":
-            raise RefusedError(f"{key}: the table was abandoned")
+            raise RefusedError(f"{key}: the table was abandoned", "table_abandoned", input=key)
         if player is not None and player != self.state.current_player():
-            raise RefusedError(f"it is not {player}'s turn (to move: {self.state.current_player()})")
+            to_move = self.state.current_player()
+            raise RefusedError(f"it is not {player}'s turn (to move: {to_move})", "not_your_turn",
+                               player=player, to_move=to_move)
         handler(value, entry, by)
         self.hint = None
         self.note(entry, "input", by=by, key=key, value=value, player=player)
@@ -209,7 +213,7 @@ class Table:
         if value is not True:
             raise BadInputError("abandon: expected true")
         if self.finished:
-            raise RefusedError("abandon: the game is over already")
+            raise RefusedError("abandon: the game is over already", "game_over")
         self.abandoned = True
 
     def input_archive(self, value: Any, entry: Entry, by: str) -> None:
@@ -222,7 +226,7 @@ class Table:
         if value is not True:
             raise BadInputError("undo: expected true")
         if not self.actions:
-            raise RefusedError("undo: nothing to undo")
+            raise RefusedError("undo: nothing to undo", "nothing_to_undo")
         self.rebuild(self.actions[:-1])
 
     def input_amend(self, value: Any, entry: Entry, by: str) -> None:
@@ -232,7 +236,7 @@ class Table:
             raise BadInputError(str(err)) from None
         index = value["index"]
         if not isinstance(index, int) or not 0 <= index < len(self.actions):
-            raise RefusedError(f"amend: no action {index!r}")
+            raise RefusedError(f"amend: no action {index!r}", "no_such_action", index=index)
         try:
             action = self.game.action_to_json(self.state.parse_action(value["action"]))
         except GameError as err:

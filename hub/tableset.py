@@ -103,7 +103,7 @@ class TableSet:
         """The table; :class:`UnknownTableError` if there is none."""
         table = self.get(table_id)
         if table is None:
-            raise UnknownTableError(f"no table {table_id!r}")
+            raise UnknownTableError(f"no table {table_id!r}", "unknown_table", table=table_id)
         return table
 
     def __contains__(self, table_id: object) -> bool:
@@ -149,7 +149,7 @@ class TableSet:
             body["seats"] = table.seats = [
                 {"name": p, "bot": False} for p in default_players(table.printed())]
         if any(s["bot"] for s in table.seats) and game_bot(table.game_name) is None:
-            raise BadInputError(f"seats: the {table.game_name} engine has no bot yet")
+            raise BadInputError(f"seats: the {table.game_name} engine has no bot yet", "no_bot", game=table.game_name)
         (entry_id,) = self.store.append([Entry.new("console", {"create": body},
                                                    table_id=table_id, at=now)])
         assert entry_id is not None

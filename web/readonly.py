@@ -52,7 +52,7 @@ class ReadOnlyStore(EventStore):
 
     def append(self, entries: Sequence[Entry]) -> list[int | None]:
         raise RefusedError("this is a read-only web process: referee and admin from the "
-                           "hub's own pages")
+                           "hub's own pages", "read_only")
 
     def save_snapshot(self, table_id: str, entry_id: int, data: dict[str, Any], *,
                       summary: dict[str, Any], final: bool) -> None:
@@ -121,11 +121,11 @@ class ReadOnlyHub(Hub):
         self._follower.start()
 
     def add_transport(self, transport: Any) -> None:
-        raise RefusedError("a read-only web process has no device links")
+        raise RefusedError("a read-only web process has no device links", "read_only")
 
     def ignore_board(self, board: str) -> None:
         raise RefusedError("a read-only web process takes no device messages: ignore the "
-                           "board on the hub's own pages")
+                           "board on the hub's own pages", "read_only")
 
     def close(self) -> None:
         """Stop following and close the store. Idempotent."""

@@ -66,8 +66,9 @@ def test_the_reader_refuses_every_write_and_changes_nothing(pair: tuple[Hub, Rea
     writer.create_table("trike", options={"size": 3}, seats=["Ana", "Ben"], table_id="g1", seed=4)
     assert wait_for(lambda: same_state(writer, reader, "g1"), timeout=5)
     before = reader.table_view("g1")["state"]
-    with pytest.raises(RefusedError, match="read-only"):
+    with pytest.raises(RefusedError, match="read-only") as refused:
         reader.submit("g1", {"move": "b1"})
+    assert refused.value.kind == "read_only"  # the web words it in the viewer's language
     with pytest.raises(RefusedError, match="read-only"):
         reader.create_table("trike", options={"size": 3}, table_id="g2")
     with pytest.raises(RefusedError, match="read-only"):

@@ -15,7 +15,8 @@ plain values. The hub's ingest thread (:mod:`hub.service`) drives it:
    :data:`ACK_EVERY_S` says it all; the rest wait in the state until :func:`due_acks`.
 
 :func:`expire` gives up seq gaps the board can no longer fill (their held events become
-ready), asks boards to resend what a gap misses (``cmd resend``) and marks silent boards
+ready), asks boards to resend what a gap misses (``cmd resend``), asks again a board
+told to take a fresh boot id that has not yet (``cmd newboot``) and marks silent boards
 lost; the hub's timer calls it. The rules of giving up are :class:`hub.health.SeqTracker`'s:
 never while the board may still hold the missing events.
 
@@ -45,7 +46,7 @@ from typing import Any, Generic, TypeVar
 
 from firmware import protocol
 from hub import wording
-from hub.health import BoardHealth, GivenUp, SeqTracker, held_from
+from hub.health import ASK_EVERY_S, BoardHealth, GivenUp, SeqTracker, held_from
 from hub.store import Entry, with_id
 
 JSONDict = dict[str, Any]
@@ -154,6 +155,11 @@ class IngestState(Generic[LinkT]):
     is another board life reusing the boot id (issue 14, finding 5)."""
     reused: set[tuple[str, int]] = field(default_factory=set)
     """(board, boot) found reused: nothing more of it is stored or acknowledged."""
+    newboots: dict[str, tuple[int, float]] = field(default_factory=dict)
+    """Board → (its reused boot, when ``cmd newboot`` was last sent) until its hello under
+    a boot id not seen before arrives. Asked again every :data:`hub.health.ASK_EVERY_S`:
+    hub → board messages go at QoS 0, so one sent while the broker was down is lost, and
+    the board, acknowledged nothing, may wait up to 16 x resend_ms before it resends."""
     _saved: dict[str, BoardHealth | None] | None = None
 
     def board(self, board: str) -> BoardHealth:
@@ -358,16 +364,20 @@ def _reused_boot(state: IngestState[LinkT], intake: Intake[LinkT], item: Arrival
     board is told to take a fresh boot id (``cmd newboot``: it moves its unacknowledged
     events there). Hellos stored before a hub restart are known too (:meth:`IngestState.restore`)."""
     msg = item.msg
-    key = (msg["board"], msg["boot"])
+    board, boot = key = (msg["board"], msg["boot"])
     if msg["type"] == "hello" and key not in state.reused:
+        if key not in state.hellos:  # a boot id not seen before: a newboot asked is done
+            state.newboots.pop(board, None)
         mark = hello_mark(msg)
         first = state.hellos.setdefault(key, mark)
         if first != mark:
             state.reused.add(key)
-            _alert(state, intake, key[0], item.at, "boot_reused", boot=key[1])
+            _alert(state, intake, board, item.at, "boot_reused", boot=boot)
     if key not in state.reused:
         return False
-    intake.asks.append(Ack(item.link, key[0], protocol.command(key[1], "newboot")))
+    if all(a.board != board or a.msg.get("cmd") != "newboot" for a in intake.asks):  # once a batch
+        intake.asks.append(Ack(item.link, board, protocol.command(boot, "newboot")))
+        state.newboots[board] = (boot, item.at)
     return True
 
 
@@ -445,12 +455,19 @@ def _given_up(state: IngestState[LinkT], intake: Intake[LinkT], given: list[Give
 
 def _asks(state: IngestState[LinkT], now: float) -> list[Ack[LinkT]]:
     """``cmd resend`` for each board with a gap to ask about now (boot 0: any boot, so a
-    board that rebooted still resends an older boot's events it keeps)."""
+    board that rebooted still resends an older boot's events it keeps); ``cmd newboot``
+    again to a board that has not taken a fresh boot id :data:`ASK_EVERY_S` after it was
+    asked (:attr:`IngestState.newboots`)."""
     out: list[Ack[LinkT]] = []
     for board, _boot in state.seqs.asks(now):
         link = state.links.get(board)
         if link is not None and all(a.board != board for a in out):
             out.append(Ack(link, board, protocol.command(0, "resend")))
+    for board, (boot, asked_at) in state.newboots.items():
+        link = state.links.get(board)
+        if link is not None and now - asked_at >= ASK_EVERY_S:
+            state.newboots[board] = (boot, now)
+            out.append(Ack(link, board, protocol.command(boot, "newboot")))
     return out
 
 

@@ -244,3 +244,31 @@ def test_a_boot_first_heard_far_from_seq_1_is_taken_once_its_health_says_where_i
     intake = ingest.take(state, arrive(drop(5000), drop(5001)), now=2.0)
     assert [e.seq for e in intake.entries] == [5000, 5001] and ack_seqs(intake) == [5001]
     assert state.health["B1"].lost_events == 0
+
+
+def test_cmd_newboot_is_asked_again_until_the_hello_of_a_fresh_boot_arrives() -> None:
+    """Hub → board messages go at QoS 0: a ``cmd newboot`` sent while the broker was down
+    is lost, and a board acknowledged nothing may wait 16 x resend_ms before it resends."""
+    from hub.health import ASK_EVERY_S
+
+    def hello(boot: int, t_us: int) -> dict[str, Any]:
+        return {"type": "hello", "board": "B1", "boot": boot, "seq": 1, "t_us": t_us, "fw": "1", "config": "c",
+                "holes": ["big"]}
+
+    def newboots(intake: Intake[str]) -> list[tuple[str, dict[str, Any]]]:
+        return [(a.board, a.msg) for a in intake.asks if a.msg.get("cmd") == "newboot"]
+
+    state = new_state()
+    commit(state, ingest.take(state, arrive(hello(7, 5)), now=0.0))
+    spare = ingest.take(state, arrive(hello(7, 900), {**drop(2, boot=7), "t_us": 901}, {**drop(3, boot=7), "t_us": 902},
+                                      at=100.0), now=1.0)
+    assert spare.entries == [] and spare.acks == []  # nothing of the reused boot
+    assert newboots(spare) == [("B1", protocol.command(7, "newboot"))]  # once for the batch
+    assert newboots(ingest.expire(state, 100.0 + ASK_EVERY_S / 2, 2.0, 60.0)) == []
+    again = ingest.expire(state, 100.0 + ASK_EVERY_S, 3.0, 60.0)
+    assert newboots(again) == [("B1", protocol.command(7, "newboot"))]  # the first one was lost
+    assert newboots(ingest.expire(state, 100.0 + ASK_EVERY_S * 1.5, 4.0, 60.0)) == []  # every ASK_EVERY_S
+    fresh = ingest.take(state, arrive({**hello(7, 900), "boot": 0x30001}, at=100.0 + ASK_EVERY_S * 1.6), now=5.0)
+    assert [e.boot for e in fresh.entries] == [0x30001] and newboots(fresh) == []
+    commit(state, fresh)
+    assert newboots(ingest.expire(state, 100.0 + ASK_EVERY_S * 5, 6.0, 60.0)) == []  # done: no more asks

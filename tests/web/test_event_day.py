@@ -188,7 +188,7 @@ def test_issue17_4_the_simulated_hexagon_survives_voids_from_the_console(
     the simulated players keep throwing; the match must still end, with no error."""
     from hub.sim.runner import SimEvent, SimTable
 
-    spec = SimTable("hexa", {"Féodor": 0.8, "Gaia": 0.7, "Hugo": 0.6, "Inès": 0.9}, layout="hexagon")
+    spec = SimTable("hexa", {"Féodor": 0.8, "Gaia": 0.7, "Hugo": 0.6, "Inès": 0.9}, layout="hexagon", rounds_to_win=1)
     # Ten times real time: a throw every ~0.3 s, so the referee can void while others are pending.
     event = SimEvent(hub, tmp_path / "pty", [spec], speed=10.0, seed=17, settle_s=0.3)
     page = new_page(browser)

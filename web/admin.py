@@ -15,6 +15,7 @@ from hub.errors import BadInputError, HubError
 from hub.layout import place
 from hub.spec import TableSpec
 from web import get_hub
+from web.describe import refusal_text
 from web.flashing import flash_key, flash_refusal
 from web.security import login_required
 
@@ -135,7 +136,7 @@ def create_table() -> Any:
     try:
         view = get_hub().create(create_from_form())
     except HubError as err:
-        flash_refusal(str(err))
+        flash_refusal(refusal_text(err))
         return render_template("admin/index.html", **page_context(form=request.form)), 400
     flash_key("admin.created", id=view["id"])
     return redirect(url_for("console.table", table_id=view["id"]), code=303)

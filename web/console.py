@@ -13,6 +13,7 @@ from werkzeug.exceptions import BadRequest
 from hub import jsonlimits
 from hub.errors import HubError, UnknownTableError
 from web import get_hub
+from web.describe import refusal_text
 from web.flashing import flash_key, flash_refusal
 from web.security import login_required, seat_token
 from web.share import phone_url
@@ -166,7 +167,7 @@ def submit(table_id: str) -> Any:
     except UnknownTableError:
         raise
     except HubError as err:
-        flash_refusal(str(err))
+        flash_refusal(refusal_text(err))
         return redirect(url_for("console.table", table_id=table_id), code=303)
     flash_key("console.done")
     return redirect(url_for("console.table", table_id=table_id), code=303)

@@ -1,5 +1,5 @@
 """Plain words, in the page's language, for what the hub reports: places, prompts,
-table events and alerts (the hub sends each as a ``kind`` with ``params``; the words
+table events, alerts and refusals (the hub sends each as a ``kind`` with ``params``; the words
 live in the catalogue, web/messages/<lang>.json, under ``where.``, ``console.``,
 ``event.`` and ``alert.``).
 
@@ -18,6 +18,7 @@ from typing import Any
 
 from flask import Flask
 
+from hub.errors import HubError
 from web.i18n import MESSAGES, current_language, gettext
 
 # Parameters that name a place, and are shown as one (``B1.big`` → "B1 big hole").
@@ -101,6 +102,8 @@ def shown_params(params: Mapping[str, Any]) -> dict[str, Any]:
             out[name] = where_label(value)
         elif name == "by":
             out[name] = who(value)
+        elif name == "game" and isinstance(value, str) and known(f"game.{value}"):
+            out[name] = gettext(f"game.{value}")
         elif isinstance(value, list):
             out[name] = ", ".join(compact(v) for v in value)
         elif isinstance(value, dict):
@@ -151,6 +154,14 @@ def alert_text(alert: Mapping[str, Any]) -> str:
     if isinstance(kind, str) and known(f"alert.{kind}") and isinstance(params, dict):
         return gettext(f"alert.{kind}", **shown_params(params))
     return str(alert.get("text") or kind or "")
+
+
+def refusal_text(err: HubError) -> str:
+    """A refusal of the hub in the page's language (its English message for a refusal
+    that has no ``kind``, or a kind the catalogue does not word yet)."""
+    if err.kind and known(f"refusal.{err.kind}"):
+        return gettext(f"refusal.{err.kind}", **shown_params(err.params))
+    return str(err)
 
 
 def prompt_text(prompt: Mapping[str, Any], view: Mapping[str, Any]) -> str:

@@ -1,8 +1,10 @@
 """How errors become answers: pages get a short page in the visitor's language, the JSON
-API gets ``{"error": {"type", "message"}}`` (docs/api.md).
+API gets ``{"error": {"type", "message"}}`` (docs/api.md) — for a hub refusal also
+``"text"`` (in the page's language), ``"kind"`` and ``"params"``.
 
 Only the project's own errors say why: a :class:`hub.errors.HubError` is a refusal of
-the request (404 unknown table, 409 clash, 400 otherwise) and its message is shown; a
+the request (404 unknown table, 409 clash, 400 otherwise) and says why in the reader's
+language (:func:`web.describe.refusal_text`); a
 werkzeug :class:`~werkzeug.exceptions.HTTPException` keeps its status. Anything else is
 a bug: Flask logs it with its traceback and the visitor gets a plain 500 that tells
 nothing of the inside.
@@ -16,12 +18,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, render_template
+from flask import Flask, jsonify, render_template
 from flask_wtf.csrf import CSRFError  # type: ignore[import-untyped]
 from werkzeug.exceptions import HTTPException
 
 from hub.errors import ConflictError, HubError, UnknownTableError
 from web import security
+from web.describe import refusal_text
 
 
 class NoHubError(RuntimeError):
@@ -80,5 +83,9 @@ def register(app: Flask) -> None:
         # The hub's typed refusals: a clear message, nothing changed.
         status = hub_error_status(err)
         if security.wants_json():
-            return security.json_error(status, type(err).__name__, str(err))
-        return page(status, status_key(status), None if status == 404 else str(err))
+            # "message" stays the hub's English line; "text" says it in the page's language.
+            response = jsonify({"error": {"type": type(err).__name__, "message": str(err),
+                                          "text": refusal_text(err), "kind": err.kind, "params": err.params}})
+            response.status_code = status
+            return response
+        return page(status, status_key(status), None if status == 404 else refusal_text(err))

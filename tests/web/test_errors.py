@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from hub.service import Hub
-from tests.web.conftest import api_post
+from tests.web.conftest import api_post, csrf_token
 from web import create_app
 
 
@@ -67,3 +67,32 @@ def test_a_bug_is_a_500_with_a_log_line_and_no_message(buggy_app: Flask, caplog:
     assert html.status_code == 500
     assert "secret internals" not in html.get_data(as_text=True)
     assert "<p>Something went wrong inside the hub" in html.get_data(as_text=True)
+
+
+def test_a_refusal_is_said_in_the_page_language(referee: FlaskClient, trigono_table: Any) -> None:
+    french = api_post(referee, "/api/tables/t1/input", {"undo": True})  # nothing to take back yet
+    body = french.get_json()["error"]
+    assert french.status_code == 400 and body["kind"] == "nothing_to_undo"
+    assert body["message"] == "undo: nothing to undo"  # the hub's line, for API clients
+    assert body["text"] == "Il n’y a rien à reprendre."
+    token = csrf_token(referee, "/console/t1")
+    referee.post("/console/t1/input", data={"csrf_token": token, "input": "undo"},
+                 headers={"Accept-Language": "en"})
+    page = referee.get("/console/t1", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Refused: There is nothing to take back." in page
+
+
+def test_every_refusal_kind_of_the_hub_has_words() -> None:
+    import re
+    from pathlib import Path
+
+    from web.i18n import MESSAGES
+
+    hub = Path(__file__).resolve().parents[2] / "hub"
+    kinds = set()
+    for path in hub.glob("*.py"):
+        kinds |= set(re.findall(r'Error\(\s*f?"[^"]*",\s*"([a-z_]+)"', path.read_text(encoding="utf-8")))
+    assert len(kinds) > 10
+    for lang in ("en", "fr"):
+        missing = sorted(k for k in kinds if f"refusal.{k}" not in MESSAGES[lang])
+        assert not missing, (lang, missing)

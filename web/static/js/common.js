@@ -51,7 +51,7 @@ export function csrfToken() {
 export async function getJSON(url) {
   const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
   const data = await response.json();
-  if (!response.ok) throw new Error((data.error && data.error.message) || response.statusText);
+  if (!response.ok) throw new Error((data.error && (data.error.text || data.error.message)) || response.statusText);
   return data;
 }
 
@@ -64,7 +64,7 @@ export async function postJSON(url, body) {
   });
   let data = {};
   try { data = await response.json(); } catch (e) { data = {}; }
-  if (!response.ok) throw new Error((data.error && data.error.message) || response.statusText);
+  if (!response.ok) throw new Error((data.error && (data.error.text || data.error.message)) || response.statusText);
   return data;
 }
 

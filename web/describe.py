@@ -151,6 +151,11 @@ def event_text(event: Mapping[str, Any]) -> str:
 def alert_text(alert: Mapping[str, Any]) -> str:
     """An alert (of a table or of a board) in plain words."""
     kind, params = alert.get("kind"), alert.get("params") or {}
+    refusal = params.get("refusal") if isinstance(params, dict) else None
+    if kind == "input_refused" and isinstance(refusal, str) and known(f"refusal.{refusal}"):
+        # A sensor's answer was refused: the reason in words too, not the hub's English line.
+        reason = gettext(f"refusal.{refusal}", **shown_params(params.get("refusal_params") or {}))
+        params = {**params, "reason": reason}
     if isinstance(kind, str) and known(f"alert.{kind}") and isinstance(params, dict):
         return gettext(f"alert.{kind}", **shown_params(params))
     return str(alert.get("text") or kind or "")

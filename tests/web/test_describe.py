@@ -60,3 +60,11 @@ def test_a_boards_button_and_scale_say_who_in_the_page_language(app: Any) -> Non
         assert event_text(weighed) == "Balance du plateau B2 : palet → plateau B2"
     with app.test_request_context(headers={"Accept-Language": "en"}):
         assert event_text(pressed) == "Button “floor” on B1: palet → floor"
+
+
+def test_a_refused_sensor_answer_gives_its_reason_in_words(app: Any) -> None:
+    alert = {"kind": "input_refused", "params": {"by": "button floor on B1", "key": "landed",
+                                                 "reason": "landed: nobody is to throw",
+                                                 "refusal": "nobody_to_throw", "refusal_params": {}}}
+    with app.test_request_context(headers={"Accept-Language": "fr"}):
+        assert alert_text(alert) == "Bouton « sol » du plateau B1 : refusé (Personne n’est au lancer.)"

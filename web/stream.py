@@ -236,6 +236,9 @@ class StreamFanout:
             chunk = b"".join(e.frame for e in mine)
             framed = http_chunk(chunk)
             first, last = mine[0].id, mine[-1].id
+            # Board health is held back up to a second and then published under the
+            # newest id, which a viewer may already have: it goes out whatever the cursor.
+            boards = any(e.kind == "boards" for e in mine)
             for viewer in tuple(viewers):
                 # The common case first and inline: this loop runs once per viewer per
                 # change (docs/performance.md, Web: CPU per change per viewer).
@@ -248,13 +251,15 @@ class StreamFanout:
                             viewer.busy = True
                             self._blocked.add(viewer)
                 elif viewer.busy:
-                    viewer.hold(e for e in mine if e.id > viewer.cursor)
+                    viewer.hold(e for e in mine if e.id > viewer.cursor or e.kind == "boards")
                 elif viewer.cursor < first:
                     viewer.cursor = last
                     self._write(viewer, chunk, framed)
-                elif viewer.cursor < last:  # joined in the middle of this batch
-                    self._write(viewer, b"".join(e.frame for e in mine if e.id > viewer.cursor))
-                    viewer.cursor = last
+                elif viewer.cursor < last or boards:  # joined in this batch, or health again
+                    fresh = b"".join(e.frame for e in mine if e.id > viewer.cursor or e.kind == "boards")
+                    viewer.cursor = max(viewer.cursor, last)
+                    if fresh:
+                        self._write(viewer, fresh)
 
     async def _beat(self) -> None:
         # Keeps proxies from closing quiet streams and finds dead peers by writing; the

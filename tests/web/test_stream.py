@@ -309,3 +309,29 @@ def test_dashboard_recovers_by_itself_after_the_stream_drops_and_a_503(browser: 
     assert page.evaluate("window.__notReloaded") is True
     assert page.js_errors == []
     handle.close()
+
+
+def test_board_health_after_a_table_change_still_reaches_the_admin(
+    server: ServerHandle, hub: Hub, tmp_path: Any
+) -> None:
+    """Health is held back up to a second and then carries the newest change id, which the
+    admin's stream already has from the table change in between: it must still go out."""
+    admin = SSEClient(server.url, path="/api/stream?boards=1")
+    admin.next_event()
+    board = serial_board(hub, tmp_path)
+    try:
+        event = admin.next_event()
+        while event["event"] != "boards":
+            event = admin.next_event()
+        board.event("blocked", hole="big")  # health changes within the second ...
+        landed(hub)  # ... and a table change comes before it is sent
+        deadline = time.monotonic() + 8
+        blocked: list[str] = []
+        while blocked != ["big"]:
+            assert time.monotonic() < deadline, "board health never came"
+            event = admin.next_event(timeout=8)
+            if event["event"] == "boards":
+                blocked = event["data"][0]["blocked"]
+    finally:
+        board.unplug()
+        admin.close()

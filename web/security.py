@@ -180,17 +180,35 @@ def device_signer() -> URLSafeTimedSerializer:
 class SessionGeneration:
     """The number every referee cookie must carry to count: logout moves it on, so every
     cookie issued before is dead — kept in a file (``SESSION_STATE_FILE``, beside the
-    event store) so a restart does not bring them back. Without a file: this process
-    only."""
+    event store) so a restart does not bring them back, and so every web process of the
+    event that shares the file sees a logout at once (it is re-read when it changes).
+    Without a file: this process only."""
 
     def __init__(self, path: str | None) -> None:
         self.path = path
         self._lock = threading.Lock()
-        self.value = self._read()
+        self._stamp: tuple[int, int] | None = None
+        self._value = 0
+
+    def _file_stamp(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self.path) if self.path else None
+        except FileNotFoundError:
+            return None
+        return (st.st_mtime_ns, st.st_ino) if st else None
+
+    @property
+    def value(self) -> int:
+        if self.path:
+            stamp = self._file_stamp()
+            if stamp != self._stamp:
+                with self._lock:
+                    self._stamp, self._value = stamp, self._read()
+        return self._value
 
     def _read(self) -> int:
         if not self.path:
-            return 0
+            return self._value
         try:
             with open(self.path, encoding="ascii") as fh:
                 return int(fh.read().strip() or 0)
@@ -199,14 +217,16 @@ class SessionGeneration:
 
     def advance(self) -> int:
         with self._lock:
-            self.value = max(self.value, self._read()) + 1
+            new = max(self._value, self._read()) + 1
             if self.path:
-                tmp = f"{self.path}.tmp"
+                tmp = f"{self.path}.{os.getpid()}.tmp"
                 fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
                 with os.fdopen(fd, "w", encoding="ascii") as fh:
-                    fh.write(f"{self.value}\n")
+                    fh.write(f"{new}\n")
                 os.replace(tmp, self.path)
-            return self.value
+                self._stamp = self._file_stamp()
+            self._value = new
+            return new
 
 
 def password_fingerprint() -> str:

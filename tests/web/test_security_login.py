@@ -168,3 +168,17 @@ def test_a_password_change_revokes_older_cookies(hub: Hub, tmp_path: Path) -> No
     again = make_app(hub, state, SLOW_HASH).test_client()
     again.set_cookie("session", cookie.value)
     assert again.get("/console/").status_code == 200
+
+
+def test_a_logout_in_one_web_process_is_seen_by_another_sharing_the_file(hub: Hub, tmp_path: Path) -> None:
+    state = tmp_path / "event.db.web-sessions"
+    first, second = make_app(hub, state, SLOW_HASH), make_app(hub, state, SLOW_HASH)
+    referee = first.test_client()
+    assert login(referee).status_code == 302
+    cookie = referee.get_cookie("session")
+    elsewhere = second.test_client()
+    assert cookie is not None
+    elsewhere.set_cookie("session", cookie.value)
+    assert elsewhere.get("/console/").status_code == 200
+    referee.post("/auth/logout", data={"csrf_token": csrf_token(referee)})
+    assert elsewhere.get("/console/").status_code == 302

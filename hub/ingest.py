@@ -275,26 +275,6 @@ class IngestState(Generic[LinkT]):
             h.boot, h.last_seq = boot, high
 
 
-def seqs_text(seqs: list[int]) -> str:
-    """``seq 4`` or ``seqs 4-9`` (gaps are ranges).
-
-    >>> seqs_text([4]), seqs_text([4, 5, 6])
-    ('seq 4', 'seqs 4-6')
-    """
-    return f"seq {seqs[0]}" if len(seqs) == 1 else f"seqs {seqs[0]}-{seqs[-1]}"
-
-
-def ranges_text(ranges: list[tuple[int, int]]) -> str:
-    """Seq ranges in words.
-
-    >>> ranges_text([(2, 2)]), ranges_text([(2, 5), (7, 7)])
-    ('seq 2', 'seqs 2-5, 7')
-    """
-    parts = [str(a) if a == b else f"{a}-{b}" for a, b in ranges]
-    single = len(ranges) == 1 and ranges[0][0] == ranges[0][1]
-    return ("seq " if single else "seqs ") + ", ".join(parts)
-
-
 def take(state: IngestState[LinkT], batch: Iterable[Arrival[LinkT]], now: float) -> Intake[LinkT]:
     """One batch of arrivals: health, reordering, dedupe; entries to store and acks.
 
@@ -341,7 +321,7 @@ def take(state: IngestState[LinkT], batch: Iterable[Arrival[LinkT]], now: float)
             h.resends += 1
         if offer.missing:
             h.gaps += len(offer.missing)
-            _alert(state, intake, board, item.at, "seq_gap", seqs=seqs_text(offer.missing),
+            _alert(state, intake, board, item.at, "seq_gap", seqs=wording.seqs_text(offer.missing),
                    boot=msg["boot"])
         intake.ready.extend(offer.released)
     intake.entries = [_entry(state, item) for item in intake.ready]
@@ -442,7 +422,7 @@ def _given_up(state: IngestState[LinkT], intake: Intake[LinkT], given: list[Give
     for g in given:
         h = state.board(g.board)
         h.lost_events += g.lost_count
-        _alert(state, intake, g.board, at, "gave_up", why=why, seqs=ranges_text(g.lost), boot=g.boot)
+        _alert(state, intake, g.board, at, "gave_up", why=why, seqs=wording.ranges_text(g.lost), boot=g.boot)
         intake.ready.extend(g.released)
         for item in g.released:
             to_ack[(item.link, g.board, g.boot)] = item.link

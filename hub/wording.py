@@ -77,3 +77,23 @@ def text(kind: str, params: Mapping[str, Any]) -> str:
     if template is None:
         return " ".join([kind, *(f"{k}={v}" for k, v in shown.items())])
     return template.format(**shown)
+
+
+def seqs_text(seqs: list[int]) -> str:
+    """``seq 4`` or ``seqs 4-9`` (gaps are ranges).
+
+    >>> seqs_text([4]), seqs_text([4, 5, 6])
+    ('seq 4', 'seqs 4-6')
+    """
+    return f"seq {seqs[0]}" if len(seqs) == 1 else f"seqs {seqs[0]}-{seqs[-1]}"
+
+
+def ranges_text(ranges: list[tuple[int, int]]) -> str:
+    """Seq ranges in words.
+
+    >>> ranges_text([(2, 2)]), ranges_text([(2, 5), (7, 7)])
+    ('seq 2', 'seqs 2-5, 7')
+    """
+    parts = [str(a) if a == b else f"{a}-{b}" for a, b in ranges]
+    single = len(ranges) == 1 and ranges[0][0] == ranges[0][1]
+    return ("seq " if single else "seqs ") + ", ".join(parts)

@@ -36,16 +36,16 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, Protocol
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
-from engines.records import replay
-from hub.errors import BadInputError, ConflictError, HubError, RefusedError, UnknownTableError
-from hub.layout import hexagon
+from hub.errors import BadInputError, ConflictError, HubError
 from hub.store import Entry, EventStore
-from hub.tournament.model import JSONDict, Station, UnknownTournamentError, trigono_detailed
+from hub.tournament import tables
+from hub.tournament.model import JSONDict, UnknownTournamentError
 from hub.tournament.ratings import Rating, rate
 from hub.tournament.state import Tournament
+from hub.tournament.tables import TableHub, tables_in_play
 
 log = logging.getLogger("hub.tournament")
 
@@ -56,27 +56,6 @@ ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,30}$")
 MAX_FOLLOW_UPS = 10_000
 SNAPSHOT_KEY = "tournament/logs"  # never a table id: hub.spec.check_table_id refuses "/"
 SNAPSHOT_EVERY = 200
-
-
-class TableHub(Protocol):
-    """What the service needs from :class:`hub.service.Hub`."""
-
-    store: EventStore
-
-    def create_table(self, game: str, *, options: Mapping[str, Any] | None = None,
-                     seats: list[Any] | None = None, boards: list[Any] | None = None,
-                     seed: int | None = None, table_id: str | None = None,
-                     referee: Mapping[str, Any] | None = None) -> JSONDict: ...
-
-    def game_over(self, table_id: str) -> bool: ...
-
-    def export(self, table_id: str) -> JSONDict: ...
-
-    def last_change_id(self) -> int: ...
-
-    def changes_since(self, last_id: int, timeout: float) -> list[JSONDict]: ...
-
-    def submit(self, table_id: str, inp: Mapping[str, Any]) -> JSONDict: ...
 
 
 class TournamentService:
@@ -336,20 +315,6 @@ class TournamentService:
         self._index_tables(t)
         self._release(in_play - tables_in_play(t), by or "director")
 
-    def _release(self, tables: Iterable[str], by: str) -> None:
-        """Abandon the hub tables whose matches are no longer played there (decided by
-        hand or by a forfeit, sent back to the queue) so their station's boards can be
-        bound to the next match's table; a table whose game is over is left as it is.
-        A refusal is logged: the tournament entry is stored already."""
-        if self.hub is None or self.follows_log:
-            return
-        for table_id in sorted(tables):
-            try:
-                if not self.hub.game_over(table_id):
-                    self.hub.submit(table_id, {"abandon": True, "by": by})
-            except HubError as err:
-                log.warning("table %s: cannot abandon it: %s", table_id, err)
-
     def _stored(self, tid: str, items: list[tuple[JSONDict, float]]) -> None:
         """Bookkeeping once entries are stored: the copy kept for a rebuild and the
         snapshot, the version the caches are of."""
@@ -366,31 +331,6 @@ class TournamentService:
             t.apply(body, at)
         self._tournaments[tid] = t
         self._version += 1
-
-    def _open_table(self, t: Tournament, call: JSONDict) -> JSONDict:
-        """Create the match's table on the hub (its station's boards bound) and name it in
-        the call; a table the hub refuses leaves the match to a result entered by hand."""
-        if not self.create_tables or self.hub is None:
-            return call
-        m = t.matches[call["match"]]
-        seats = [t.name(p) for p in m.players]
-        base = f"{t.id}-{m.id}"
-        for attempt in range(5):
-            table_id = base if attempt == 0 else f"{base}-{attempt}"
-            options, boards = table_layout(t, t.stations[call["station"]], table_id)
-            try:
-                self.hub.create_table(t.spec.game, options=options, seats=seats, boards=boards,
-                                      table_id=table_id, seed=t.spec.seed + m.number)
-            except ConflictError as err:
-                if "table id" in str(err):
-                    continue
-                log.warning("match %s of %s: %s (result by hand)", m.number, t.id, err)
-                return call
-            except HubError as err:
-                log.warning("match %s of %s: no table: %s (result by hand)", m.number, t.id, err)
-                return call
-            return {**call, "table": table_id}
-        return call
 
     def export(self, tid: str) -> JSONDict:
         """The tournament as a file a new hub loads (:meth:`load`): its entries in order."""
@@ -421,53 +361,9 @@ class TournamentService:
         self._changed(tid)
         return self.view(tid)
 
-    # -- results from tables ---------------------------------------------------------------
-    def table_changed(self, table_id: str) -> None:
-        """A hub table changed: if it plays a called match and its game is over, store
-        the match's result (its ranking by player id, its scores)."""
-        link = self._by_table.get(table_id)
-        if link is None or self.hub is None or self.follows_log:  # a replica writes nothing
-            return
-        tid, mid = link
-        with self._lock:
-            m = self._tournaments[tid].matches.get(mid)
-            if m is None or m.status != "called" or m.table != table_id:
-                return
-        try:
-            if not self.hub.game_over(table_id):
-                return
-            state = replay(self.hub.export(table_id))
-            detailed = self._tournaments[tid].spec.ranking == "trigono_detailed"
-            names = trigono_detailed(state.to_json()) if detailed else state.ranking()
-            scores = state.scores()
-        except (HubError, ValueError) as err:
-            log.warning("table %s: cannot read its result: %s", table_id, err)
-            return
-        with self._lock:
-            t = self._tournaments[tid]
-            ids = {p.name: p.id for p in t.players.values()}
-            ranking = [[ids[n] for n in group if n in ids] for group in names]
-            playing = [p for p in t.matches[mid].players if p not in t.matches[mid].forfeits]
-            ranking = [[p for p in g if p in playing] for g in ranking]
-            body = {"type": "result", "match": mid, "ranking": [g for g in ranking if g],
-                    "scores": {ids[n]: float(v) for n, v in scores.items() if ids.get(n) in playing},
-                    "table": table_id}
-            try:
-                self._submit(tid, body, "table")
-            except (HubError, UnknownTableError, RefusedError) as err:
-                log.warning("table %s: result refused: %s", table_id, err)
-                return
-        self._changed(tid)
-
-    def catch_up(self) -> None:
-        """Report the results of tables that ended while nobody was listening, and
-        abandon the open tables of matches decided meanwhile (a stop between storing a
-        result by hand and abandoning its table)."""
-        for table_id in list(self._by_table):
-            self.table_changed(table_id)
-        with self._lock:
-            in_play = {table for t in self._tournaments.values() for table in tables_in_play(t)}
-            self._release(set(self._by_table) - in_play, "director")
+    # -- tables on the hub (:mod:`hub.tournament.tables`) ---------------------------------
+    _release, _open_table = tables.release, tables.open_table
+    table_changed, catch_up = tables.table_changed, tables.catch_up
 
     def start(self) -> None:
         """Follow the hub's change feed in a thread (idempotent)."""
@@ -512,37 +408,6 @@ class TournamentService:
                 listener(tid)
             except Exception:  # noqa: BLE001 - a listener must not break a submit
                 log.exception("tournament listener")
-
-
-def tables_in_play(t: Tournament) -> set[str]:
-    """The hub tables of the tournament's called matches."""
-    return {m.table for m in t.matches.values() if m.status == "called" and m.table}
-
-
-def table_layout(t: Tournament, station: Station, table_id: str) -> tuple[JSONDict, list[JSONDict] | None]:
-    """The options and board bindings of a match table on ``station``: a Trigono
-    station's sensor boards (a row bound as B1, B2, …, or a hexagon with its jackpot);
-    nothing for the other games, which have no sensor boards. ``{table}`` in a board id
-    stands for the table's id (the simulator names its boards after their table).
-
-    >>> from hub.tournament.model import Spec
-    >>> t = Tournament("T", Spec.parse({"name": "x", "game": "trigono", "format": "swiss"}))
-    >>> table_layout(t, Station("row2", 4, ("pico-3", "pico-4")), "T-m1")[1]
-    [{'board': 'pico-3', 'as': 'B1'}, {'board': 'pico-4', 'as': 'B2'}]
-    >>> table_layout(t, Station("sim", 2, ("{table}B1",)), "T-m1")[1]
-    [{'board': 'T-m1B1', 'as': 'B1'}]
-    >>> options, boards = table_layout(t, Station("hexa", 6, layout="hexagon"), "T-m1")
-    >>> len(options["boards"]), boards[0]["board"], boards[0]["holes"]["jackpot"]
-    (6, 'hexaB1', 'jackpot')
-    """
-    options = dict(t.spec.options)
-    if t.spec.game != "trigono":
-        return options, None
-    if station.layout == "hexagon":
-        options["boards"], bindings = hexagon(station.id)
-        return options, bindings
-    bindings = [{"board": b.replace("{table}", table_id), "as": f"B{k}"} for k, b in enumerate(station.boards, 1)]
-    return options, bindings or None
 
 
 _SERVICES: dict[int, TournamentService] = {}

@@ -50,7 +50,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hub.errors import BadInputError, RefusedError
-from hub.tournament import formats
+from hub.tournament import formats, placings, scheduling, swiss
 from hub.tournament.model import (
     JSONDict,
     Match,
@@ -64,12 +64,10 @@ from hub.tournament.model import (
     parse_scores,
     text,
 )
-from hub.tournament.standings import Standing, standings
 
 BRACKETS = ("main", "consolation")
 ENTRY_TYPES = ("create", "register", "check_in", "withdraw", "station", "start", "round",
                "redraw", "call", "uncall", "result", "correct", "forfeit")
-CALLS_KEPT = 30
 EMPTY = ""  # a bracket slot nobody fills (a bye)
 
 
@@ -90,6 +88,15 @@ class Tournament:
         self.calls: list[JSONDict] = []
         self.log: list[JSONDict] = []
         self.applied = 0
+
+    # Whole ideas of their own modules, as methods (each module's doc says what it does):
+    _on_station, _on_call, _on_uncall = scheduling.on_station, scheduling.on_call, scheduling.on_uncall
+    busy_players, queue = scheduling.busy_players, scheduling.queue
+    next_calls, follow_up = scheduling.next_calls, scheduling.follow_up
+    _on_round, _on_redraw = swiss.on_round, swiss.on_redraw
+    draw_round, redraw_entry, met, byes = swiss.draw_round, swiss.redraw_entry, swiss.met, swiss.byes
+    standings, pool_standings = placings.standings, placings.pool_standings
+    bracket_ranking, final_ranking, podium = placings.bracket_ranking, placings.final_ranking, placings.podium
 
     # -- building from the log --------------------------------------------------------
     @classmethod
@@ -187,32 +194,6 @@ class Tournament:
             if m.status == "called" or (m.status == "ready" and m.stage not in BRACKETS):
                 self._forfeit(m, p.id)
 
-    def _on_station(self, body: Mapping[str, Any], at: float) -> None:
-        raw = body.get("station")
-        if not isinstance(raw, Mapping) or any(k not in ("id", "seats", "boards", "active", "layout") for k in raw):
-            raise BadInputError("station: expected {id, seats, boards?, active?, layout?}")
-        layout = raw.get("layout", "row")
-        if layout not in ("row", "hexagon"):
-            raise BadInputError("station layout: expected row or hexagon")
-        sid = text(raw.get("id"), "station id", max_len=30)
-        seats = raw.get("seats")
-        if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 16:
-            raise BadInputError("station seats: expected 2 to 16")
-        boards = raw.get("boards", [])
-        if not isinstance(boards, list) or not all(isinstance(b, str) and b for b in boards):
-            raise BadInputError("station boards: expected a list of board ids")
-        active = raw.get("active", True)
-        if not isinstance(active, bool):
-            raise BadInputError("station active: expected true or false")
-        self.stations[sid] = Station(sid, seats, tuple(boards), active, layout)
-        if not active:  # out of order: its match in play goes back to the queue
-            for m in self.matches.values():
-                if m.status == "called" and m.station == sid:
-                    m.status, m.station, m.table = "ready", None, None
-
-    def _on_station_busy(self, station: str) -> bool:
-        return any(m.status == "called" and m.station == station for m in self.matches.values())
-
     # -- start and draws ------------------------------------------------------------------
     def seeding(self, ratings: Mapping[str, float] | None = None) -> list[str]:
         """The eligible players in seeding order: by rating (``ratings`` by player key,
@@ -283,132 +264,7 @@ class Tournament:
             slots = [("winner", mid) for mid in feeders]
             rnd += 1
 
-    def draw_round(self) -> JSONDict:
-        """The next Swiss round's ``round`` entry, drawn by standing now."""
-        if self.spec.format != "swiss" or self.status != "running":
-            raise RefusedError("only a running Swiss tournament draws rounds")
-        if self.round >= self.spec.rounds:
-            raise RefusedError(f"all {self.spec.rounds} rounds are drawn")
-        if any(m.status not in ("done", "cancelled") for m in self.matches.values()):
-            raise RefusedError(f"round {self.round} is not over")
-        ranked = [s.player for s in self.standings(self.eligible())]
-        groups, bye = formats.group_swiss(ranked, self.spec.seats, self.met(), self.byes())
-        return {"type": "round", "round": self.round + 1, "groups": [list(g) for g in groups],
-                "bye": bye}
-
-    def met(self) -> set[tuple[str, str]]:
-        """Pairs of players who already share (or shared) a match."""
-        pairs: set[tuple[str, str]] = set()
-        for m in self.matches.values():
-            if m.status in ("called", "done") and not m.bye:
-                for i, a in enumerate(m.players):
-                    for b in m.players[i + 1:]:
-                        pairs.add(formats.pair_key(a, b))
-        return pairs
-
-    def byes(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for m in self.matches.values():
-            if m.bye and m.stage == "swiss":
-                counts[m.players[0]] = counts.get(m.players[0], 0) + 1
-        return counts
-
-    def _check_groups(self, raw: Any, expected: list[str]) -> list[tuple[str, ...]]:
-        if not isinstance(raw, list) or not all(isinstance(g, list) for g in raw):
-            raise BadInputError("groups: expected a list of lists of player ids")
-        groups = [tuple(g) for g in raw]
-        named = [p for g in groups for p in g]
-        if sorted(map(str, named)) != sorted(expected) or len(set(named)) != len(named):
-            raise BadInputError("groups: must place every player to draw exactly once")
-        if any(not 2 <= len(g) <= self.spec.seats for g in groups):
-            raise BadInputError(f"groups: each has 2 to {self.spec.seats} players")
-        return groups
-
-    def _on_round(self, body: Mapping[str, Any], at: float) -> None:
-        if self.spec.format != "swiss" or self.status != "running":
-            raise RefusedError("only a running Swiss tournament draws rounds")
-        if body.get("round") != self.round + 1 or self.round >= self.spec.rounds:
-            raise RefusedError(f"the next round is {self.round + 1} of {self.spec.rounds}")
-        if any(m.status not in ("done", "cancelled") for m in self.matches.values()):
-            raise RefusedError(f"round {self.round} is not over")
-        eligible = self.eligible()
-        bye = body.get("bye")
-        if bye is not None and bye not in eligible:
-            raise BadInputError("bye: not a present player")
-        groups = self._check_groups(body.get("groups"), [p for p in eligible if p != bye])
-        self.round += 1
-        for g in groups:
-            self._new_match("swiss", self.round, g)
-        if bye is not None:
-            m = self._new_match("swiss", self.round, (bye,))
-            m.status, m.bye, m.ranking = "done", True, ((bye,),)
-
-    def redraw_entry(self) -> JSONDict | None:
-        """After a correction, the ``redraw`` entry for the current Swiss round's matches
-        not yet started (None when there is nothing to redraw or it would not change)."""
-        if self.spec.format != "swiss" or self.status != "running":
-            return None
-        waiting = self._redrawable()
-        if not waiting:
-            return None
-        players = {p for m in waiting for p in m.players}
-        ranked = [s.player for s in self.standings(sorted(players))]
-        groups, _ = formats.group_swiss(ranked, self.spec.seats, self.met(), {})
-        if sorted(sorted(g) for g in groups) == sorted(sorted(m.players) for m in waiting):
-            return None
-        return {"type": "redraw", "round": self.round, "groups": [list(g) for g in groups]}
-
-    def _redrawable(self) -> list[Match]:
-        """The current Swiss round's matches not started (a forfeit counts as a start)."""
-        return [m for m in self.matches.values() if m.stage == "swiss" and m.round == self.round
-                and m.status == "ready" and not m.forfeits]
-
-    def _on_redraw(self, body: Mapping[str, Any], at: float) -> None:
-        if body.get("round") != self.round or self.spec.format != "swiss":
-            raise RefusedError("redraw: only the current Swiss round")
-        waiting = self._redrawable()
-        groups = self._check_groups(body.get("groups"), [p for m in waiting for p in m.players])
-        for m in waiting:
-            m.status = "cancelled"
-        for g in groups:
-            self._new_match("swiss", self.round, g)
-
-    # -- playing -------------------------------------------------------------------------
-    def busy_players(self) -> set[str]:
-        return {p for m in self.matches.values() if m.status == "called" for p in m.players
-                if p not in m.forfeits}
-
-    def _on_call(self, body: Mapping[str, Any], at: float) -> None:
-        m = self.match(body.get("match"))
-        if m.status != "ready":
-            raise RefusedError(f"match {m.number} is {m.status}, not waiting for a station")
-        sid = body.get("station")
-        station = self.stations.get(sid) if isinstance(sid, str) else None
-        if station is None or not station.active:
-            raise UnknownMatchError(f"no active station {sid!r}")
-        if self._on_station_busy(station.id):
-            raise RefusedError(f"station {station.id} is busy")
-        if len(m.players) > station.seats:
-            raise RefusedError(f"station {station.id} seats {station.seats}, match {m.number} has {len(m.players)} players")
-        busy = self.busy_players().intersection(m.players)
-        if busy:
-            raise RefusedError(f"{', '.join(self.name(p) for p in sorted(busy))} already playing")
-        table = body.get("table")
-        if table is not None and not isinstance(table, str):
-            raise BadInputError("table: expected a table id")
-        m.status, m.station, m.table = "called", station.id, table
-        self.calls.append({"match": m.id, "number": m.number, "station": station.id,
-                           "players": [self.name(p) for p in m.players], "at": at})
-        del self.calls[:-CALLS_KEPT]
-
-    def _on_uncall(self, body: Mapping[str, Any], at: float) -> None:
-        """A called match goes back to the queue (its station failed, the players were
-        sent to the wrong one); the director calls it again to a free station."""
-        m = self.match(body.get("match"))
-        if m.status != "called":
-            raise RefusedError(f"match {m.number} is {m.status}, not called")
-        m.status, m.station, m.table = "ready", None, None
-
+    # -- results ---------------------------------------------------------------------------
     def _ranking_for(self, m: Match, body: Mapping[str, Any]) -> tuple[Ranking, dict[str, float]]:
         playing = [p for p in m.players if p not in m.forfeits]
         ranking = parse_ranking(body.get("ranking"), playing)
@@ -486,7 +342,7 @@ class Tournament:
                     slot = self.order[ref - 1]
                 elif kind in ("qualifier", "consolation"):
                     if pools_done is None:
-                        pools_done = self._pool_outcome()
+                        pools_done = placings.pool_outcome(self)
                     if not pools_done:
                         known = False
                         continue
@@ -509,122 +365,6 @@ class Tournament:
         if self.spec.format == "swiss":
             finished = finished and self.round >= self.spec.rounds
         self.status = "finished" if finished and self.matches else "running"
-
-    def _pool_outcome(self) -> dict[str, list[str]]:
-        """Qualifiers and the others, each in bracket-seed order (pool place first, then
-        the results; players of one pool kept apart in the first round where the order
-        within a place allows it), once every pool match is done ({} before)."""
-        pool_matches = [m for m in self.matches.values() if m.stage == "pools"]
-        if any(m.status != "done" for m in pool_matches):
-            return {}
-        placed: list[tuple[int, float, float, float, int, str, bool]] = []
-        for i, pool in enumerate(self.pools):
-            name = chr(ord("A") + i)
-            lines = standings(self.spec, pool, [m for m in pool_matches if m.pool == name])
-            # A player who withdrew leaves their place to the next one of the pool.
-            lines.sort(key=lambda line: self.players[line.player].status == "withdrawn")
-            for place, line in enumerate(lines, 1):
-                per = max(1, line.played)
-                placed.append((place, -line.points / per, -line.wins / per, -line.diff,
-                               line.lot, line.player, place <= self.spec.advance))
-        placed.sort()
-        pool_of = {p: chr(ord("A") + i) for i, pool in enumerate(self.pools) for p in pool}
-        out: dict[str, list[str]] = {}
-        for stage, qualified in (("qualifier", True), ("consolation", False)):
-            tier = [p for p in placed if p[6] == qualified]
-            out[stage] = formats.spread_pools([p[5] for p in tier], [p[0] for p in tier], pool_of,
-                                              self.spec.bracket_seats)
-        return out
-
-    def standings(self, players: Iterable[str] | None = None) -> list[Standing]:
-        """Standings of ``players`` (default: everyone registered) over the matches
-        played so far (pools and Swiss; brackets are ranked by :meth:`final_ranking`)."""
-        ids = list(self.players) if players is None else list(players)
-        return standings(self.spec, ids, (m for m in self.matches.values() if m.stage in ("pools", "swiss")))
-
-    def pool_standings(self) -> list[list[Standing]]:
-        pool_matches = [m for m in self.matches.values() if m.stage == "pools"]
-        return [standings(self.spec, pool, [m for m in pool_matches if m.pool == chr(ord("A") + i)])
-                for i, pool in enumerate(self.pools)]
-
-    def bracket_ranking(self, stage: str) -> list[tuple[int, str]]:
-        """(place, player) of a bracket's players, best first: by the round they went out
-        in, then their placing in that match (two losing semi-finalists share 3rd)."""
-        reached: dict[str, tuple[int, int]] = {}
-        seed_of = {p: i for i, p in enumerate(self.order)}
-        for m in self.matches.values():
-            if m.stage != stage or m.status != "done" or m.bye or not m.players:
-                continue
-            for p in m.players:
-                reached[p] = (m.round, m.placing(p))
-        keyed = sorted(reached.items(), key=lambda kv: (-kv[1][0], kv[1][1], seed_of.get(kv[0], 0)))
-        out: list[tuple[int, str]] = []
-        for i, (p, key) in enumerate(keyed):
-            place = out[-1][0] if out and reached[out[-1][1]] == key else i + 1
-            out.append((place, p))
-        return out
-
-    def final_ranking(self, lines: list[Standing] | None = None) -> list[tuple[int, str]]:
-        """(place, player) for everyone placed so far, best first (``lines``: the
-        standings of everyone, when the caller has them already)."""
-        if self.spec.format == "swiss":
-            seated = {p for m in self.matches.values() if m.status != "cancelled" for p in m.players}
-            ranked = [s for s in (lines or self.standings()) if s.player in seated]
-            return [(place, s.player) for place, s in enumerate(ranked, 1)]
-        out = self.bracket_ranking("main")
-        if self.spec.format == "pools":
-            offset = len(out)
-            out += [(place + offset, p) for place, p in self.bracket_ranking("consolation")]
-        return out
-
-    def podium(self, ranking: list[tuple[int, str]] | None = None) -> list[tuple[int, str]]:
-        """The places 1 to 3 once the tournament is finished ([] before)."""
-        if self.status != "finished":
-            return []
-        return [(place, p) for place, p in (ranking or self.final_ranking()) if place <= 3]
-
-    def queue(self) -> list[Match]:
-        """Matches ready to be sent to a station, in calling order."""
-        stage_order = {"pools": 0, "swiss": 0, "main": 1, "consolation": 1}
-        ready = [m for m in self.matches.values() if m.status == "ready"]
-        return sorted(ready, key=lambda m: (stage_order[m.stage], m.round, m.number))
-
-    def next_calls(self) -> list[JSONDict]:
-        """``call`` entries for the free stations now: each ready match (in queue order)
-        whose players are all free goes to the smallest free station that seats it."""
-        busy = self.busy_players()
-        free = sorted((s for s in self.stations.values()
-                       if s.active and not self._on_station_busy(s.id)), key=lambda s: (s.seats, s.id))
-        calls: list[JSONDict] = []
-        for m in self.queue():
-            if busy.intersection(m.players):
-                continue
-            station = next((s for s in free if s.seats >= len(m.players)), None)
-            if station is None:
-                continue
-            free.remove(station)
-            busy.update(m.players)
-            calls.append({"type": "call", "match": m.id, "station": station.id})
-        return calls
-
-    def follow_up(self, after: Mapping[str, Any]) -> JSONDict | None:
-        """The next entry the tournament director writes by itself after ``after``
-        (apply it, then ask again with it): the redraw of the current Swiss round's
-        matches not started after a correction of an earlier round, the next Swiss round
-        once the last is over, then a call of a ready match to each free station."""
-        if after.get("type") == "correct" and self.spec.format == "swiss":
-            corrected = self.matches.get(str(after.get("match")))
-            if corrected is not None and corrected.round < self.round:
-                redraw = self.redraw_entry()
-                if redraw is not None:
-                    return redraw
-        if self.spec.format == "swiss" and self.status == "running":
-            try:
-                return self.draw_round()
-            except RefusedError:
-                pass  # the round is not over (or all are drawn)
-        calls = self.next_calls()
-        return calls[0] if calls else None
 
     # -- views -------------------------------------------------------------------------------
     def match_json(self, m: Match, names: Mapping[str, str] | None = None) -> JSONDict:

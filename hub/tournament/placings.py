@@ -1,0 +1,98 @@
+"""Where the players of a :class:`~hub.tournament.state.Tournament` stand: pool and
+Swiss standings, the pools' qualifiers for the brackets, bracket places, the final
+ranking and the podium — all derived from the matches played so far.
+
+Functions of the tournament; :class:`~hub.tournament.state.Tournament` has them as its
+methods (``t.standings()``, ``t.final_ranking()``, ``t.podium()``...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from hub.tournament import formats
+from hub.tournament.standings import Standing
+from hub.tournament.standings import standings as standing_lines
+
+if TYPE_CHECKING:
+    from hub.tournament.state import Tournament
+
+
+def pool_outcome(t: Tournament) -> dict[str, list[str]]:
+    """Qualifiers and the others, each in bracket-seed order (pool place first, then
+    the results; players of one pool kept apart in the first round where the order
+    within a place allows it), once every pool match is done ({} before)."""
+    pool_matches = [m for m in t.matches.values() if m.stage == "pools"]
+    if any(m.status != "done" for m in pool_matches):
+        return {}
+    placed: list[tuple[int, float, float, float, int, str, bool]] = []
+    for i, pool in enumerate(t.pools):
+        name = chr(ord("A") + i)
+        lines = standing_lines(t.spec, pool, [m for m in pool_matches if m.pool == name])
+        # A player who withdrew leaves their place to the next one of the pool.
+        lines.sort(key=lambda line: t.players[line.player].status == "withdrawn")
+        for place, line in enumerate(lines, 1):
+            per = max(1, line.played)
+            placed.append((place, -line.points / per, -line.wins / per, -line.diff,
+                           line.lot, line.player, place <= t.spec.advance))
+    placed.sort()
+    pool_of = {p: chr(ord("A") + i) for i, pool in enumerate(t.pools) for p in pool}
+    out: dict[str, list[str]] = {}
+    for stage, qualified in (("qualifier", True), ("consolation", False)):
+        tier = [p for p in placed if p[6] == qualified]
+        out[stage] = formats.spread_pools([p[5] for p in tier], [p[0] for p in tier], pool_of,
+                                          t.spec.bracket_seats)
+    return out
+
+
+def standings(t: Tournament, players: Iterable[str] | None = None) -> list[Standing]:
+    """Standings of ``players`` (default: everyone registered) over the matches
+    played so far (pools and Swiss; brackets are ranked by :meth:`final_ranking`)."""
+    ids = list(t.players) if players is None else list(players)
+    return standing_lines(t.spec, ids, (m for m in t.matches.values() if m.stage in ("pools", "swiss")))
+
+
+def pool_standings(t: Tournament) -> list[list[Standing]]:
+    pool_matches = [m for m in t.matches.values() if m.stage == "pools"]
+    return [standing_lines(t.spec, pool, [m for m in pool_matches if m.pool == chr(ord("A") + i)])
+            for i, pool in enumerate(t.pools)]
+
+
+def bracket_ranking(t: Tournament, stage: str) -> list[tuple[int, str]]:
+    """(place, player) of a bracket's players, best first: by the round they went out
+    in, then their placing in that match (two losing semi-finalists share 3rd)."""
+    reached: dict[str, tuple[int, int]] = {}
+    seed_of = {p: i for i, p in enumerate(t.order)}
+    for m in t.matches.values():
+        if m.stage != stage or m.status != "done" or m.bye or not m.players:
+            continue
+        for p in m.players:
+            reached[p] = (m.round, m.placing(p))
+    keyed = sorted(reached.items(), key=lambda kv: (-kv[1][0], kv[1][1], seed_of.get(kv[0], 0)))
+    out: list[tuple[int, str]] = []
+    for i, (p, key) in enumerate(keyed):
+        place = out[-1][0] if out and reached[out[-1][1]] == key else i + 1
+        out.append((place, p))
+    return out
+
+
+def final_ranking(t: Tournament, lines: list[Standing] | None = None) -> list[tuple[int, str]]:
+    """(place, player) for everyone placed so far, best first (``lines``: the
+    standings of everyone, when the caller has them already)."""
+    if t.spec.format == "swiss":
+        seated = {p for m in t.matches.values() if m.status != "cancelled" for p in m.players}
+        ranked = [s for s in (lines or t.standings()) if s.player in seated]
+        return [(place, s.player) for place, s in enumerate(ranked, 1)]
+    out = t.bracket_ranking("main")
+    if t.spec.format == "pools":
+        offset = len(out)
+        out += [(place + offset, p) for place, p in t.bracket_ranking("consolation")]
+    return out
+
+
+def podium(t: Tournament, ranking: list[tuple[int, str]] | None = None) -> list[tuple[int, str]]:
+    """The places 1 to 3 once the tournament is finished ([] before)."""
+    if t.status != "finished":
+        return []
+    return [(place, p) for place, p in (ranking or t.final_ranking()) if place <= 3]

@@ -246,9 +246,13 @@ def test_2000_made_up_board_ids_stay_bounded_finding_7(tmp_path: Path) -> None:
         live.serial([boards.paths["S1"]])
         boards.play(0.5)
         rogue = boards.boards["S1"]
+        # The made-up boards speak on S1's port, so the hub's acks for the ones it admits come
+        # back on that port; acks name no board (one board per port), so made-up ids under
+        # S1's own boot would acknowledge S1's events. Another boot keeps the two apart.
+        stranger_boot = rogue.node.boot ^ 1  # another boot id, still within the protocol bounds
         for n in range(2000):
-            os.write(rogue.master, protocol.encode_line({"type": "bounce", "board": f"X{n}", "boot": 1, "seq": 1,
-                                                         "t_us": n, "hole": "big"}))
+            os.write(rogue.master, protocol.encode_line({"type": "bounce", "board": f"X{n}", "boot": stranger_boot,
+                                                         "seq": 1, "t_us": n, "hole": "big"}))
             if n % 100 == 0:
                 time.sleep(0.1)
         time.sleep(2.0)

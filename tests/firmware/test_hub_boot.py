@@ -81,14 +81,20 @@ def stored(rig: Rig) -> list[tuple[str, str]]:
             if "throw" in e["action"]]
 
 
+def board_after_a_throw(rig: Rig) -> Board:
+    """A Trigono table on B1 and its first board, once Ana's throw (B1.big) is stored."""
+    rig.hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=1, options={"first": "Ana"})
+    first = Board(rig, 0x0ABC, 5_000_000)
+    first.drop(0)  # Ana: big
+    first.settle()
+    assert wait_for(lambda: (first.run(20), len(stored(rig)) == 1)[1], 5)  # the hub may ask its clock
+    return first
+
+
 def test_a_reused_boot_id_is_detected_and_the_new_events_are_kept(tmp_path: Path) -> None:
     rig = Rig(tmp_path / "hub.db")
     try:
-        rig.hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=1, options={"first": "Ana"})
-        first = Board(rig, 0x0ABC, 5_000_000)
-        first.drop(0)  # Ana: big
-        first.settle()
-        assert wait_for(lambda: (first.run(20), len(stored(rig)) == 1)[1], 5)  # the hub may ask its clock
+        first = board_after_a_throw(rig)
         boot = first.node.boot
         # the board is swapped for a spare whose flash was erased: same id, same boot id
         spare = Board(rig, 0x0ABC, 90_000_000)

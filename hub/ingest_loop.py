@@ -35,12 +35,22 @@ INGEST_BATCH = 1000
 CLOCK_ASK_S = 0.5  # health requests to a board whose clock a settle window waits for
 
 
+def unique(commands: list[Ack[Transport]]) -> list[Ack[Transport]]:
+    """The tables' commands (a name each: selftest, tare), each once per board and batch,
+    first asked first: a drained backlog asks a selftest after every throw in it, and the
+    board needs to test its beams once, now."""
+    seen: dict[tuple[str, str], Ack[Transport]] = {}
+    for command in commands:
+        seen.setdefault((command.board, command.msg["cmd"]), command)
+    return list(seen.values())
+
+
 class IngestLoop:
     """Inbox → ingest → store → apply → acks, for one hub (its lock, store, tables)."""
 
     def __init__(self, store: EventStore, tables: TableSet, devices: IngestState[Transport],
                  feed: ChangeFeed, lock: threading.RLock,
-                 applied: Callable[[Table], None], lost_after_s: float) -> None:
+                 applied: Callable[[Table], list[Ack[Transport]]], lost_after_s: float) -> None:
         self.store, self.tables, self.devices, self.feed = store, tables, devices, feed
         self._lock = lock
         self._applied = applied
@@ -107,16 +117,16 @@ class IngestLoop:
 
     def _apply_stored(self, intake: Intake[Transport], ids: list[int | None]) -> list[JSONDict]:
         touched: dict[str, None] = {}
+        commands: list[Ack[Transport]] = []
         for table_id, entry in ingest.stored(self.devices, intake, ids):
             table = self.tables[table_id]
             try:
                 table.apply_entry(entry)
             except Exception:  # noqa: BLE001 - stored is stored: the other entries still apply
                 log.exception("applying entry %s to table %s failed", entry.id, table_id)
-            self._applied(table)
+            commands.extend(self._applied(table))
             touched[table_id] = None
-        self.send(intake.acks)
-        self.send(intake.asks)
+        self.send(intake.acks + intake.asks + unique(commands))
         self.feed.changed([{"kind": "table", "table": t} for t in touched])
         self.feed.boards(intake.boards)
         return [item.msg for item, entry_id in zip(intake.ready, ids, strict=True)
@@ -124,8 +134,12 @@ class IngestLoop:
 
     @staticmethod
     def send(acks: list[Ack[Transport]]) -> None:
+        """Send acks and commands, in order, one :meth:`Transport.send_many` per link."""
+        by_link: dict[Transport, list[tuple[str, JSONDict]]] = {}
         for ack in acks:
-            ack.link.send(ack.board, ack.msg)
+            by_link.setdefault(ack.link, []).append((ack.board, ack.msg))
+        for link, items in by_link.items():
+            link.send_many(items)
 
     # -- the timer (under the hub's lock) ------------------------------------------------
     def ask_clock(self, table: Table, now: float) -> None:

@@ -6,7 +6,7 @@ FD``; FD is its end of a socket pair wrapped as a ``multiprocessing.connection.C
 The hub first sends ``("settings", MqttSettings JSON)`` (the password never appears on
 a command line). To the hub it sends ``("msgs", [(topic, payload), …])`` batches,
 ``("up",)``, ``("refused", reason)`` and ``("down", reason)``; from the hub it takes
-``("pub", topic, payload, qos)`` and ``("stop",)``. It exits when the hub's end closes.
+``("pubs", [(topic, payload, qos), ...])`` and ``("stop",)``. It exits when the hub's end closes.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from hub.mqtt_link import SUBSCRIPTIONS, MqttSettings, new_client, tune_socket
+from hub.mqtt_link import SUBSCRIPTIONS, MqttSettings, new_client
 
 BATCH_WAIT_S = 0.0005  # gather what arrived meanwhile into one send
 
@@ -41,7 +41,6 @@ def serve(settings: MqttSettings, conn: Connection) -> None:
         if reason.is_failure:
             send(("refused", str(reason)))
             return
-        tune_socket(client)
         client.subscribe(SUBSCRIPTIONS)
 
     def on_subscribe(client: mqtt.Client, userdata: Any, mid: int, reasons: Any, props: Any) -> None:
@@ -85,8 +84,9 @@ def serve(settings: MqttSettings, conn: Connection) -> None:
                 cmd = conn.recv()
             except (EOFError, OSError):
                 break
-            if cmd[0] == "pub":
-                client.publish(cmd[1], cmd[2], qos=cmd[3])
+            if cmd[0] == "pubs":
+                for topic, payload, qos in cmd[1]:
+                    client.publish(topic, payload, qos=qos)
             elif cmd[0] == "stop":
                 break
     finally:

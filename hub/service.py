@@ -44,7 +44,7 @@ from hub.errors import (
     UnknownTableError,
 )
 from hub.health import GIVE_UP_S, SeqTracker
-from hub.ingest import IngestState
+from hub.ingest import Ack, IngestState
 from hub.ingest_loop import IngestLoop
 from hub.spec import TableSpec
 from hub.store import Entry, EventStore, SqliteStore, with_id
@@ -255,19 +255,20 @@ class Hub:
             table = trial
         else:  # another writer took the id: apply again with the real one
             table.apply_entry(with_id(entry, entry_id))
-        self._applied(table)
+        self.ingest_loop.send(self._applied(table))
         return table
 
-    def _applied(self, table: Table, announce: bool = True) -> None:
+    def _applied(self, table: Table, announce: bool = True) -> list[Ack[Transport]]:
+        """After ``table`` took an entry: record it, announce it, wake its bots; returns
+        the device commands it asked for (the caller sends them with its acks)."""
         self.tables.applied(table)
-        for board, command in table.take_commands():
-            link = self.devices.links.get(board)
-            if link is not None:
-                link.send(board, protocol.command(0, command))
         if announce:
             self.feed.table(table.id)
         if table.has_bots:
             self.bots.request(table.id)
+        return [Ack(link, board, protocol.command(0, command))
+                for board, command in table.take_commands()
+                if (link := self.devices.links.get(board)) is not None]
 
     def _hint(self, table_id: str) -> JSONDict:
         with self._lock:
@@ -374,7 +375,7 @@ class Hub:
                     (entry_id,) = self.store.append([entry])
                     assert entry_id is not None
                     table.apply_entry(with_id(entry, entry_id))
-                    self._applied(table)
+                    self.ingest_loop.send(self._applied(table))
             self.ingest_loop.expire(now, mono)
             if self.ingest_loop.inbox.idle():
                 self.tables.snapshot_due()

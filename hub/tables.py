@@ -106,6 +106,7 @@ class Table:
         self.actions: list[dict[str, Any]] = []  # {"action": JSON, "src": [entry ids], "by": str}
         self.events: list[dict[str, Any]] = []
         self.alerts: list[dict[str, Any]] = []
+        self._alert_keys: set[str] = set()  # the keys of the keyed alerts (one alert per key)
         self.applied_through = 0  # id of the last entry applied
         self.hint: dict[str, Any] | None = None
         self.archived = False  # put away by the organizer: not among the live tables
@@ -276,27 +277,34 @@ class Table:
     # -- events and alerts ---------------------------------------------------------------
     def note(self, entry: Entry, kind: str, /, **params: Any) -> None:
         """An event of the table's log: a ``kind`` with ``params`` (words: hub/wording.py,
-        and the web's catalogue); ``text`` is the English line."""
+        and the web's catalogue). Its English ``text`` is written when a view first shows
+        it (:func:`_worded`): most events scroll out unseen, and wording each one as it
+        happened was a tenth of the hub's ingest time (bench/hub_ingest.py)."""
         self.events.append({"id": entry.id, "at": entry.at, "source": entry.source, "kind": kind,
-                            "params": params, "text": wording.text(kind, _shortened(params))})
-        del self.events[:-MAX_EVENTS]
+                            "params": params})
+        if len(self.events) > MAX_EVENTS:
+            del self.events[0]
 
     def alert(self, entry: Entry, kind: str, /, *, level: str = "warning", board: str | None = None,
               key: str | None = None, **params: Any) -> None:
         """An alert for the referee; one per ``key`` (a newer one replaces it). ``board``
-        is also a parameter of its words."""
+        is also a parameter of its words (worded when first shown, as events are)."""
         if board is not None:
             params = {"board": board, **params}
         if key is not None:
-            self.alerts = [a for a in self.alerts if a.get("key") != key]
+            self.clear_alert(key)
+            self._alert_keys.add(key)
         self.alerts.append({"id": entry.id, "at": entry.at, "level": level, "kind": kind,
-                            "params": params, "text": wording.text(kind, params), "board": board,
-                            "key": key})
-        del self.alerts[:-MAX_ALERTS]
+                            "params": params, "board": board, "key": key})
+        if len(self.alerts) > MAX_ALERTS:
+            self._alert_keys.discard(self.alerts.pop(0)["key"])
 
     def clear_alert(self, key: str) -> None:
-        if any(a.get("key") == key for a in self.alerts):
+        # A set of the keys in use: asked after every throw, while up to MAX_ALERTS
+        # alerts may be listed.
+        if key in self._alert_keys:
             self.alerts = [a for a in self.alerts if a.get("key") != key]
+            self._alert_keys.discard(key)
 
     # -- views ---------------------------------------------------------------------------
     def printed(self) -> dict[str, Any]:
@@ -357,8 +365,9 @@ class Table:
             "layout": [],
             "prompts": self.prompts(),
             "throw": None,
-            "alerts": [{k: v for k, v in a.items() if k != "key"} for a in self.alerts],
-            "events": list(self.events),
+            "alerts": [{k: v for k, v in _worded(a, shorten=False).items() if k != "key"}
+                       for a in self.alerts],
+            "events": [_worded(event) for event in self.events],
             "hint": self.hint,
             "archived": self.archived,
             "abandoned": self.abandoned,
@@ -382,9 +391,19 @@ class Table:
         self._version += 1
         self.events = list(data["events"])
         self.alerts = list(data["alerts"])
+        self._alert_keys = {a["key"] for a in self.alerts if a.get("key") is not None}
         self.applied_through = int(data["applied_through"])
         self.archived = bool(data.get("archived", False))  # older snapshots have none
         self.abandoned = bool(data.get("abandoned", False))
+
+
+def _worded(item: dict[str, Any], shorten: bool = True) -> dict[str, Any]:
+    """An event or alert with its English ``text``, kept in it (worded once); an
+    event's long input values are shortened."""
+    if "text" not in item:
+        params = item["params"]
+        item["text"] = wording.text(item["kind"], _shortened(params) if shorten else params)
+    return item
 
 
 def _shortened(params: dict[str, Any]) -> dict[str, Any]:

@@ -49,6 +49,12 @@ class Transport(ABC):
         """Send an ack or a command to a board; False when the board cannot be reached now
         (the device resends, so a lost ack only costs a duplicate)."""
 
+    def send_many(self, items: list[tuple[str, dict[str, Any]]]) -> None:
+        """Send several acks or commands (board, message) in order; a link that crosses a
+        process boundary overrides it to pay that crossing once per ingest batch."""
+        for board, msg in items:
+            self.send(board, msg)
+
     def describe(self) -> dict[str, Any]:
         """What this link is, for the health page."""
         return {"transport": self.name}

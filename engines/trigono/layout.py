@@ -21,6 +21,7 @@ engines.core.RecordError: boards: the boards must be side-connected (T19)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from engines.core import JSON, RecordError, check_keys
@@ -123,11 +124,11 @@ class Layout:
     def to_json(self) -> list[dict[str, Any]]:
         return [{"id": b.id, "cell": b.cell.to_json()} for b in self.boards]
 
-    @property
+    @cached_property
     def board_ids(self) -> tuple[str, ...]:
         return tuple(b.id for b in self.boards)
 
-    @property
+    @cached_property
     def holes(self) -> tuple[str, ...]:
         """Every hole id: each board's big then small hole, in board order, then the jackpots."""
         return tuple(h for b in self.boards for h in (b.big, b.small)) + tuple(
@@ -136,15 +137,17 @@ class Layout:
 
     def hole_kind(self, hole: str) -> tuple[str, str | None]:
         """``("big", board)``, ``("small", board)`` or ``("jackpot", None)``; KeyError if unknown."""
+        return self._hole_kinds[hole]
+
+    @cached_property
+    def _hole_kinds(self) -> dict[str, tuple[str, str | None]]:
+        # Asked for every palet that falls (the hub's ingest path): a lookup, not a scan.
+        kinds: dict[str, tuple[str, str | None]] = {}
         for b in self.boards:
-            if hole == b.big:
-                return ("big", b.id)
-            if hole == b.small:
-                return ("small", b.id)
+            kinds[b.big], kinds[b.small] = ("big", b.id), ("small", b.id)
         for j in self.jackpots:
-            if hole == j.hole:
-                return ("jackpot", None)
-        raise KeyError(hole)
+            kinds[j.hole] = ("jackpot", None)
+        return kinds
 
     def holes_of_board(self, board_id: str) -> tuple[str, ...]:
         """The holes a palet lying on ``board_id`` can fall into (T12): its own two and the

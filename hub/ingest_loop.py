@@ -33,16 +33,7 @@ log = logging.getLogger("hub")
 
 INGEST_BATCH = 1000
 CLOCK_ASK_S = 0.5  # health requests to a board whose clock a settle window waits for
-
-
-def unique(commands: list[Ack[Transport]]) -> list[Ack[Transport]]:
-    """The tables' commands (a name each: selftest, tare), each once per board and batch,
-    first asked first: a drained backlog asks a selftest after every throw in it, and the
-    board needs to test its beams once, now."""
-    seen: dict[tuple[str, str], Ack[Transport]] = {}
-    for command in commands:
-        seen.setdefault((command.board, command.msg["cmd"]), command)
-    return list(seen.values())
+COMMAND_EVERY_S = 1.0  # the same table command (selftest, tare) to one board at most this often
 
 
 class IngestLoop:
@@ -57,6 +48,7 @@ class IngestLoop:
         self.lost_after_s = lost_after_s
         self.inbox: Inbox[Arrival[Transport]] = Inbox(INGEST_BATCH)
         self._clock_asked: dict[str, float] = {}
+        self._commanded: dict[tuple[str, str], float] = {}
         self.applied_hook: Callable[[list[JSONDict]], None] | None = None
         """Called (ingest thread, outside the lock) with each batch of applied device
         messages; the benchmark measures latency with it."""
@@ -64,6 +56,11 @@ class IngestLoop:
     # -- the transports' side (any thread) -----------------------------------------------
     def put(self, transport: Transport, msg: JSONDict, link: str, raw: str | None = None) -> None:
         self.inbox.put(Arrival(transport, msg, link, time.time(), raw))
+
+    def put_many(self, transport: Transport, messages: list[tuple[JSONDict, str | None]],
+                 link: str) -> None:
+        at = time.time()
+        self.inbox.put_many(Arrival(transport, msg, link, at, raw) for msg, raw in messages)
 
     def corrupt(self, link: str, reason: str, board: str | None) -> None:
         with self._lock:
@@ -126,11 +123,24 @@ class IngestLoop:
                 log.exception("applying entry %s to table %s failed", entry.id, table_id)
             commands.extend(self._applied(table))
             touched[table_id] = None
-        self.send(intake.acks + intake.asks + unique(commands))
+        self.send(intake.acks + intake.asks + commands)
         self.feed.changed([{"kind": "table", "table": t} for t in touched])
         self.feed.boards(intake.boards)
         return [item.msg for item, entry_id in zip(intake.ready, ids, strict=True)
                 if entry_id is not None and item.msg["type"] in protocol.EVENT_TYPES]
+
+    def fresh(self, commands: list[Ack[Transport]], now: float) -> list[Ack[Transport]]:
+        """The tables' commands not sent to their board in the last COMMAND_EVERY_S
+        (monotonic ``now``). A table asks a selftest after every throw; a backlog drained
+        at once (a hub back from a crash, bench/hub_ingest.py) asked hundreds a second of
+        one board, which needs one: a command asks for a state, not an action per throw."""
+        out = []
+        for command in commands:
+            key = (command.board, command.msg["cmd"])
+            if now - self._commanded.get(key, float("-inf")) >= COMMAND_EVERY_S:
+                self._commanded[key] = now
+                out.append(command)
+        return out
 
     @staticmethod
     def send(acks: list[Ack[Transport]]) -> None:

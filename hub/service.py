@@ -266,9 +266,10 @@ class Hub:
             self.feed.table(table.id)
         if table.has_bots:
             self.bots.request(table.id)
-        return [Ack(link, board, protocol.command(0, command))
-                for board, command in table.take_commands()
-                if (link := self.devices.links.get(board)) is not None]
+        return self.ingest_loop.fresh([Ack(link, board, protocol.command(0, command))
+                                       for board, command in table.take_commands()
+                                       if (link := self.devices.links.get(board)) is not None],
+                                      time.monotonic())
 
     def _hint(self, table_id: str) -> JSONDict:
         with self._lock:
@@ -347,6 +348,10 @@ class Hub:
     def device_message(self, transport: Transport, msg: JSONDict, link: str,
                        raw: str | None = None) -> None:
         self.ingest_loop.put(transport, msg, link, raw)
+
+    def device_messages(self, transport: Transport, messages: list[tuple[JSONDict, str | None]],
+                        link: str) -> None:
+        self.ingest_loop.put_many(transport, messages, link)
 
     def device_status(self, transport: Transport, board: str, status: str, link: str) -> None:
         self.device_message(transport, {"type": "status", "board": board, "status": status}, link)

@@ -23,6 +23,10 @@ class DeviceSink(Protocol):
         link has it, is the JSON text ``msg`` was decoded from (the store keeps it as is
         instead of encoding ``msg`` again)."""
 
+    def device_messages(self, transport: Transport, messages: list[tuple[dict[str, Any], str | None]],
+                        link: str) -> None:
+        """Several well-formed messages with their raw JSON, in order (one inbox round)."""
+
     def device_corrupt(self, transport: Transport, link: str, reason: str, board: str | None) -> None:
         """A line or payload that failed to decode; ``board`` when the link knows it."""
 

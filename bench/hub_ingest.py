@@ -14,6 +14,10 @@
 4. Restart time of a hub over the resulting store (>= N stored events): with the
    snapshots as a crash would leave them, and with no snapshot at all (full replay).
 
+Steps 1 and 2 run ``--rounds`` times (3), interleaved, each hub on a fresh store: the
+machine's speed drifts by a third between minutes, and the summary gives the median
+round's figures with every round's ratio.
+
 Run: ``python bench/hub_ingest.py`` (``--events 20000`` for a quick run). ``--db
 postgresql://127.0.0.1/test`` measures the PostgreSQL store instead of SQLite (in a
 schema of its own, dropped at the end). The machine is shared: figures are noisy, run
@@ -43,6 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from firmware import protocol  # noqa: E402
+from hub.assemble import tune_gc  # noqa: E402
 from hub.mqtt_link import MqttProcessTransport  # noqa: E402
 from hub.service import Hub  # noqa: E402
 from hub.store import EventStore, is_postgres_url, open_store  # noqa: E402
@@ -101,6 +106,14 @@ def publish_all(client: mqtt.Client, messages: list[dict[str, Any]]) -> None:
         last.wait_for_publish(120)
 
 
+def forget_session(broker: Broker, client_id: str) -> None:
+    """Drop a persistent session, so that the broker stops queueing events for it while
+    the next phase publishes (it would also hand them to the next round's client)."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=True)
+    client.connect(broker.host, broker.port)
+    client.disconnect()
+
+
 def bare_throughput(broker: Broker, messages: list[dict[str, Any]]) -> tuple[float, float]:
     """(events/s, CPU seconds per event of this process: paho's own work)."""
     received = 0
@@ -139,6 +152,7 @@ def bare_throughput(broker: Broker, messages: list[dict[str, Any]]) -> tuple[flo
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     sub.disconnect()
     sub.loop_stop()
+    forget_session(broker, "bench-bare")
     return total / elapsed, cpu / total
 
 
@@ -259,31 +273,41 @@ def main() -> int:
     parser.add_argument("--boards", type=int, default=100)
     parser.add_argument("--rate", type=float, default=200.0)
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="bare/hub pairs, interleaved (the machine's speed drifts): the median ratio")
     parser.add_argument("--db", default="", help="a postgresql:// URL (default: SQLite in a temporary folder)")
     args = parser.parse_args()
     # The drain takes longer than the hub's 30 s silence rule: its "board silent" and
     # link warnings would be 100 lines per run of noise.
     logging.getLogger("hub").setLevel(logging.ERROR)
+    tune_gc()  # as `trigono hub` does (hub.assemble.open_hub); the bare subscriber shares it
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         broker = Broker(workdir / "mosquitto")
         broker.start()
-        schema = None
+        schemas: list[str] = []
         try:
-            bare, bare_cpu = bare_throughput(broker, Boards(args.boards, seed=1).stream(args.events))
-            print(json.dumps({"bare_paho_events_per_s": round(bare),
-                              "bare_cpu_us_per_event": round(bare_cpu * 1e6, 1)}), flush=True)
-            boards = Boards(args.boards, seed=1)
-            if is_postgres_url(args.db):
-                schema, db = postgres_schema(args.db)
-            else:
-                db = str(workdir / "hub.db")
-            hub, festival = make_hub(db, boards)
-            ingest, hub_cpu = hub_throughput(broker, hub, festival, boards.stream(args.events))
-            print(json.dumps({"store": "postgresql" if schema else "sqlite",
-                              "hub_ingest_events_per_s": round(ingest),
-                              "hub_cpu_us_per_event": round(hub_cpu * 1e6, 1),
-                              "ratio": round(ingest / bare, 2)}), flush=True)
+            rounds = []
+            for number in range(1, args.rounds + 1):
+                bare, bare_cpu = bare_throughput(broker, Boards(args.boards, seed=1).stream(args.events))
+                boards = Boards(args.boards, seed=1)
+                if is_postgres_url(args.db):
+                    schema, db = postgres_schema(args.db)
+                    schemas.append(schema)
+                else:
+                    db = str(workdir / f"hub{number}.db")
+                hub, festival = make_hub(db, boards)
+                ingest, hub_cpu = hub_throughput(broker, hub, festival, boards.stream(args.events))
+                rounds.append({"round": number, "bare_paho_events_per_s": round(bare),
+                               "bare_cpu_us_per_event": round(bare_cpu * 1e6, 1),
+                               "hub_ingest_events_per_s": round(ingest),
+                               "hub_cpu_us_per_event": round(hub_cpu * 1e6, 1),
+                               "ratio": round(ingest / bare, 2)})
+                print(json.dumps({"store": "postgresql" if schemas else "sqlite", **rounds[-1]}), flush=True)
+                if number < args.rounds:
+                    hub.close()  # the last round's hub goes on to the latency and restarts
+                    forget_session(broker, "bench-hub")
+            middle = sorted(rounds, key=lambda r: r["ratio"])[len(rounds) // 2]  # the median round
             lat = latency(broker, hub, festival, boards, args.rate, args.seconds)
             print(json.dumps({"rate_per_s": args.rate, **{k: round(v, 2) for k, v in lat.items()}}),
                   flush=True)
@@ -291,18 +315,17 @@ def main() -> int:
             print(json.dumps({"stored_events": stored, "matches": festival.matches, "restart_s": round(after_crash, 3),
                               "restart_without_snapshots_s": round(full_replay, 3)}), flush=True)
             print(json.dumps({"summary": {
-                "store": "postgresql" if schema else "sqlite",
-                "load_avg_1min": round(os.getloadavg()[0], 1),
-                "bare_paho_events_per_s": round(bare), "hub_ingest_events_per_s": round(ingest),
-                "bare_cpu_us_per_event": round(bare_cpu * 1e6, 1),
-                "hub_cpu_us_per_event": round(hub_cpu * 1e6, 1),
-                "ratio": round(ingest / bare, 2), "p50_ms": round(lat["p50_ms"], 2), "matches": festival.matches,
+                "store": "postgresql" if schemas else "sqlite",
+                "load_avg_1min": round(os.getloadavg()[0], 1), "rounds": len(rounds),
+                "ratios": [r["ratio"] for r in rounds],
+                **{k: v for k, v in middle.items() if k != "round"},
+                "p50_ms": round(lat["p50_ms"], 2), "matches": festival.matches,
                 "p99_ms": round(lat["p99_ms"], 2), "stored_events": stored,
                 "restart_s": round(after_crash, 3),
                 "restart_without_snapshots_s": round(full_replay, 3)}}), flush=True)
         finally:
             broker.stop()
-            if schema is not None:
+            for schema in schemas:
                 drop_schema(args.db, schema)
     return 0
 

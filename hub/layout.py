@@ -127,6 +127,7 @@ class Bindings:
     def __init__(self, bindings: list[JSONDict], holes: Sequence[str]) -> None:
         """BadInputError when a binding names a hole the layout does not have."""
         self._bindings = [dict(b) for b in bindings]
+        self._by_board = {b["board"]: b for b in self._bindings}  # asked on every sensor event
         known = set(holes)
         for b in self._bindings:
             for name, hole in b["holes"].items():
@@ -139,7 +140,7 @@ class Bindings:
         return [b["board"] for b in self._bindings]
 
     def get(self, board: str) -> JSONDict | None:
-        return next((b for b in self._bindings if b["board"] == board), None)
+        return self._by_board.get(board)
 
     def engine_board(self, board: str) -> str:
         """The engine board a physical board stands for (itself when not bound)."""

@@ -22,6 +22,8 @@ import paho.mqtt.client as mqtt
 from hub.mqtt_link import SUBSCRIPTIONS, MqttSettings, Sorted, new_client, sort_payload
 
 BATCH_WAIT_S = 0.0005  # gather what arrived meanwhile into one send
+DRAIN_WAIT_S = 0.004  # the same while a backlog drains (the last batch was DRAIN_BATCH or more)
+DRAIN_BATCH = 8
 
 
 def serve(settings: MqttSettings, conn: Connection) -> None:
@@ -70,13 +72,17 @@ def serve(settings: MqttSettings, conn: Connection) -> None:
 
     def forward() -> None:
         nonlocal pending
+        draining = False
         while not stopping.is_set():
             if not wake.wait(0.1):
                 continue
             wake.clear()
-            stopping.wait(BATCH_WAIT_S)
+            # Under a backlog, fewer and bigger batches: each one wakes the hub's link
+            # thread, which then competes with its ingest for the interpreter lock.
+            stopping.wait(DRAIN_WAIT_S if draining else BATCH_WAIT_S)
             with pending_lock:
                 batch, pending = pending, []
+            draining = len(batch) >= DRAIN_BATCH
             if batch:
                 send(("msgs", batch))
 

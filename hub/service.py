@@ -266,8 +266,11 @@ class Hub:
             self.feed.table(table.id)
         if table.has_bots:
             self.bots.request(table.id)
+        commands = table.take_commands()
+        if not commands:
+            return []
         return self.ingest_loop.fresh([Ack(link, board, protocol.command(0, command))
-                                       for board, command in table.take_commands()
+                                       for board, command in commands
                                        if (link := self.devices.links.get(board)) is not None],
                                       time.monotonic())
 

@@ -128,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.read_only and (args.serial or args.mqtt or args.table):
         parser.error("--read-only serves pages only: no --serial, --mqtt or --table")
-    from hub.assemble import HubOptions, attach_links, open_hub, stop_on_signal, wait
+    from hub.assemble import HubOptions, attach_links, open_hub, stop_on_signal, tune_gc, wait
     from hub.errors import HubError
     from hub.service import Hub
     from web.server import start_server
@@ -138,6 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from web.readonly import ReadOnlyHub
 
         hub: Hub = ReadOnlyHub(args.db)
+        tune_gc()
         hub.start()
     else:
         options = HubOptions.from_args(args)

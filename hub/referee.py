@@ -28,7 +28,7 @@ Button names a board may send: ``floor``, ``board`` (this board), ``invalid``, `
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Self
 
 from engines.core import GameError, check_keys
 from hub.errors import BadInputError, RefusedError
@@ -63,6 +63,12 @@ class TrigonoTable(Table):
         self.rounds_seen = 0  # rounds finished when the last action was applied
         self.voided: list[int] = []  # sensor entries the referee voided
         self.bindings = Bindings(list(spec.get("boards", [])), list(self.printed().get("holes", {})))
+
+    def trial(self) -> Self:
+        twin = super().trial()
+        twin.throw = None if self.throw is None else {**self.throw, "drops": list(self.throw["drops"])}
+        twin.voided = list(self.voided)
+        return twin
 
     # -- the layout ----------------------------------------------------------------------
     def physical_boards(self) -> list[str]:
@@ -195,6 +201,9 @@ class TrigonoTable(Table):
         if self.throw is None or self.stuck or not settle_over(self.throw, self.settle_s, now, clock):
             return []
         return [{"settle": {"first": self.throw["drops"][0]["entry"]}}]
+
+    def timer_wanted(self) -> bool:
+        return self.throw is not None and not self.stuck
 
     def clock_wanted(self, now: float) -> tuple[str, int] | None:
         """(board, boot) whose clock the open throw waits for, once its window is over on
@@ -410,8 +419,8 @@ class TrigonoTable(Table):
                             default="valid", hole=first["hole"])]
         return [prompt(f"landed-{n}", "landed", player, self._where_choices())]
 
-    def view(self, state: dict[str, Any] | None = None) -> dict[str, Any]:
-        out = super().view(state)
+    def view(self, state: dict[str, Any] | None = None, events: int | None = None) -> dict[str, Any]:
+        out = super().view(state, events)
         out["armed"] = self.armed
         out["layout"] = self.bindings.to_json()
         out["throw"] = None if self.throw is None else {

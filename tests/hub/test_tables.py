@@ -8,7 +8,7 @@ import pytest
 
 from engines.records import replay
 from hub.errors import BadInputError, ConflictError, RefusedError, UnknownTableError
-from hub.service import Hub
+from hub.service import PUBLIC_EVENTS, Hub
 from hub.tables import game_bot
 from tests.hub.conftest import Rig
 from tests.hub.devices import wait_for
@@ -139,3 +139,13 @@ def test_an_abandoned_table_plays_nothing_more_and_frees_its_boards(rig: Rig) ->
         assert again.tables.is_dormant("t1") and again.list_tables()[0]["abandoned"] is True
     finally:
         again.close()
+
+
+def test_the_public_view_carries_the_newest_events_only_and_the_referee_view_all(rig: Rig) -> None:
+    rig.hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=1)
+    for n in range(30):  # a palet on the floor, taken back: two console events a round
+        rig.hub.submit("t1", ({"landed": "floor"}, {"undo": True})[n % 2])
+    referee, public = rig.hub.table_view("t1"), rig.hub.public_view("t1")
+    assert len(referee["events"]) > PUBLIC_EVENTS == len(public["events"])
+    assert [e["id"] for e in public["events"]] == [e["id"] for e in referee["events"][-PUBLIC_EVENTS:]]
+    assert all(e["text"] for e in public["events"])

@@ -19,6 +19,9 @@ answer ("after commit") or its send ("from input"); CLOCK_REALTIME on both sides
 Server CPU (user + system, every thread) is read from /proc over the driving phase;
 memory per idle viewer is the server's RSS growth once N viewers are connected, / N.
 
+Last, for reference: the CPU one plain blocking ``send`` of a frame of the same size costs
+this machine per viewer, to as many loopback readers (``--no-floor`` skips it).
+
 ``--storm``: after the measurement every viewer drops its connection at once (a Wi-Fi
 blip) and reconnects immediately with its Last-Event-ID; reported is the time until
 every one has its stream back (a refusal is retried after 1 s x 2^k with jitter, as
@@ -542,6 +545,57 @@ def measure(kind: str, args: argparse.Namespace, work: Path) -> dict[str, Any]:
     return report
 
 
+# -- the floor: what the kernel alone charges a sender per viewer -----------------------------
+def floor_reader(port: int, count: int, ready: Any) -> None:
+    raise_fd_limit()
+    socks = [socket.create_connection(("127.0.0.1", port)) for _ in range(count)]
+    poll = select.epoll()
+    by_fd = {}
+    for sock in socks:
+        sock.setblocking(False)
+        poll.register(sock.fileno(), select.EPOLLIN)
+        by_fd[sock.fileno()] = sock
+    ready.set()
+    while True:
+        for fd, _ in poll.poll(1.0):
+            try:
+                if not by_fd[fd].recv(65536):
+                    return
+            except BlockingIOError:
+                continue
+
+
+def loopback_floor(count: int, size: int, rounds: int = 100) -> float:
+    """CPU (user + system) of this process per plain ``send`` of ``size`` bytes to each of
+    ``count`` loopback TCP readers in another process, one round every 0.1 s: the part of
+    "CPU per change per viewer" no server can avoid here (on loopback, delivering into the
+    reader's socket is charged to the sender), in µs."""
+    import multiprocessing
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4096)
+    ready = multiprocessing.get_context("spawn").Event()
+    reader = multiprocessing.get_context("spawn").Process(
+        target=floor_reader, args=(listener.getsockname()[1], count, ready))
+    reader.start()
+    conns = [listener.accept()[0] for _ in range(count)]
+    ready.wait(60)
+    frame = b"x" * size
+    before = os.times()
+    for _ in range(rounds):
+        for conn in conns:
+            conn.send(frame)
+        time.sleep(0.1)
+    after = os.times()
+    for conn in conns:
+        conn.close()
+    reader.join(10)
+    listener.close()
+    cpu = after.user - before.user + after.system - before.system
+    return cpu * 1e6 / (rounds * count)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clients", type=int, default=1000)
@@ -553,6 +607,9 @@ def main() -> None:
                         help="skip the second figure (changes submitted inside the server process)")
     parser.add_argument("--storm", action="store_true", help="then every viewer reconnects at once")
     parser.add_argument("--storm-limit", type=float, default=30.0, help="give up on the storm after this, s")
+    parser.add_argument("--no-floor", dest="floor", action="store_false",
+                        help="skip the reference figure: a plain send to as many loopback readers")
+    parser.add_argument("--floor-bytes", type=int, default=3300, help="frame size for that figure")
     parser.add_argument("--serve", help=argparse.SUPPRESS)
     parser.add_argument("--max-streams", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--run-clients", action="store_true", help=argparse.SUPPRESS)
@@ -567,6 +624,10 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="web-bench-") as tmp:
             for kind in args.servers.split(","):
                 print(json.dumps(measure(kind.strip(), args, Path(tmp)), indent=2), flush=True)
+        if args.floor:
+            size = args.floor_bytes
+            print(json.dumps({"loopback_send_floor_us_per_viewer": round(loopback_floor(args.clients, size), 2),
+                              "frame_bytes": size, "viewers": args.clients}), flush=True)
 
 
 if __name__ == "__main__":

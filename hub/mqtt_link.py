@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
+import orjson
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
@@ -284,7 +285,7 @@ def sort_payload(topic: str, payload: bytes | bytearray) -> Sorted | None:
         return ("bad", board, "bad status payload", None) if status is None else ("status", board, status, None)
     if kind not in ("event", "health"):
         return None
-    msg, reason = protocol.decode_payload(payload, board)
+    msg, reason = protocol.decode_payload(payload, board, orjson.loads)
     if msg is None or msg.get("type") not in protocol.DEVICE_TYPES:
         reason = str(reason or "not a device message")
     elif (kind == "health") != (msg["type"] == "health"):

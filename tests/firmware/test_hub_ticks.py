@@ -7,6 +7,7 @@ from pathlib import Path
 
 from firmware import protocol
 from tests.hub.conftest import Rig
+from tests.hub.devices import Outbox
 
 WRAP = 1 << 30
 
@@ -18,6 +19,12 @@ def test_T12_knock_in_across_the_ticks_wrap_joins_the_throw(tmp_path: Path) -> N
                              options={"first": "Ana"}, referee={"settle_s": 0.4})
         rig.hub.submit("t1", {"landed": "board:B1"})
         rig.hub.submit("t1", {"landed": "board:B1"})
+        # The board said hello 4 ms before the drops on its own clock, as a real one does
+        # (a hello at a random time could lie "after" the drops modulo 2**30, and a tick
+        # between the two drops would then close the window at once).
+        rig.boards["B1"] = Outbox("B1")
+        rig.send(rig.boards["B1"].make("hello", fw="test-1", config="cfg", holes=["big", "small"],
+                                       t_us=WRAP - 5000))
         rig.event("B1", "drop", hole="small", t_us=WRAP - 1000)  # 1 ms before the wrap
         last = rig.event("B1", "drop", hole="big", t_us=2000)  # 3 ms later on the board's clock
         # the board's health shows its clock 1 s past the drops (the hub may wait for it)

@@ -147,7 +147,10 @@ def tune_gc() -> None:
     the imported code: ``gc.freeze``). Every device event allocates a few dozen dicts and
     lists that die young; at CPython's defaults the collector took about a seventh of the
     hub's ingest time (bench/hub_ingest.py). Garbage with reference cycles is still
-    collected, a little later."""
+    collected, a little later. Once per process: what a later call would freeze could
+    be garbage by then (tests open many hubs in one process)."""
+    if gc.get_freeze_count():
+        return
     gc.freeze()
     gc.set_threshold(GC_GEN0_THRESHOLD, *gc.get_threshold()[1:])
 

@@ -211,14 +211,27 @@ def test_a_viewer_that_stops_reading_is_held_to_the_newest_view_not_queued(serve
     wait_until(lambda: fanout(server).open == 1)
     reading = SSEClient(server.url)
     reading.next_event()  # snapshot
-    last = 0
     inputs: list[dict[str, Any]] = [{"landed": "floor"}, {"undo": True}]
-    for n in range(400):
-        last = int(hub.submit("t1", inputs[n % 2])["change_id"])
+
+    def busy() -> list[Any]:
+        return [v for group in list(fanout(server).groups.values()) for v in list(group) if v.busy]
+
+    # Changes until the stalled viewer's socket and transport are full (how many depends
+    # on the frame size and on how many changes the feed folds into one frame), then 50
+    # more for it to hold.
+    changes, more, deadline = 0, 50, time.monotonic() + 30
+    while more:
+        assert time.monotonic() < deadline, "the stalled viewer never filled its socket"
+        last = int(hub.submit("t1", inputs[changes % 2])["change_id"])
+        changes += 1
+        if busy():
+            more -= 1
+        elif changes % 10 == 0:
+            time.sleep(0.005)  # the feed sends frames meanwhile
     seen = 0
     while seen < last:
         seen = reading.next_event()["id"]
-    viewer = next(v for group in fanout(server).groups.values() for v in group if v.busy)
+    (viewer,) = busy()
     frame_size = len(json.dumps(hub.public_view("t1"))) + 64
     # Bounded: one held view of the table, the transport no fuller than its mark + one frame.
     assert list(viewer.held) == ["t1"] and viewer.held["t1"].id == last
@@ -230,7 +243,7 @@ def test_a_viewer_that_stops_reading_is_held_to_the_newest_view_not_queued(serve
         chunk = stalled.recv(1 << 16)
         assert chunk, "stream closed"
         data += chunk
-    assert 0 < data.count(b"event: table\n") < 400
+    assert 0 < data.count(b"event: table\n") < changes
     stalled.close()
     reading.close()
 

@@ -55,7 +55,7 @@ class IngestLoop:
 
     # -- the transports' side (any thread) -----------------------------------------------
     def put(self, transport: Transport, msg: JSONDict, link: str, raw: str | None = None) -> None:
-        self.inbox.put(Arrival(transport, msg, link, time.time(), raw))
+        self.put_many(transport, [(msg, raw)], link)
 
     def put_many(self, transport: Transport, messages: list[tuple[JSONDict, str | None]],
                  link: str) -> None:

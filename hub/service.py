@@ -179,10 +179,12 @@ class Hub:
         observation as ``state`` (other players' racks hidden), no seed, the newest
         PUBLIC_EVENTS events, and the hint only for ``player`` when they are to move."""
         with self._lock:
-            table = self.tables[table_id]
-            # No page of the audience lists the table's events, and the view goes to
-            # every phone at each change: 60 of them were nine tenths of its bytes.
-            view = self._view(table, state=table.state.observation(player), events=PUBLIC_EVENTS)
+            return self._public(self.tables[table_id], player)
+
+    def _public(self, table: Table, player: str | None) -> JSONDict:
+        # No page of the audience lists the table's events, and the view goes to every
+        # phone at each change: 60 of them were nine tenths of its bytes.
+        view = self._view(table, state=table.state.observation(player), events=PUBLIC_EVENTS)
         shown = {k: v for k, v in view.items() if k not in PRIVATE_FIELDS}
         if player is not None and view["to_move"] == player:
             shown["hint"] = view["hint"]
@@ -234,19 +236,21 @@ class Hub:
             self.bots.request(table_id)
             return self._view(table)
 
-    def submit(self, table_id: str, inp: Mapping[str, Any]) -> JSONDict:
-        """Apply one console/player input (see the module doc) and return the new view.
+    def submit(self, table_id: str, inp: Mapping[str, Any], *, public: bool = False) -> JSONDict:
+        """Apply one console/player input (see the module doc) and return the new view
+        (``public``: the audience's, as :meth:`public_view` gives it).
 
         Stored before it is applied; on any :class:`HubError` nothing is stored or
         changed. A hint request is answered in the view's ``hint`` and is not stored.
         """
         body = parse_input(inp)
         if "hint" in body["input"]:
-            return self._hint(table_id)
+            view = self._hint(table_id)
+            return self.public_view(table_id) if public else view
         with self._lock:
             table = self._apply_checked(self.tables[table_id],
                                         Entry.new("console", body, table_id=table_id))
-            return self._view(table)
+            return self._public(table, None) if public else self._view(table)
 
     def _apply_checked(self, table: Table, entry: Entry) -> Table:
         """Try the entry on a copy; store it only if the copy accepted it; then apply.

@@ -131,8 +131,7 @@ def record(table_id: str) -> Any:
 @bp.post("/tables/<table_id>/input")
 @login_required
 def console_submit(table_id: str) -> Any:
-    get_hub().submit(table_id, console_input(json_body()))
-    return jsonify(get_hub().public_view(table_id))
+    return jsonify(get_hub().submit(table_id, console_input(json_body()), public=True))
 
 
 @bp.get("/tables/<table_id>/play")

@@ -3,16 +3,17 @@ route through Flask.
 
 ``GET /api/stream`` is answered by :class:`web.stream.StreamFanout` on the server's
 event loop (thousands of open streams, no thread each); everything else — pages, the
-JSON API, the console's POSTs — goes to the Flask app through a2wsgi's WSGI adapter,
-which runs it in a small thread pool. Served by uvicorn (:mod:`web.server`).
+JSON API, the console's POSTs — goes to the Flask app through
+:class:`web.wsgi_bridge.WSGIBridge`, which runs it in a small thread pool. Served by
+uvicorn (:mod:`web.server`).
 """
 
 from __future__ import annotations
 
-from a2wsgi import WSGIMiddleware
 from flask import Flask
 
 from web.stream import Receive, Scope, Send, StreamFanout, refuse
+from web.wsgi_bridge import WSGIBridge
 
 STREAM_PATH = "/api/stream"
 WSGI_THREADS = 16  # pages, API calls and the console, beside any number of streams
@@ -23,7 +24,7 @@ class WebApp:
 
     def __init__(self, flask_app: Flask) -> None:
         self.flask_app = flask_app
-        self.wsgi = WSGIMiddleware(flask_app, workers=WSGI_THREADS)  # type: ignore[arg-type]
+        self.wsgi = WSGIBridge(flask_app, WSGI_THREADS, flask_app.config.get("MAX_CONTENT_LENGTH"))
         feed = flask_app.extensions.get("feed")
         self.fanout = (
             StreamFanout(feed, flask_app.extensions["stream_slots"], float(flask_app.config["STREAM_HEARTBEAT_S"]))
@@ -45,8 +46,9 @@ class WebApp:
                 await send({"type": kind + ".complete"})
                 if kind == "lifespan.shutdown":
                     return
-        await self.wsgi(scope, receive, send)  # type: ignore[arg-type]
+        await self.wsgi(scope, receive, send)
 
     def close(self) -> None:
+        self.wsgi.close()
         if self.fanout is not None:
             self.fanout.close()

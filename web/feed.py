@@ -3,7 +3,7 @@
 One background thread asks the hub for changes (``Hub.changes_since``), fetches each
 changed table's view once, encodes it once as a server-sent-events frame and keeps the
 frame in a ring. Every open stream waits on one condition and writes the frames after
-its cursor: the cost per change is one hub call and one ``json.dumps``, whatever the
+its cursor: the cost per change is one hub call and one JSON encoding, whatever the
 number of viewers. Event ids are the hub's change ids, so a browser that reconnects with
 ``Last-Event-ID`` gets exactly what it missed; when that is older than the ring (or the
 hub says ``reset``) it gets a fresh ``snapshot`` instead.
@@ -11,7 +11,6 @@ hub says ``reset``) it gets a fresh ``snapshot`` instead.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
@@ -19,6 +18,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 log = logging.getLogger(__name__)
 
@@ -29,14 +30,15 @@ BOARDS_EVERY_S = 1.0  # board health goes out at most this often (every message 
 
 
 def sse_frame(event: str, data: Any, event_id: int | None = None) -> bytes:
-    """One server-sent event. ``json.dumps`` never emits a newline, so one data line.
+    """One server-sent event. Compact JSON never holds a raw newline, so one data line.
 
-    >>> sse_frame("table", {"id": "t1"}, 5)
-    b'id: 5\\nevent: table\\ndata: {"id":"t1"}\\n\\n'
+    >>> sse_frame("table", {"id": "t1", "name": "Zoé"}, 5).decode()
+    'id: 5\\nevent: table\\ndata: {"id":"t1","name":"Zoé"}\\n\\n'
     """
     head = f"id: {event_id}\n" if event_id is not None else ""
-    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return f"{head}event: {event}\ndata: {body}\n\n".encode()
+    # orjson: the same compact UTF-8 as json.dumps(ensure_ascii=False), ten times faster
+    # (each change is encoded once, but at 10 a second).
+    return b"%sevent: %s\ndata: %s\n\n" % (head.encode(), event.encode(), orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS))
 
 
 @dataclass(frozen=True)

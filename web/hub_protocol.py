@@ -60,8 +60,9 @@ class HubAPI(Protocol):
         """Create the table ``spec`` describes and return its view."""
         ...
 
-    def submit(self, table_id: str, inp: Mapping[str, Any]) -> JSONDict:
-        """Apply one console or player input and return the new view."""
+    def submit(self, table_id: str, inp: Mapping[str, Any], *, public: bool = False) -> JSONDict:
+        """Apply one console or player input and return the new view (``public``: the
+        audience's)."""
         ...
 
     def export(self, table_id: str) -> JSONDict:

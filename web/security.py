@@ -20,12 +20,13 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import wraps
+from functools import lru_cache, wraps
 from typing import Any, TypeVar, cast
 from urllib.parse import urlsplit
 
 from flask import (
     Flask,
+    Request,
     Response,
     current_app,
     has_request_context,
@@ -36,7 +37,7 @@ from flask import (
     url_for,
 )
 from flask.json.provider import DefaultJSONProvider
-from flask.sessions import SecureCookieSessionInterface
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask_wtf.csrf import CSRFProtect  # type: ignore[import-untyped]
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -64,6 +65,7 @@ ACCOUNT_MAX_DELAY_S = 30.0
 HASHES_AT_ONCE = 2  # a password check costs ~0.1 s of CPU: never more than this at once
 DEVICE_COOKIE = "trigono_device"
 DEVICE_MAX_AGE_S = 90 * 24 * 3600
+SESSION_REFRESH_S = 300.0  # an unchanged session cookie is re-signed at most this often
 
 
 def hash_password(password: str) -> str:
@@ -231,9 +233,13 @@ class SessionGeneration:
 
 def password_fingerprint() -> str:
     """Changes with the password: a cookie from before a password change is dead."""
-    key = str(current_app.config["SECRET_KEY"]).encode()
-    stored = str(current_app.config.get("PASSWORD_HASH") or "").encode()
-    return hmac.new(key, b"password\x00" + stored, hashlib.sha256).hexdigest()[:16]
+    return fingerprint(str(current_app.config["SECRET_KEY"]), str(current_app.config.get("PASSWORD_HASH") or ""))
+
+
+@lru_cache(maxsize=8)
+def fingerprint(secret_key: str, password_hash: str) -> str:
+    # Asked on every referee request (twice: the view and the response headers).
+    return hmac.new(secret_key.encode(), b"password\x00" + password_hash.encode(), hashlib.sha256).hexdigest()[:16]
 
 
 def log_in() -> None:
@@ -268,8 +274,37 @@ def cookies_secure() -> bool:
 
 
 class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed cookie, re-signed at most every :data:`SESSION_REFRESH_S` when
+    nothing in it changed (Flask re-signs a permanent session on every request: a third
+    of the CPU of a console input). The session still lasts
+    ``PERMANENT_SESSION_LIFETIME`` after the last refresh."""
+
     def get_cookie_secure(self, app: Flask) -> bool:
         return cookies_secure()
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        serializer = self.get_signing_serializer(app)
+        if serializer is None:
+            return None
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value:
+            return self.session_class()
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        try:
+            data, signed_at = serializer.loads(value, max_age=max_age, return_timestamp=True)
+        except BadSignature:
+            return self.session_class()
+        opened = self.session_class(data)
+        opened.signed_at = signed_at.timestamp()  # type: ignore[attr-defined]
+        return opened
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        if session.modified:
+            return True
+        if not (session.permanent and app.config["SESSION_REFRESH_EACH_REQUEST"]):
+            return False
+        signed_at = getattr(session, "signed_at", None)
+        return signed_at is None or time.time() - signed_at >= SESSION_REFRESH_S
 
 
 def wants_json() -> bool:
@@ -389,6 +424,6 @@ def init_app(app: Flask) -> None:
         else:
             headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
             headers.setdefault("X-Frame-Options", "DENY")
-        if is_logged_in() or request.path.startswith("/api/"):
+        if request.path.startswith("/api/") or is_logged_in():
             headers.setdefault("Cache-Control", "no-store")
         return response

@@ -7,7 +7,7 @@ their own hub.
 Default: **uvicorn** (one asyncio event loop, uvloop where installed) serving
 :class:`web.asgi.WebApp`: the live stream is written from the loop to every viewer
 (no thread per viewer, see :mod:`web.stream`), the pages and the API run in Flask
-through a2wsgi's thread pool. Measured against the previous server in
+through a thread pool (:mod:`web.wsgi_bridge`). Measured against the previous server in
 docs/performance.md (section Web): at 1,000 viewers the stream stays within tens of
 milliseconds where a thread per viewer took seconds.
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from tests.web.conftest import csrf_token, login
+from tests.web.conftest import api_post, csrf_token, login
 from web.i18n import MESSAGES
 
 
@@ -90,3 +90,21 @@ def test_password_is_kept_only_as_a_hash(hub: Any) -> None:
     assert PASSWORD not in str(app.config["PASSWORD_HASH"])
     assert app.config["PASSWORD_HASH"].startswith(("scrypt:", "pbkdf2:"))
     assert login(app.test_client()).status_code == 302
+
+
+def test_an_unchanged_session_is_re_signed_only_every_few_minutes(
+        referee: FlaskClient, trigono_table: Any, monkeypatch: Any) -> None:
+    """Re-signing the cookie on every request was a third of a console input's CPU; the
+    session still slides: a cookie older than SESSION_REFRESH_S is sent again."""
+    import web.security
+
+    token = csrf_token(referee, "/console/")
+    answered = api_post(referee, "/api/tables/t1/input", {"landed": "floor"}, token)
+    assert answered.status_code == 200 and "Set-Cookie" not in answered.headers
+    assert "seed" not in answered.get_json()  # the audience's view, as before
+    monkeypatch.setattr(web.security, "SESSION_REFRESH_S", 0.0)
+    refreshed = api_post(referee, "/api/tables/t1/input", {"undo": True}, token)
+    assert refreshed.status_code == 200
+    cookie = refreshed.headers["Set-Cookie"]
+    assert cookie.startswith("session=") and "Expires=" in cookie and "HttpOnly" in cookie
+    assert referee.get("/console/").status_code == 200  # the new cookie logs in

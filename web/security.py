@@ -275,8 +275,8 @@ def cookies_secure() -> bool:
 
 class SessionInterface(SecureCookieSessionInterface):
     """Flask's signed cookie, re-signed at most every :data:`SESSION_REFRESH_S` when
-    nothing in it changed (Flask re-signs a permanent session on every request: a third
-    of the CPU of a console input). The session still lasts
+    nothing in it changed (Flask re-signs a permanent session on every request: about a
+    seventh of Flask's CPU for a console input). The session still lasts
     ``PERMANENT_SESSION_LIFETIME`` after the last refresh."""
 
     def get_cookie_secure(self, app: Flask) -> bool:

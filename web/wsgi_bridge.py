@@ -43,6 +43,8 @@ class WSGIBridge:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         body = await read_body(scope, receive, self.max_body)
+        if body is None:  # the client left before its request was whole: nothing to answer
+            return
         environ = wsgi_environ(scope, body)
         loop = asyncio.get_running_loop()
         whole = await loop.run_in_executor(self.executor, self.run, environ, loop, send)
@@ -98,9 +100,10 @@ class WSGIBridge:
         self.executor.shutdown(wait=False)
 
 
-async def read_body(scope: Scope, receive: Receive, limit: int) -> bytes:
+async def read_body(scope: Scope, receive: Receive, limit: int) -> bytes | None:
     """The request body, or as much as shows it is over ``limit`` (the app then answers
-    413 from the length). A declared length over the limit is not read at all.
+    413 from the length); None if the client went away before sending all of it. A
+    declared length over the limit is not read at all.
 
     >>> async def parts(): return {"type": "http.request", "body": b"abc", "more_body": False}
     >>> asyncio.run(read_body({"headers": []}, parts, 10))
@@ -113,8 +116,8 @@ async def read_body(scope: Scope, receive: Receive, limit: int) -> bytes:
     size = 0
     while True:
         message = await receive()
-        if message["type"] != "http.request":  # the client went away
-            break
+        if message["type"] != "http.request":  # http.disconnect
+            return None
         chunk = message.get("body", b"")
         parts.append(chunk)
         size += len(chunk)

@@ -19,6 +19,7 @@ from web.wsgi_bridge import WSGIBridge
 
 LIMIT = 1024
 RELEASE = threading.Event()
+ECHOED: list[str] = []
 
 
 def tiny_app() -> Flask:
@@ -27,6 +28,7 @@ def tiny_app() -> Flask:
 
     @app.post("/echo")
     def echo() -> Any:
+        ECHOED.append(f"{request.content_length} bytes")  # before any read of the body
         return {"body": request.get_data(as_text=True), "type": request.content_type,
                 "cookies": dict(request.cookies), "remote": request.remote_addr}
 
@@ -132,3 +134,14 @@ def test_an_error_in_a_view_is_a_500_and_the_server_goes_on(port: int) -> None:
 def test_head_has_the_length_and_no_body(port: int) -> None:
     status, headers, data = call(port, "HEAD", "/where/a")
     assert status == 200 and data == b"" and int(headers["content-length"]) > 0
+
+
+def test_a_request_whose_client_leaves_mid_body_never_reaches_the_app(port: int) -> None:
+    ECHOED.clear()
+    with socket.create_connection(("127.0.0.1", port)) as raw:
+        raw.sendall(b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                    b"Content-Length: 100\r\n\r\n" + b"half" * 5)
+        time.sleep(0.2)
+    time.sleep(0.3)
+    assert call(port, "POST", "/echo", b"whole", {"Content-Type": "text/plain"})[0] == 200
+    assert ECHOED == ["5 bytes"]  # the half request was never handed to the app

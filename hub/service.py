@@ -245,12 +245,11 @@ class Hub:
         """
         body = parse_input(inp)
         if "hint" in body["input"]:
-            view = self._hint(table_id)
-            return self.public_view(table_id) if public else view
+            return self._hint(table_id, public)
         with self._lock:
             table = self._apply_checked(self.tables[table_id],
                                         Entry.new("console", body, table_id=table_id))
-            return self._public(table, None) if public else self._view(table)
+            return self._answer(table, public)
 
     def _apply_checked(self, table: Table, entry: Entry) -> Table:
         """Try the entry on a copy; store it only if the copy accepted it; then apply.
@@ -286,7 +285,11 @@ class Hub:
                                        if (link := self.devices.links.get(board)) is not None],
                                       time.monotonic())
 
-    def _hint(self, table_id: str) -> JSONDict:
+    def _answer(self, table: Table, public: bool) -> JSONDict:
+        """What :meth:`submit` returns: the audience's view or the referee's."""
+        return self._public(table, None) if public else self._view(table)
+
+    def _hint(self, table_id: str, public: bool) -> JSONDict:
         with self._lock:
             table = self.tables[table_id]
             bot = game_bot(table.game_name)
@@ -301,7 +304,7 @@ class Hub:
             if len(table.actions) == version:
                 table.hint = dict(hint)
                 self.feed.table(table_id)
-            return self._view(table)
+            return self._answer(table, public)
 
     def export(self, table_id: str) -> JSONDict:
         """The table as a RECORDS.md game record (``game``, ``options``, ``seed``,

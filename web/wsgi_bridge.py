@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import itertools
 import sys
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
@@ -58,6 +59,7 @@ class WSGIBridge:
         had no length and was streamed from here."""
         started: list[tuple[int, list[tuple[bytes, bytes]]]] = []
         written: list[bytes] = []
+        streaming = False
 
         def start_response(status: str, headers: list[tuple[str, str]],
                            exc_info: ExcInfo | None = None) -> Callable[[bytes], None]:
@@ -67,7 +69,6 @@ class WSGIBridge:
                 (name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers])]
             return written.append  # PEP 3333's write(): kept in order before the body
 
-        streaming = False
         iterable = self.app(environ, start_response)
         try:
             chunks = iter(iterable)
@@ -83,10 +84,7 @@ class WSGIBridge:
                 asyncio.run_coroutine_threadsafe(cast(Coroutine[Any, Any, None], send(message)), loop).result()
 
             push({"type": "http.response.start", "status": status, "headers": headers})
-            for chunk in [*written, first]:
-                if chunk:
-                    push({"type": "http.response.body", "body": chunk, "more_body": True})
-            for chunk in chunks:
+            for chunk in itertools.chain(written, [first], chunks):
                 if chunk:
                     push({"type": "http.response.body", "body": chunk, "more_body": True})
             push({"type": "http.response.body", "body": b"", "more_body": False})

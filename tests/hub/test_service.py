@@ -277,3 +277,17 @@ def test_the_hub_sends_a_selftest_to_the_boards_once_a_throw_is_scored(rig: Rig)
     rig.settled()
     assert wait_for(lambda: {"type": "cmd", "boot": 0, "cmd": "selftest"} in
                     [m for b, m in rig.link.sent if b == "B1"])
+
+
+def test_submit_answers_the_audience_view_when_asked(rig: Rig) -> None:
+    """The web console's answer (Hub.submit(..., public=True)) is what public_view gives:
+    no seed, no hint — for a move and for a hint request alike."""
+    rig.hub.create_table("triominos", seats=["Ana", "Ben"], seed=5, table_id="g1")
+    player = rig.hub.table_view("g1")["state"]["to_move"]
+    move = rig.hub.legal_actions("g1", player)[0]
+    answered = rig.hub.submit("g1", {"move": move, "player": player}, public=True)
+    assert answered == rig.hub.public_view("g1")
+    assert "seed" not in answered and "hint" not in answered
+    assert "seed" in rig.hub.submit("g1", {"undo": True})  # the referee's view by default
+    hinted = rig.hub.submit("g1", {"hint": True, "player": player}, public=True)
+    assert hinted == rig.hub.public_view("g1") and "seed" not in hinted and "hint" not in hinted

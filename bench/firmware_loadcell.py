@@ -30,7 +30,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from hub.service import Hub  # noqa: E402
+from hub.facade import Hub  # noqa: E402
 from hub.sim.model import hole_edges, throw_outcome  # noqa: E402
 from hub.sim.runner import SimEvent, TableRun, make_specs  # noqa: E402
 

@@ -7,7 +7,7 @@
    events and the hub decodes, reorders/dedupes, stores (SQLite WAL), applies them to 50
    Trigono tables (2 boards each; a finished match gets a new table on its boards) and
    acks. Ratio = hub / bare. The hub's link is the one ``trigono hub`` uses: paho in a
-   receiver process (hub.mqtt_receiver), ingest in the hub's process. Both also report
+   receiver process (hub.devices.mqtt_receiver), ingest in the hub's process. Both also report
    the CPU time of their own process per event (process_time: the receiver process not
    counted): a figure that other load on the machine disturbs far less than events/s.
 3. Latency from publish to applied state at a steady 200 events/s (p50, p99).
@@ -47,10 +47,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from firmware import protocol  # noqa: E402
-from hub.assemble import tune_gc  # noqa: E402
-from hub.mqtt_link import MqttProcessTransport  # noqa: E402
-from hub.service import Hub  # noqa: E402
-from hub.store import EventStore, is_postgres_url, open_store  # noqa: E402
+from hub.cli.assemble import tune_gc  # noqa: E402
+from hub.devices.mqtt_link import MqttProcessTransport  # noqa: E402
+from hub.facade import Hub  # noqa: E402
+from hub.log.store import EventStore, is_postgres_url, open_store  # noqa: E402
 from tests.broker import Broker  # noqa: E402
 
 TICKS_MASK = (1 << 30) - 1
@@ -280,7 +280,7 @@ def main() -> int:
     # The drain takes longer than the hub's 30 s silence rule: its "board silent" and
     # link warnings would be 100 lines per run of noise.
     logging.getLogger("hub").setLevel(logging.ERROR)
-    tune_gc()  # as `trigono hub` does (hub.assemble.open_hub); the bare subscriber shares it
+    tune_gc()  # as `trigono hub` does (hub.cli.assemble.open_hub); the bare subscriber shares it
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         broker = Broker(workdir / "mosquitto")

@@ -1,7 +1,7 @@
 """Read-only web processes (issue 18): how long after the hub commits does a read-only
 follower show the change?
 
-A hub and a :class:`web.readonly.ReadOnlyHub` on the same PostgreSQL schema (or SQLite
+A hub and a :class:`hub.replica.ReadOnlyHub` on the same PostgreSQL schema (or SQLite
 file, polled). The hub plays Trike moves at a steady rate; for each move, the time until the
 follower's change feed announces the
 table with the new state applied — measured from the call to ``submit`` (the hub's own
@@ -30,9 +30,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from hub.service import Hub  # noqa: E402
-from hub.store import is_postgres_url, open_store  # noqa: E402
-from web.readonly import ReadOnlyHub  # noqa: E402
+from hub.facade import Hub  # noqa: E402
+from hub.log.store import is_postgres_url, open_store  # noqa: E402
+from hub.replica import ReadOnlyHub  # noqa: E402
 
 SIZE = 7  # a 7x7 Trike board: games of up to ~40 moves
 

@@ -61,8 +61,8 @@ def run_one(referee: Any, method: str, path: str, i: int) -> None:
 
 
 def measure(server: str, count: int) -> dict[str, Any]:
-    from hub.assemble import tune_gc
-    from hub.service import Hub
+    from hub.cli.assemble import tune_gc
+    from hub.facade import Hub
     from web.server import start_server
 
     hub = Hub(Path(tempfile.mkdtemp(prefix="web-requests-")) / "hub.db")

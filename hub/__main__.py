@@ -1,5 +1,5 @@
 """``python -m hub`` is the ``trigono`` command."""
 
-from hub.cli import main
+from hub.cli.main import main
 
 raise SystemExit(main())

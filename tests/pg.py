@@ -67,7 +67,8 @@ def log_only_copy(db: str, workdir: Path) -> Iterator[str]:
     """A copy of the event store ``db`` (a SQLite file or a PostgreSQL URL) with the
     whole log and no snapshots: a hub opened on it rebuilds every table by replaying the
     log from the start (R1: its tables must equal the live hub's)."""
-    from hub.store import encode_body, is_postgres_url, open_store
+    from hub.log.open import is_postgres_url, open_store
+    from hub.log.store import encode_body
 
     if not is_postgres_url(db):
         copy = workdir / "log-only.db"

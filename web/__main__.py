@@ -3,7 +3,7 @@
     python -m web --db event.db --serial /dev/ttyACM0 --port 8080 --password secret
     python -m web --db event.db --public-url http://trigono.local:8080   # seat links/QR codes at that address
 
-Same hub options as ``trigono hub`` (hub/assemble.py; the hub cannot import the web
+Same hub options as ``trigono hub`` (hub/cli/assemble.py; the hub cannot import the web
 layer, imports go web → hub, so the process that shows both starts here). The password
 opens the referee console and admin; without ``--password`` (or ``TRIGONO_PASSWORD``) one is made up and
 printed. The signing key of sessions and seat links is kept in ``<db>.web-secret`` so
@@ -24,8 +24,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from hub.assemble import add_hub_options
-from hub.store import is_postgres_url
+from hub.api import add_hub_options, is_postgres_url
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -74,12 +73,12 @@ def add_public_url_option(parser: argparse.ArgumentParser) -> None:
 
 
 def announce(app: Flask, host: str, url: str) -> dict[str, Any]:
-    """Where the server is reached (:func:`web.server.where_served`), and the base of
+    """Where the server is reached (:func:`web.addresses.where_served`), and the base of
     its seat links and QR codes, ``public_url``: the configured PUBLIC_URL, else the
     first LAN address when serving every interface (set in ``app.config``: the referee
     may open the console at localhost, which no phone reaches), else None (the address
     the browser used). A configured address is the first of ``phones``."""
-    from web.server import where_served
+    from web.addresses import where_served
 
     shown = where_served(host, url)
     configured = app.config.get("PUBLIC_URL")
@@ -128,14 +127,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.read_only and (args.serial or args.mqtt or args.table):
         parser.error("--read-only serves pages only: no --serial, --mqtt or --table")
-    from hub.assemble import HubOptions, attach_links, open_hub, stop_on_signal, tune_gc, wait
-    from hub.errors import HubError
-    from hub.service import Hub
+    from hub.api import (
+        Hub,
+        HubError,
+        HubOptions,
+        attach_links,
+        open_hub,
+        stop_on_signal,
+        tune_gc,
+        wait,
+    )
     from web.server import start_server
 
     stop = stop_on_signal()
     if args.read_only:  # issue 18: pages from the store of a hub running elsewhere
-        from web.readonly import ReadOnlyHub
+        from hub.api import ReadOnlyHub
 
         hub: Hub = ReadOnlyHub(args.db)
         tune_gc()
@@ -155,7 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     password = args.password or secrets.token_urlsafe(9)
     if is_postgres_url(args.db):  # one key for every web process of the event
-        from web.readonly import shared_secret
+        from hub.api import shared_secret
 
         config = {"SECRET_KEY": shared_secret(args.db)}
     else:

@@ -10,11 +10,8 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.exceptions import BadRequest
 
-from hub import jsonlimits
-from hub.errors import BadInputError, HubError
-from hub.layout import place
-from hub.spec import TableSpec
-from web import get_hub
+from hub.api import BadInputError, HubError, TableSpec, jsonlimits, place
+from web.context import get_hub
 from web.describe import refusal_text
 from web.flashing import flash_key, flash_refusal
 from web.security import login_required
@@ -54,7 +51,7 @@ def parse_seats(text: str) -> list[dict[str, Any]] | None:
 
 def parse_layout(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The grid editor's ``[{"id", "cell", "device"}]`` → engine boards and bindings
-    (:func:`hub.layout.place`: default holes, jackpots).
+    (:func:`hub.tables.layout.place`: default holes, jackpots).
 
     >>> parse_layout('[{"id": "B1", "cell": [0, 0, "up"], "device": "pico-7"}]')[1]
     [{'board': 'pico-7', 'as': 'B1', 'holes': {'big': 'B1.big', 'small': 'B1.small'}}]
@@ -72,7 +69,7 @@ def parse_layout(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]
 
 
 def create_from_form() -> TableSpec:
-    """The admin form as a :class:`hub.spec.TableSpec` (the same checks as the API's):
+    """The admin form as a :class:`hub.tables.spec.TableSpec` (the same checks as the API's):
     a malformed field is a 400 here, a refused spec a :class:`HubError`."""
     form = request.form
     game = form.get("game", "")

@@ -15,15 +15,15 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from werkzeug.exceptions import BadRequest, Forbidden, ServiceUnavailable
 
-from hub.spec import TableSpec
-from web import get_feed, get_hub
+from hub.api import TableSpec
+from web.context import get_feed, get_hub
 from web.i18n import current_language
 from web.security import claimed_seat, is_logged_in, login_required
 from web.views import seat_names
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-# Console inputs the referee may send (hub/service.py documents each).
+# Console inputs the referee may send (hub/facade.py documents each).
 CONSOLE_INPUTS = (
     "answer", "landed", "invalid", "undo", "void", "recount", "amend", "target", "next_round", "move", "hint",
     "archive", "abandon",

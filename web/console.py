@@ -10,9 +10,8 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.exceptions import BadRequest
 
-from hub import jsonlimits
-from hub.errors import HubError, UnknownTableError
-from web import get_hub
+from hub.api import HubError, UnknownTableError, jsonlimits
+from web.context import get_hub
 from web.describe import refusal_text
 from web.flashing import flash_key, flash_refusal
 from web.security import login_required, seat_token
@@ -112,7 +111,7 @@ def form_text(name: str) -> str:
 
 
 def input_from_form(kind: str) -> dict[str, Any]:
-    """The hub input a console form stands for (hub/service.py lists them)."""
+    """The hub input a console form stands for (hub/facade.py lists them)."""
     if kind == "answer":
         return {"answer": {"prompt": form_text("prompt"), "choice": form_json("choice")}}
     if kind == "landed":

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
 
-from web import get_hub
+from web.context import get_hub
 from web.i18n import LANG_COOKIE, LANGUAGES
 from web.security import safe_next
 

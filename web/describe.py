@@ -18,7 +18,7 @@ from typing import Any
 
 from flask import Flask
 
-from hub.errors import HubError
+from hub.api import HubError
 from web.i18n import MESSAGES, current_language, gettext
 
 # Parameters that name a place, and are shown as one (``B1.big`` → "B1 big hole").

@@ -22,7 +22,7 @@ from flask import Flask, jsonify, render_template
 from flask_wtf.csrf import CSRFError  # type: ignore[import-untyped]
 from werkzeug.exceptions import HTTPException
 
-from hub.errors import ConflictError, HubError, UnknownTableError
+from hub.api import ConflictError, HubError, UnknownTableError
 from web import security
 from web.describe import refusal_text
 

@@ -1,7 +1,7 @@
 """What the web layer needs from the hub: :class:`HubAPI`, a typed protocol.
 
 The web holds the hub through this protocol only, so the pages depend on the hub's
-published methods (hub/service.py documents their JSON shapes), never on its insides;
+published methods (hub/facade.py documents their JSON shapes), never on its insides;
 a test or a read-only replica can stand in for it with the same methods.
 
 Every method may raise a :class:`hub.errors.HubError` (a ``ValueError``) about its
@@ -14,13 +14,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from hub.spec import TableSpec
+    from hub.api import TableSpec
 
 JSONDict = dict[str, Any]
 
 
 class HubAPI(Protocol):
-    """The hub as the web sees it (:class:`hub.service.Hub` implements it)."""
+    """The hub as the web sees it (:class:`hub.facade.Hub` implements it)."""
 
     def games(self) -> list[str]:
         """Names of the registered games."""

@@ -16,8 +16,8 @@ from typing import Any
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from werkzeug.exceptions import BadRequest, TooManyRequests
 
-from hub.spec import TableSpec
-from web import get_hub
+from hub.api import TableSpec
+from web.context import get_hub
 from web.flashing import flash_key
 from web.i18n import gettext
 from web.security import claim_seat, seat_for_token

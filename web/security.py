@@ -44,7 +44,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response as BaseResponse
 
-from hub import jsonlimits
+from hub.api import jsonlimits
 
 csrf = CSRFProtect()
 

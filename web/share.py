@@ -5,7 +5,7 @@ A phone must reach the address, so ``localhost`` will not do. The base is
 ``app.config["PUBLIC_URL"]`` when the hub was started with one (``python -m web`` and
 the demo set it to the LAN address when they serve every interface), else the address
 the referee's browser used. When that is a loopback address the page says so and lists
-the LAN addresses to open it at instead (:func:`web.server.lan_addresses`).
+the LAN addresses to open it at instead (:func:`web.addresses.lan_addresses`).
 
 >>> qr_data_uri("http://192.168.1.5:8080/").startswith("data:image/svg+xml")
 True
@@ -18,6 +18,8 @@ from urllib.parse import urlsplit
 
 import segno
 from flask import Flask, current_app, request
+
+from web.addresses import lan_addresses
 
 LOOPBACK = ("localhost", "::1", "[::1]")
 
@@ -41,7 +43,6 @@ def lan_alternatives(path: str) -> list[str]:
     """``path`` at each LAN address, when this page was opened at a loopback address."""
     if reachable_by_phones():
         return []
-    from web.server import lan_addresses
 
     port = urlsplit(base_url()).port
     return [f"{request.scheme}://{address}{':' + str(port) if port else ''}{path}" for _name, address in lan_addresses()]

@@ -52,7 +52,7 @@ Group = tuple[str | None, bool]  # (only this table, with board health)
 
 
 class Slots(Protocol):
-    """What :class:`StreamFanout` needs of ``web.StreamSlots``."""
+    """What :class:`StreamFanout` needs of ``web.app.StreamSlots``."""
 
     def acquire(self) -> bool: ...
 

@@ -38,10 +38,16 @@ from flask import (
 )
 from werkzeug.exceptions import BadRequest
 
-from hub.errors import BadInputError, HubError
-from hub.tournament.model import UnknownMatchError, UnknownTournamentError
-from hub.tournament.service import TournamentService, service_for
-from web import get_hub, i18n, tournament_messages
+from hub.api import (
+    BadInputError,
+    HubError,
+    TournamentService,
+    UnknownMatchError,
+    UnknownTournamentError,
+    service_for,
+)
+from web import i18n, tournament_messages
+from web.context import get_hub
 from web.errors import page as error_page
 from web.errors import status_key
 from web.flashing import flash_key, flash_refusal
@@ -59,7 +65,7 @@ def _follow_the_hub(state: Any) -> None:
     results even before anyone opens a tournament page."""
     hub = state.app.extensions.get("hub")
     if hub is not None and "tournaments" not in state.app.extensions:
-        from web.readonly import ReadOnlyHub  # a replica reads on the log another hub writes
+        from hub.api import ReadOnlyHub  # a replica reads on the log another hub writes
 
         state.app.extensions["tournaments"] = service_for(hub, follows_log=isinstance(hub, ReadOnlyHub))
 

@@ -1,5 +1,5 @@
-"""Small readers of a table view (the hub's shapes: hub/service.py). What each audience
-may see is the hub's business (:meth:`hub.service.Hub.public_view`, from the engine's
+"""Small readers of a table view (the hub's shapes: hub/facade.py). What each audience
+may see is the hub's business (:meth:`hub.facade.Hub.public_view`, from the engine's
 ``observation``): the web never filters hidden information itself.
 
 >>> view = {"seats": [{"name": "Ana", "bot": False}, {"name": "Robo", "bot": True}]}

@@ -1,7 +1,7 @@
 """The simulated sensor mode (issue 5): simulated players throw, simulated palets cross
 simulated beams, the firmware's own :class:`firmware.node.Node` classifies them and
 reports to the hub over a real pseudo-terminal, and a simulated referee answers what
-sensors cannot see through :meth:`hub.service.Hub.submit`.
+sensors cannot see through :meth:`hub.facade.Hub.submit`.
 
 - :mod:`hub.sim.model`: the throw model and the beam edge timelines;
 - :mod:`hub.sim.board`: a simulated board (firmware node, simulated pins, pty link);

@@ -1,7 +1,7 @@
 """A simulated event: tables of simulated players on simulated boards, refereed by the
 real hub. Each table runs in its own thread; a simulated referee answers the prompts the
 sensors cannot (where a palet rests, a floor bounce, the final's target, the next round)
-through :meth:`hub.service.Hub.submit`, exactly like the referee console.
+through :meth:`hub.facade.Hub.submit`, exactly like the referee console.
 
 Reproducible: every random choice of a table comes from ``random.Random(f"{seed}:{id}")``
 and a table waits for the hub to apply each throw before the next one.
@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from hub.errors import HubError, RefusedError
-from hub.layout import hexagon
-from hub.service import Hub
+from hub.facade import Hub
 from hub.sim.board import SimBoard
 from hub.sim.model import KNOCK_DELAY_MS, Outcome, hole_edges, throw_outcome
-from hub.spec import TableSpec, parse_bindings
+from hub.tables.layout import hexagon
+from hub.tables.spec import TableSpec, parse_bindings
 
 LAYOUTS = ("row", "hexagon")
 REFEREE = "sim-referee"
@@ -54,7 +54,7 @@ class SimTable:
             raise ValueError("boards: at least 1")
 
     def table_spec(self, seed: int, settle_s: float) -> TableSpec:
-        """The hub table: the engine boards and their bindings come from :mod:`hub.layout`
+        """The hub table: the engine boards and their bindings come from :mod:`hub.tables.layout`
         (a row, or a hexagon with its jackpot), each device named ``<table id>B<k>``."""
         options: dict[str, Any] = {"palets_per_player": self.palets_per_player,
                                    "rounds_to_win": self.rounds_to_win}
@@ -120,7 +120,7 @@ class SimEvent:
         self._stop = threading.Event()
 
     def start(self) -> None:
-        from hub.serial_link import SerialTransport
+        from hub.devices.serial_link import SerialTransport
 
         self.workdir.mkdir(parents=True, exist_ok=True)
         tables = {run.spec.id: run.spec.table_spec(self.seed, self.settle_s) for run in self.runs}
@@ -135,7 +135,7 @@ class SimEvent:
         if ports:
             self.hub.add_transport(SerialTransport(ports))
         if self.mqtt is not None and self.hub_mqtt and any(s.spec.link == "mqtt" for s in self.runs):
-            from hub.mqtt_link import MqttTransport
+            from hub.devices.mqtt_link import MqttTransport
 
             self.hub.add_transport(MqttTransport(*self.mqtt, client_id=f"trigono-sim-hub-{self.seed}"))
         known = {t["id"] for t in self.hub.list_tables()}

@@ -14,6 +14,6 @@ Pure logic (no threads, no I/O):
 
 On a running hub: :mod:`hub.tournament.service` (durable, thread-safe, fed by the tables
 it opens: :mod:`hub.tournament.tables`), :mod:`hub.tournament.sim` and
-:mod:`hub.tournament.demo` (simulated ones), :mod:`hub.tournament.commands` (``trigono
+:mod:`hub.tournament.demo` (simulated ones), :mod:`hub.cli.tournament` (``trigono
 tournament load|sim``; the export is ``trigono export ID``). The pages and the JSON API are :mod:`web.tournament` (docs/api.md, "Tournaments").
 """

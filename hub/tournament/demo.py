@@ -17,7 +17,7 @@ from typing import Any
 from engines import game_spec
 from engines.records import replay
 from hub.errors import HubError
-from hub.service import Hub
+from hub.facade import Hub
 from hub.tournament.service import TournamentService, service_for
 from hub.tournament.sim import player_names
 

@@ -200,7 +200,7 @@ class Player:
 class Station:
     """Where a match is played, seating ``seats``: for Trigono a set of sensor boards,
     ``boards`` in a row (physical ids, bound as B1, B2, …) or a ``hexagon`` of six around
-    a jackpot (devices ``<station id>B1`` … ``B6``, :func:`hub.layout.hexagon`)."""
+    a jackpot (devices ``<station id>B1`` … ``B6``, :func:`hub.tables.layout.hexagon`)."""
 
     id: str
     seats: int

@@ -17,7 +17,7 @@ entered by hand, a forfeit, a withdrawal) or sent back to the queue has its tabl
 abandoned (hub input ``{"abandon": true}``), so the station's boards are free for the
 next match called there.
 
->>> from hub.store import SqliteStore
+>>> from hub.log.sqlite import SqliteStore
 >>> service = TournamentService(SqliteStore(":memory:"))
 >>> t = service.create({"name": "Club night", "game": "trike", "format": "elimination",
 ...                     "check_in": False}, tournament_id="T1")
@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from hub.errors import BadInputError, ConflictError, HubError
-from hub.store import Entry, EventStore
+from hub.log.store import Entry, EventStore
 from hub.tournament import tables
 from hub.tournament.model import JSONDict, UnknownTournamentError
 from hub.tournament.ratings import Rating, rate
@@ -54,7 +54,7 @@ EXPORT_FORMAT = "trigono-tournament"
 EXPORT_VERSION = 1
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,30}$")
 MAX_FOLLOW_UPS = 10_000
-SNAPSHOT_KEY = "tournament/logs"  # never a table id: hub.spec.check_table_id refuses "/"
+SNAPSHOT_KEY = "tournament/logs"  # never a table id: hub.tables.spec.check_table_id refuses "/"
 SNAPSHOT_EVERY = 200
 
 

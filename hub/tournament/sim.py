@@ -26,7 +26,7 @@ from typing import Any
 
 from engines import game_spec
 from engines.records import replay
-from hub.service import Hub
+from hub.facade import Hub
 from hub.tournament.service import TournamentService
 
 FIRST_NAMES = ["Ana", "Ben", "Chloé", "Dan", "Eve", "Fred", "Gus", "Hugo", "Inès", "Jo", "Kim",

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from engines.records import replay
 from hub.errors import ConflictError, HubError, RefusedError, UnknownTableError
-from hub.layout import hexagon
-from hub.store import EventStore
+from hub.log.store import EventStore
+from hub.tables.layout import hexagon
 from hub.tournament.model import JSONDict, Station, trigono_detailed
 from hub.tournament.state import Tournament
 
@@ -28,7 +28,7 @@ log = logging.getLogger("hub.tournament")
 
 
 class TableHub(Protocol):
-    """What the service needs from :class:`hub.service.Hub`."""
+    """What the service needs from :class:`hub.facade.Hub`."""
 
     store: EventStore
 

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hub.log.open import open_store
 from hub.sim.board import SimBoard
 from hub.sim.model import hole_edges
-from hub.store import open_store
 from tests.broker import AuthBroker
-from tests.hub.devices import wait_for
+from tests.hub.boards import wait_for
 from tests.pg import log_only_copy
 
 __all__ = ["wait_for"]
@@ -175,7 +175,7 @@ def live_equals_replay(db: Path | str, workdir: Path) -> dict[str, Any]:
 
 
 def _tables_match(db: str, bare: str) -> dict[str, Any]:
-    from hub.service import Hub
+    from hub.facade import Hub
 
     live, replay = Hub(open_store(db)), Hub(open_store(bare))
     try:
@@ -197,7 +197,7 @@ class LiveHub:
     real links, counting what it applies (``applied``: (board, boot, seq) → times applied)."""
 
     def __init__(self, db: Path | str, tables: list[dict[str, Any]], settle_s: float = 0.3) -> None:
-        from hub.service import Hub
+        from hub.facade import Hub
 
         self.db = db
         self.hub = Hub(open_store(db), settle_s=settle_s)
@@ -213,7 +213,7 @@ class LiveHub:
             self.applied[(msg["board"], msg["boot"], msg["seq"])] += 1
 
     def serial(self, paths: list[Path]) -> Any:
-        from hub.serial_link import SerialTransport, wait_open
+        from hub.devices.serial_link import SerialTransport, wait_open
 
         link = SerialTransport([str(p) for p in paths])
         self.hub.add_transport(link)
@@ -221,7 +221,7 @@ class LiveHub:
         return link
 
     def mqtt(self, broker: AuthBroker) -> Any:
-        from hub.mqtt_link import MqttTransport
+        from hub.devices.mqtt_link import MqttTransport
 
         link = MqttTransport(broker.host, broker.port, username="hub", password=broker.password("hub"))
         self.hub.add_transport(link)

@@ -238,7 +238,7 @@ def test_a_knock_in_delayed_5_s_by_a_broker_restart_is_still_a_knock_in_finding_
 
 
 def test_2000_made_up_board_ids_stay_bounded_finding_7(tmp_path: Path) -> None:
-    from hub import ingest
+    from hub.devices import ingest
 
     boards = Boards(tmp_path, ["S1"], [], None, seed=17)
     live = LiveHub(tmp_path / "hub.db", [table_spec(1, "S1")])

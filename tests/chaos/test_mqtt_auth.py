@@ -17,10 +17,10 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware import protocol
-from hub.mqtt_link import MqttProcessTransport, MqttTransport, read_password
-from hub.service import Hub
+from hub.devices.mqtt_link import MqttProcessTransport, MqttTransport, read_password
+from hub.facade import Hub
 from tests.broker import AuthBroker, make_certificates
-from tests.hub.devices import wait_for
+from tests.hub.boards import wait_for
 
 pytestmark = [pytest.mark.chaos, pytest.mark.mqtt]
 

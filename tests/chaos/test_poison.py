@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from hub.ingest import Arrival
-from hub.transport import FakeTransport
+from hub.devices.ingest import Arrival
+from hub.devices.transport import FakeTransport
 from tests.chaos.rig import LiveHub, assert_exactly_once, table_spec, wait_for
 
 pytestmark = [pytest.mark.chaos]

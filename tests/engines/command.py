@@ -1,4 +1,4 @@
-"""`trigono ARGS` run in this process: :func:`hub.cli.main` with stdin, stdout and stderr
+"""`trigono ARGS` run in this process: :func:`hub.cli.main.main` with stdin, stdout and stderr
 swapped for strings — the command without the cost of starting a process (the tests in
 tests/test_cli_replay.py that run the real process show it is the same command)."""
 
@@ -9,7 +9,7 @@ import sys
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 
-from hub import cli
+from hub.cli import main as cli
 
 
 @dataclass(frozen=True)

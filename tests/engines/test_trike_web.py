@@ -18,7 +18,7 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 @pytest.fixture
 def site() -> Iterator[tuple[Any, Any]]:
-    from hub.service import Hub
+    from hub.facade import Hub
     from web.server import start_server
 
     hub = Hub(":memory:", settle_s=0.05, bot_budget_s=0.1)

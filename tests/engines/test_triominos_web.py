@@ -11,7 +11,7 @@ import pytest
 
 from engines.triominos import TriominosGame
 from engines.triominos.bot import greedy_choose
-from hub.service import Hub
+from hub.facade import Hub
 from tests.web.conftest import (  # noqa: F401  (fixtures: browser, hub, server)
     browser,
     hub,

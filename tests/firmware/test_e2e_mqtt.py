@@ -1,6 +1,6 @@
 """End to end: the firmware main loop under the MicroPython unix port (fake `machine`,
 scripted beam edges, the firmware's own non-blocking MQTT client) against a real Mosquitto, with this test as the
-hub (it acknowledges cumulatively, as hub/service.py does)."""
+hub (it acknowledges cumulatively, as hub/facade.py does)."""
 
 from __future__ import annotations
 

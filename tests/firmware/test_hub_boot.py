@@ -15,8 +15,8 @@ from typing import Any
 from firmware import config
 from firmware.node import Node
 from firmware.outbox import MemoryStorage
+from tests.hub.boards import wait_for
 from tests.hub.conftest import Rig
-from tests.hub.devices import wait_for
 
 CFG = config.load({"board": "B1", "port": "unix", "holes": [{"name": "big", "beams": [2]},
                                                             {"name": "small", "beams": [3]}]})
@@ -135,9 +135,9 @@ def test_a_boot_id_reused_after_a_hub_restart_is_told_by_the_stored_hello(tmp_pa
     throw is stored once it re-stamps. Real firmware nodes over a pseudo-terminal, a real
     hub on a SQLite file, restarted on it."""
     from firmware.links import SerialLink
-    from hub.serial_link import SerialTransport, wait_open
-    from hub.service import Hub
-    from tests.hub.test_firmware_boards import PtyWire, SimBoard
+    from hub.devices.serial_link import SerialTransport, wait_open
+    from hub.facade import Hub
+    from tests.hub.devices.test_firmware_boards import PtyWire, SimBoard
 
     db, wire = tmp_path / "hub.db", PtyWire(tmp_path / "ttyB1")
     boards: list[SimBoard] = []

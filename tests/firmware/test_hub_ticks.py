@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from firmware import protocol
+from tests.hub.boards import Outbox
 from tests.hub.conftest import Rig
-from tests.hub.devices import Outbox
 
 WRAP = 1 << 30
 

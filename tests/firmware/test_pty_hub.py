@@ -12,8 +12,8 @@ from typing import Any
 from firmware import config, protocol
 from firmware.links import SerialLink
 from firmware.node import Node
-from hub.serial_link import SerialTransport, wait_open
-from hub.transport import Transport
+from hub.devices.serial_link import SerialTransport, wait_open
+from hub.devices.transport import Transport
 
 
 class AckingSink:

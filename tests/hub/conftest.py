@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from hub.service import Hub
-from hub.transport import FakeTransport
-from tests.hub.devices import Outbox, wait_for
+from hub.devices.transport import FakeTransport
+from hub.facade import Hub
+from tests.hub.boards import Outbox, wait_for
 
 
 class AnsweringLink(FakeTransport):

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from hub.service import Hub
+from hub.facade import Hub
 from tests.broker import Broker
-from tests.hub.devices import MqttBoard, uninterrupted_hub, wait_for
+from tests.hub.boards import MqttBoard, uninterrupted_hub, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTLE_S = 0.02

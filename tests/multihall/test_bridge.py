@@ -25,10 +25,10 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware import protocol
-from hub.mqtt_link import MqttTransport
-from hub.service import Hub
+from hub.devices.mqtt_link import MqttTransport
+from hub.facade import Hub
 from tests.broker import AuthBroker, Broker
-from tests.hub.devices import MqttBoard, wait_for
+from tests.hub.boards import MqttBoard, wait_for
 from tests.multihall.link import CuttableLink
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,10 +17,10 @@ from typing import Any
 import psycopg
 import pytest
 
-from hub.service import Hub
-from hub.store import open_store
+from hub.facade import Hub
+from hub.log.open import open_store
 from tests.broker import free_port
-from tests.hub.devices import wait_for
+from tests.hub.boards import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -24,12 +24,12 @@ from typing import Any
 import psycopg
 import pytest
 
-from hub.service import Hub
-from hub.standby import EXIT_LOST_LOCK, ActiveLock
-from hub.store import open_store
-from hub.tableset import make_table
+from hub.facade import Hub
+from hub.log.open import open_store
+from hub.log.standby import EXIT_LOST_LOCK, ActiveLock
+from hub.tables.tableset import make_table
 from tests.broker import Broker
-from tests.hub.devices import MqttBoard, uninterrupted_hub, wait_for
+from tests.hub.boards import MqttBoard, uninterrupted_hub, wait_for
 from tests.multihall.test_bridge import steps
 
 ROOT = Path(__file__).resolve().parents[2]

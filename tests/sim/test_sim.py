@@ -15,7 +15,7 @@ import pytest
 
 from engines.records import replay
 from hub.errors import HubError
-from hub.service import Hub
+from hub.facade import Hub
 from hub.sim.runner import REFEREE, SimEvent, SimTable, make_specs
 
 ROOT = Path(__file__).resolve().parents[2]

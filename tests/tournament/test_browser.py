@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from hub.service import Hub
+from hub.facade import Hub
 from tests.web.conftest import browser, login_page, new_page, server, shot  # noqa: F401
 from web.server import ServerHandle
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from hub.cli import main
-from hub.store import SqliteStore
+from hub.cli.main import main
+from hub.log.sqlite import SqliteStore
 from hub.tournament.service import TournamentService
 
 

@@ -18,8 +18,8 @@ import pytest
 
 from engines.records import replay
 from hub.errors import BadInputError, RefusedError
-from hub.service import Hub
-from hub.store import SqliteStore
+from hub.facade import Hub
+from hub.log.sqlite import SqliteStore
 from hub.tournament.model import trigono_detailed
 from hub.tournament.service import TournamentService
 from hub.tournament.sim import play_table
@@ -105,7 +105,7 @@ def test_a_results_feed_follower_reports_without_being_asked(tmp_path: Path) -> 
 
 CHILD = textwrap.dedent("""
     import json, sys
-    from hub.store import SqliteStore
+    from hub.log.sqlite import SqliteStore
     from hub.tournament.service import TournamentService
     service = TournamentService(SqliteStore(sys.argv[1]))
     service.create({"name": "Kill", "game": "triominos", "format": "swiss", "rounds": 4,
@@ -227,7 +227,7 @@ def test_ratings_across_events_seed_the_next_tournament(tmp_path: Path) -> None:
 
 HUB_CHILD = textwrap.dedent("""
     import json, random, sys
-    from hub.service import Hub
+    from hub.facade import Hub
     from hub.tournament.service import TournamentService
     from hub.tournament.sim import play_table
     hub = Hub(sys.argv[1])
@@ -274,12 +274,12 @@ def test_sigkill_of_a_hub_mid_tournament_then_the_tables_and_the_tournament_go_o
 
 
 def test_a_read_only_replica_reads_the_tournaments_on(tmp_path: Path) -> None:
-    """The read-only web (issue 18, web.readonly.ReadOnlyHub) shows what the active hub's
+    """The read-only web (issue 18, hub.replica.ReadOnlyHub) shows what the active hub's
     tournaments become, and refuses to change them."""
     import time
 
+    from hub.replica import ReadOnlyHub
     from web import create_app
-    from web.readonly import ReadOnlyHub
 
     db = tmp_path / "hub.db"
     writer_store = SqliteStore(db)

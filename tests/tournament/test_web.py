@@ -8,7 +8,7 @@ import re
 
 from flask.testing import FlaskClient
 
-from hub.service import Hub
+from hub.facade import Hub
 from tests.web.conftest import api_post, csrf_token
 
 

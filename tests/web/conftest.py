@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.security import generate_password_hash
 
-from hub.service import Hub
+from hub.facade import Hub
 from web import create_app
 from web.server import ServerHandle, start_server
 
@@ -79,8 +79,8 @@ def api_post(client: FlaskClient, url: str, body: Any, token: str | None = None)
 def serial_board(hub: Hub, tmp_path: Path, board: str = "B1") -> Any:
     """A board on a real pseudo-terminal, read by the hub's serial link (pyserial), that
     has said hello. Its ``event(kind, **fields)`` sends protocol v1 lines."""
-    from hub.serial_link import SerialTransport
-    from tests.hub.devices import PtyBoard, wait_for
+    from hub.devices.serial_link import SerialTransport
+    from tests.hub.boards import PtyBoard, wait_for
 
     device = PtyBoard(board, tmp_path / f"tty{board}")
     link = SerialTransport([str(device.path)])

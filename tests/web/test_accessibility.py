@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from hub.service import Hub
+from hub.facade import Hub
 from tests.web.conftest import login_page, new_page
 from web.security import seat_token
 from web.server import ServerHandle

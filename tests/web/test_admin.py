@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from hub.service import Hub
+from hub.facade import Hub
 from tests.web.conftest import csrf_token
 from tests.web.test_console import form_post
 
@@ -77,7 +77,7 @@ def test_admin_board_health_lists_bound_boards(referee: FlaskClient, trigono_tab
 
 @pytest.mark.slow  # a real serial board (pty) and the settle window
 def test_board_health_shows_a_lost_board_and_its_alerts(referee: FlaskClient, hub: Hub, tmp_path: Any) -> None:
-    from tests.hub.devices import wait_for
+    from tests.hub.boards import wait_for
     from tests.web.conftest import serial_board
 
     hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=7, table_id="t1")

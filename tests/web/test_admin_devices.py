@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from hub.mqtt_link import MqttTransport
-from hub.service import Hub
-from hub.transport import FakeTransport
+from hub.devices.mqtt_link import MqttTransport
+from hub.devices.transport import FakeTransport
+from hub.facade import Hub
 from tests.broker import AuthBroker, mosquitto_binary
-from tests.hub.devices import wait_for
+from tests.hub.boards import wait_for
 from tests.web.conftest import csrf_token
 
 EN = {"Accept-Language": "en"}

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from hub.service import Hub
+from hub.facade import Hub
 from tests.web.conftest import api_post, csrf_token
 
 CREATE = {"game": "trigono", "id": "t9", "seats": ["Ana", "Ben", "Chloé"], "boards": ["B7"], "seed": 3}

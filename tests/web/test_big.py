@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engines.trigono.layout import hexagon_boards
-from hub.service import Hub
+from hub.facade import Hub
 from tests.web.conftest import new_page, shot
 from web.server import ServerHandle
 

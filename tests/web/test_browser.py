@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from hub.service import Hub
+from hub.facade import Hub
 from tests.web.conftest import login_page as login
 from tests.web.conftest import new_page, serial_board, shot
 from web.server import ServerHandle

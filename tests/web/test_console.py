@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from hub.service import Hub
+from hub.facade import Hub
 from tests.web.conftest import csrf_token
 
 
@@ -111,7 +111,7 @@ def test_seat_links_appear_for_game_tables(referee: FlaskClient, hub: Hub) -> No
 def test_T10_sensor_drop_asks_valid_and_the_referee_says_bounced(
     referee: FlaskClient, hub: Hub, tmp_path: Any
 ) -> None:
-    from tests.hub.devices import wait_for
+    from tests.hub.boards import wait_for
     from tests.web.conftest import serial_board
 
     hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=7, table_id="t1",
@@ -135,7 +135,7 @@ def test_T10_sensor_drop_asks_valid_and_the_referee_says_bounced(
 
 @pytest.mark.slow  # a real serial board (pty) and the settle window
 def test_R1_void_a_sensor_drop(referee: FlaskClient, hub: Hub, tmp_path: Any) -> None:
-    from tests.hub.devices import wait_for
+    from tests.hub.boards import wait_for
     from tests.web.conftest import serial_board
 
     hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=7, table_id="t1",

@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from hub.service import Hub
+from hub.facade import Hub
 from tests.web.conftest import api_post, csrf_token
 from web import create_app
 
@@ -90,7 +90,7 @@ def test_every_refusal_kind_of_the_hub_has_words() -> None:
 
     hub = Path(__file__).resolve().parents[2] / "hub"
     kinds = set()
-    for path in hub.glob("*.py"):
+    for path in hub.rglob("*.py"):
         kinds |= set(re.findall(r'Error\(\s*f?"[^"]*",\s*"([a-z_]+)"', path.read_text(encoding="utf-8")))
     assert len(kinds) > 10
     for lang in ("en", "fr"):

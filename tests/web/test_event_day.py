@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from hub.service import Hub
-from tests.hub.devices import wait_for
+from hub.facade import Hub
+from tests.hub.boards import wait_for
 from tests.web.conftest import login_page, new_page, serial_board, shot
 from web.security import seat_token
 from web.server import ServerHandle

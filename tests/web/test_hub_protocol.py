@@ -8,7 +8,7 @@ import inspect
 import re
 from pathlib import Path
 
-from hub.service import Hub
+from hub.facade import Hub
 from web.hub_protocol import HubAPI
 
 

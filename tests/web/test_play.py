@@ -8,7 +8,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from hub.service import Hub
+from hub.facade import Hub
 from tests.web.conftest import csrf_token
 from web.play import QUICK_PER_ADDRESS, QuickGames
 

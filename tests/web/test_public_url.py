@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
-from hub.service import Hub
+from hub.facade import Hub
 from tests.web.conftest import PASSWORD_HASH, login
 from web import create_app
 from web.__main__ import announce, build_parser, main, web_settings
+from web.addresses import lan_addresses
 from web.demo import build_parser as demo_parser
 from web.demo import readable
-from web.server import lan_addresses
 
 
 def lan() -> list[str]:

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from hub.service import Hub
+from hub.facade import Hub
 from tests.web.conftest import PASSWORD_HASH, csrf_token, login
-from web.server import lan_addresses, make_app, where_served
+from web.addresses import lan_addresses, where_served
+from web.server import make_app
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from hub.service import Hub
+from hub.facade import Hub
 from tests.web.conftest import login_page, new_page
 from web.server import ServerHandle
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from hub.service import Hub
+from hub.facade import Hub
 from tests.web.conftest import api_post, csrf_token
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -22,7 +22,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.security import generate_password_hash
 
-from hub.service import Hub
+from hub.facade import Hub
 from tests.web.conftest import PASSWORD, csrf_token, login
 from web import create_app, security
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from hub.service import Hub
+from hub.facade import Hub
 from tests.web.conftest import PASSWORD_HASH, login
 from web import create_app
 from web.share import qr_data_uri

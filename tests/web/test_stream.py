@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from hub.service import Hub
+from hub.facade import Hub
 from tests.web.conftest import serial_board
 from web import stream
 from web.server import ServerHandle, start_server

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from hub.service import Hub
+from hub.facade import Hub
 from web.server import ServerHandle
 
 pytestmark = pytest.mark.browser

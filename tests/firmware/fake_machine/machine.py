@@ -20,6 +20,7 @@ _pins = {}
 _wiring = {}  # emitter gpio -> receiver gpios
 _inverted = [False]  # "ir": "38khz" receivers: HIGH while broken (no carrier seen)
 _palet = {}  # receiver gpio -> interrupted by a palet
+_dead = set()  # receiver gpios unplugged (a scripted fault: ["dead", gpio])
 irq_calls = 0
 _raise_on_read = None  # text of a RuntimeError the next pin read raises (a scripted bug)
 CAUSE_FILE = "fake_reset_cause"  # in the board's cwd: the cause the next boot reads
@@ -79,7 +80,10 @@ def _update(rx):
     pin = _pins.get(rx)
     if pin is None:
         return
-    broken = _palet.get(rx, False) or not _emitter_on(rx)
+    if rx in _dead:  # unplugged: the pull-up reads "clear", whatever the beam sees
+        broken = False
+    else:
+        broken = _palet.get(rx, False) or not _emitter_on(rx)
     level = (1 if broken else 0) if _inverted[0] else (0 if broken else 1)
     if level == pin.level:
         return
@@ -100,6 +104,9 @@ def wire(cfg):
     for hole in cfg["holes"]:
         if hole.get("emitter") is not None:
             _wiring[hole["emitter"]] = list(hole["beams"])
+    line = cfg.get("line")
+    if line and line.get("emitter") is not None:
+        _wiring[line["emitter"]] = [line["near"], line["far"]]
 
 
 def interrupt(gpio, interrupted):
@@ -112,6 +119,9 @@ def _step(gpio, arg):
     global _raise_on_read
     if gpio == "raise":
         _raise_on_read = arg
+    elif gpio == "dead":  # receiver `arg` unplugged: its pull-up reads clear for ever
+        _dead.add(arg)
+        _update(arg)
     elif gpio == "hang":  # the loop stops for arg ms (a blocking call): the watchdog must bite
         time.sleep_ms(arg)
     else:

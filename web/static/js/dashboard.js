@@ -1,5 +1,5 @@
 // The dashboard (live tables first, then finished ones, archived ones folded) and the one-table
-// page, drawn from the live stream's views (hub/service.py "Table view", made public by
+// page, drawn from the live stream's views (hub/facade.py "Table view", made public by
 // web/views.py). The big screen is big.js, the video overlay overlay.js.
 import { t } from "./common.js";
 import { settings, card, isFinished, followTables, byCreation } from "./cards.js";

@@ -1,0 +1,1 @@
+"""The ``trigono`` command line: entry point, subcommands, assembly, readable output."""

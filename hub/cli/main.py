@@ -1,0 +1,195 @@
+"""The ``trigono`` command line.
+
+Subcommands register themselves in :data:`COMMANDS` (one function that adds its parser);
+``replay`` and ``analyze`` implement the RECORDS.md contract.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from engines import game_spec
+from engines.core import GameError
+from engines.records import ReplayError, replay
+from hub import jsonlimits
+
+EXIT_BAD_RECORD = 2
+
+
+def read_record(path: str, stdin: TextIO | None = None) -> Any:
+    """Load a JSON record from a file or ``-`` (stdin); ReplayError(None, …) if unreadable."""
+    try:
+        if path == "-":
+            return jsonlimits.load(stdin or sys.stdin)
+        with open(path, encoding="utf-8") as fh:
+            return jsonlimits.load(fh)
+    except OSError as err:
+        raise ReplayError(None, f"cannot read {path}: {err.strerror or err}") from err
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise ReplayError(None, f"not JSON: {err}") from err
+    except jsonlimits.JSONLimitError as err:  # too big, too deep, a huge integer
+        raise ReplayError(None, str(err)) from err
+
+
+DESCRIPTION = """\
+Trigono: the automatic referee of the Trigono throwing game, and a hub for Triominos,
+Trike and Triolet with computer opponents.
+
+Game records (RECORDS.md):
+  trigono replay GAME.json              the state a record leads to (JSON, or --pretty)
+  trigono analyze GAME.json             every legal move labelled win / loss / unknown
+The hub (event store, sensor boards, referee):
+  trigono hub --db event.db --serial /dev/ttyACM0    run it (web pages: python -m web)
+  trigono export t1 --db event.db       a table as a game record
+  trigono sim --tables 3                a simulated event against the real hub
+  trigono tournament ...                tournaments (see its --help)
+
+`trigono COMMAND --help` says more about each command. The demo (hub, pages and a
+simulated event) is scripts/demo.
+"""
+
+
+def print_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+
+
+def print_lines(lines: list[str]) -> None:
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+class Progress:
+    """``analyzing… 3 s of 5 s`` on stderr once a search takes more than a second
+    (stdout keeps only the result)."""
+
+    def __init__(self, what: str, budget_s: float, stream: TextIO | None = None,
+                 every_s: float = 1.0) -> None:
+        self.what, self.budget_s, self.every_s = what, budget_s, every_s
+        self.stream = stream or sys.stderr
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self.shown = False
+
+    def __enter__(self) -> Progress:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join()
+        if self.shown:
+            self.stream.write("\n" if self.stream.isatty() else "")
+            self.stream.flush()
+
+    def _run(self) -> None:
+        start = time.monotonic()
+        while not self._done.wait(self.every_s):
+            elapsed = time.monotonic() - start
+            end = "\r" if self.stream.isatty() else "\n"
+            self.stream.write(f"{self.what}… {elapsed:.0f} s of about {self.budget_s:g} s{end}")
+            self.stream.flush()
+            self.shown = True
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        record = read_record(args.file)
+        if not isinstance(record, dict):
+            raise ReplayError(None, "a record is a JSON object")
+        state = replay(record)
+    except ReplayError as err:
+        print(str(err), file=sys.stderr)
+        return EXIT_BAD_RECORD
+    if args.pretty:
+        from hub.cli.readable import state_lines
+
+        print_lines(state_lines(state.to_json()))
+    else:
+        print_json(state.to_json())
+    return 0
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    try:
+        record = read_record(args.file)
+        if not isinstance(record, dict):
+            raise ReplayError(None, "a record is a JSON object")
+        state = replay(record)
+        analyze = game_spec(state.game.name).analyze
+        if analyze is None:
+            raise ReplayError(None, f"analyze is not available for {record.get('game')}")
+        with Progress("analyzing", args.budget):
+            result = analyze(state, args.budget)
+    except ReplayError as err:
+        print(str(err), file=sys.stderr)
+        return EXIT_BAD_RECORD
+    except GameError as err:
+        print(f"record: {err}", file=sys.stderr)
+        return EXIT_BAD_RECORD
+    if args.pretty:
+        from hub.cli.readable import analysis_lines
+
+        print_lines(analysis_lines(result))
+    else:
+        print_json(result)
+    return 0
+
+
+def add_replay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("replay", help="replay a game record and print the state as JSON",
+                       description="Replay a game record (RECORDS.md) and print the state it leads "
+                                   "to: JSON, or readable text with --pretty. Exit 2 for a bad record.")
+    p.add_argument("file", help="record file, or - for stdin")
+    p.add_argument("--pretty", action="store_true", help="readable text instead of JSON")
+    p.set_defaults(func=cmd_replay)
+
+
+def add_analyze(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("analyze", help="label every legal action win/loss/unknown",
+                       description="Replay a game record and label every legal move of the player "
+                                   "to move win, loss or unknown (games with a solver: Trike, "
+                                   "Triolet). Shows progress on stderr when it takes over a second.")
+    p.add_argument("file", help="record file, or - for stdin")
+    p.add_argument("--budget", type=float, default=5.0, help="seconds of search (default 5)")
+    p.add_argument("--pretty", action="store_true", help="readable text instead of JSON")
+    p.set_defaults(func=cmd_analyze)
+
+
+AddCommand = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
+
+# Each entry adds one subcommand. Other modules' commands are imported lazily inside
+# their adder so `trigono replay` never pays for the hub's start-up.
+COMMANDS: list[AddCommand] = [add_replay, add_analyze]
+
+
+def _optional_commands() -> list[AddCommand]:
+    found: list[AddCommand] = []
+    for module_name in ("hub.cli.commands", "hub.cli.tournament"):
+        try:
+            module = __import__(module_name, fromlist=["COMMANDS"])
+        except ModuleNotFoundError as err:
+            if err.name != module_name:
+                raise
+            continue
+        found.extend(module.COMMANDS)
+    return found
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="trigono", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for add in COMMANDS + _optional_commands():
+        add(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    result: int = args.func(args)
+    return result

@@ -1,0 +1,1 @@
+"""Device links: transports, serial, MQTT, the inbox, ingest and board health."""

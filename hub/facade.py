@@ -1,0 +1,434 @@
+"""The hub's facade: the one object the web layer (and the CLI) talks to.
+
+:class:`Hub` only holds the parts together and takes the lock; each idea has its own
+module: :mod:`hub.devices.ingest` (device messages → entries, acks, board health; pure) and
+:mod:`hub.devices.ingest_loop` (the ingest thread around it), :mod:`hub.tables.tableset` (restore, dormant finished tables, snapshots), :mod:`hub.tables.table`
+and :mod:`hub.tables.referee` (a table as a fold over its log entries), :mod:`hub.tables.bots` (the
+bot worker), :mod:`hub.log.changes` (the change feed), :mod:`hub.tables.spec` (a table to create),
+:mod:`hub.cli.assemble` (a running hub from command-line options).
+
+:class:`Hub` is thread-safe: every public method may be called from any thread (Flask
+request threads, the SSE stream, transports). Everything that changes a table goes
+through the durable event store first (DESIGN.md §6, R1): an input is validated, stored,
+committed, and only then applied; a bad input raises a :class:`hub.errors.HubError`
+(a ``ValueError``) and changes nothing.
+
+The shapes it returns (table summary, table view, board health, change feed) are
+documented in docs/hub.md, "Shapes"; all are plain JSON values.
+
+The inputs :meth:`Hub.submit` takes are listed in :mod:`hub.tables.table`.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from engines import GAMES
+from firmware import protocol
+from hub.devices import ingest
+from hub.devices.health import GIVE_UP_S, SeqTracker
+from hub.devices.ingest import Ack, IngestState
+from hub.devices.ingest_loop import IngestLoop
+from hub.devices.transport import Transport
+from hub.errors import (
+    BadInputError,
+    ConflictError,
+    HubError,
+    RefusedError,
+    UnknownGameError,
+    UnknownTableError,
+)
+from hub.log.changes import ChangeFeed
+from hub.log.sqlite import SqliteStore
+from hub.log.store import Entry, EventStore, with_id
+from hub.tables.bots import BotTurn, BotWorker
+from hub.tables.spec import TableSpec
+from hub.tables.table import Table, game_bot, parse_input
+from hub.tables.tableset import TableSet
+
+__all__ = [
+    "Hub",
+    "HubError",
+    "BadInputError",
+    "ConflictError",
+    "RefusedError",
+    "UnknownGameError",
+    "UnknownTableError",
+]
+
+JSONDict = dict[str, Any]
+log = logging.getLogger("hub")
+
+TICK_S = 0.02  # the timer's pace while something is due soon (a settle window, held acks, input)
+IDLE_TICK_S = 0.25  # and otherwise: gaps, silent boards and snapshots can wait that long
+PRIVATE_FIELDS = ("seed", "hint")  # never in a public view (the seed fixes every future draw)
+PUBLIC_EVENTS = 10  # a public view's newest table events (the referee's view keeps MAX_EVENTS)
+
+
+class Hub:
+    """The running hub: event store, tables, referees, board health, transports.
+
+    ``Hub(db)`` opens (or creates) the SQLite event store at ``db`` (``":memory:"`` for
+    a throwaway hub) and rebuilds every table from it. Call :meth:`start` to run the
+    background threads (ingest, settle-window timers, bots) and :meth:`close` to stop.
+    """
+
+    def __init__(
+        self,
+        db: str | Path | EventStore,
+        *,
+        settle_s: float = 1.0,
+        bot_budget_s: float = 1.0,
+        lost_after_s: float = 30.0,
+        gap_timeout_s: float = GIVE_UP_S,
+        bot_pause_s: float = 0.0,
+    ) -> None:
+        self.settle_s = settle_s
+        self.lost_after_s = lost_after_s
+        self.store: EventStore = db if isinstance(db, EventStore) else SqliteStore(db)
+        self._lock = threading.RLock()
+        self.tables = TableSet(self.store)
+        self.devices: IngestState[Transport] = IngestState(seqs=SeqTracker(gap_timeout_s))
+        self.feed = ChangeFeed()
+        self.bots = BotWorker(self, bot_budget_s, bot_pause_s)
+        self._transports: list[Transport] = []
+        self._threads: list[threading.Thread] = []
+        self._stop = threading.Event()
+        self._timer_wake = threading.Event()
+        self.ingest_loop = IngestLoop(self.store, self.tables, self.devices, self.feed, self._lock,
+                                      lambda table: self._applied(table, announce=False),
+                                      lost_after_s)
+        with self._lock:
+            for board, table_id in self.tables.restore().items():
+                self.devices.bound[board] = table_id
+            self.devices.restore(self.store.last_seen(), self.store.device_marks(),
+                                 self.store.device_hellos())
+
+    # -- life cycle ------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the background threads (idempotent)."""
+        if self._threads:
+            return
+        for target, name in (
+                (lambda: self.ingest_loop.run(self._stop), "hub-ingest"),
+                (self._timer_loop, "hub-timer")):
+            thread = threading.Thread(target=target, name=name, daemon=True)
+            thread.start()
+            self._threads.append(thread)
+        self.bots.start()
+        with self._lock:
+            for table in self.tables.loaded():
+                self.bots.request(table.id)
+
+    def add_transport(self, transport: Transport) -> None:
+        """Attach a device link and start it."""
+        self._transports.append(transport)
+        transport.start(self)
+
+    def close(self) -> None:
+        """Stop transports and threads, snapshot the tables, close the store. Idempotent."""
+        if self._stop.is_set():
+            return
+        self.flush(timeout=5.0)
+        with self._lock:
+            self.ingest_loop.send(ingest.due_acks(self.devices, time.monotonic()))
+        for transport in self._transports:
+            transport.stop()
+        self._stop.set()
+        self._timer_wake.set()
+        self.feed.close()
+        self.bots.stop()
+        for thread in self._threads:
+            thread.join(timeout=5.0)
+        with self._lock:
+            self.tables.snapshot_changed()
+            self.store.close()
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until every message delivered so far is stored and applied (tests, bench)."""
+        return self.ingest_loop.inbox.flush(timeout)
+
+    # -- tables ------------------------------------------------------------------------
+    def games(self) -> list[str]:
+        """Names of the registered games (``engines.GAMES``)."""
+        return sorted(GAMES)
+
+    def list_tables(self) -> list[JSONDict]:
+        """A summary of every table, oldest first (see the module doc)."""
+        with self._lock:
+            return self.tables.summaries()
+
+    def game_over(self, table_id: str) -> bool:
+        """Whether the table's game (match) is over — cheap, unlike a view."""
+        with self._lock:
+            return self.tables.is_over(table_id)
+
+    def table_view(self, table_id: str) -> JSONDict:
+        """The referee's full view of one table; :class:`UnknownTableError` if none."""
+        with self._lock:
+            return self._view(self.tables[table_id])
+
+    def public_view(self, table_id: str, player: str | None = None) -> JSONDict:
+        """What ``player`` (None: the audience) may see: the view with the engine's
+        observation as ``state`` (other players' racks hidden), no seed, the newest
+        PUBLIC_EVENTS events, and the hint only for ``player`` when they are to move."""
+        with self._lock:
+            return self._public(self.tables[table_id], player)
+
+    def _public(self, table: Table, player: str | None) -> JSONDict:
+        # No page of the audience lists the table's events, and the view goes to every
+        # phone at each change: 60 of them were nine tenths of its bytes.
+        view = self._view(table, state=table.state.observation(player), events=PUBLIC_EVENTS)
+        shown = {k: v for k, v in view.items() if k not in PRIVATE_FIELDS}
+        if player is not None and view["to_move"] == player:
+            shown["hint"] = view["hint"]
+        return shown
+
+    def legal_actions(self, table_id: str, player: str) -> list[Any]:
+        """``player``'s legal actions now, in the record notation; [] when it is not
+        their turn or the game is over."""
+        with self._lock:
+            return self.tables[table_id].legal_actions(player)
+
+    def _view(self, table: Table, state: JSONDict | None = None, events: int | None = None) -> JSONDict:
+        view = table.view(state, events)
+        for b in view["layout"]:
+            h = self.devices.health.get(b["board"])
+            b["online"] = h is not None and h.status == "online"
+        view["bot_thinking"] = self.bots.thinking(table.id)
+        view["change_id"] = self.feed.last_id()
+        return view
+
+    def create_table(self, game: str, *, options: Mapping[str, Any] | None = None,
+                     seats: list[Any] | None = None, boards: list[Any] | None = None,
+                     seed: int | None = None, table_id: str | None = None,
+                     referee: Mapping[str, Any] | None = None) -> JSONDict:
+        """Create a table and return its view: :meth:`TableSpec.build` then :meth:`create`
+        (see :class:`hub.tables.spec.TableSpec` for each argument)."""
+        return self.create(TableSpec.build(game, options=options, seats=seats, boards=boards,
+                                           seed=seed, table_id=table_id, referee=referee))
+
+    def create(self, spec: TableSpec) -> JSONDict:
+        """Create the table ``spec`` describes and return its view. Raises
+        :class:`BadInputError` (the engine's own option errors included) or
+        :class:`ConflictError` (a board is bound to a live table, or the id is taken)."""
+        seed = spec.seed if spec.seed is not None else random.SystemRandom().randrange(2**31)
+        body = spec.entry_body(seed, self.settle_s)
+        with self._lock:
+            table_id = spec.table_id or self.tables.next_id()
+            if table_id in self.tables:
+                raise ConflictError(f"table id {table_id!r} is taken", "table_id_taken", table=table_id)
+            for b in spec.boards:
+                other = self.devices.bound.get(b["board"])
+                if other is not None and not self.tables.is_over(other):
+                    raise ConflictError(f"board {b['board']} is bound to table {other}", "board_bound",
+                                    board=b["board"], table=other)
+            table = self.tables.create(table_id, body, time.time())
+            for b in spec.boards:
+                self.devices.bind(b["board"], table_id)
+            self.feed.changed([{"kind": "tables"}, {"kind": "table", "table": table_id}])
+            self.bots.request(table_id)
+            return self._view(table)
+
+    def submit(self, table_id: str, inp: Mapping[str, Any], *, public: bool = False) -> JSONDict:
+        """Apply one console/player input (see the module doc) and return the new view
+        (``public``: the audience's, as :meth:`public_view` gives it).
+
+        Stored before it is applied; on any :class:`HubError` nothing is stored or
+        changed. A hint request is answered in the view's ``hint`` and is not stored.
+        """
+        body = parse_input(inp)
+        if "hint" in body["input"]:
+            return self._hint(table_id, public)
+        with self._lock:
+            table = self._apply_checked(self.tables[table_id],
+                                        Entry.new("console", body, table_id=table_id))
+            return self._answer(table, public)
+
+    def _apply_checked(self, table: Table, entry: Entry) -> Table:
+        """Try the entry on a copy; store it only if the copy accepted it; then apply.
+        Returns the table as it now is (the copy that took the entry)."""
+        trial = table.trial()
+        provisional = self.store.last_id() + 1
+        trial.apply_entry(with_id(entry, provisional))  # raises HubError: nothing stored
+        (entry_id,) = self.store.append([entry])
+        assert entry_id is not None
+        if entry_id == provisional:
+            self.tables.put(trial)
+            table = trial
+        else:  # another writer took the id: apply again with the real one
+            table.apply_entry(with_id(entry, entry_id))
+        self.ingest_loop.send(self._applied(table))
+        return table
+
+    def _applied(self, table: Table, announce: bool = True) -> list[Ack[Transport]]:
+        """After ``table`` took an entry: record it, announce it, wake its bots; returns
+        the device commands it asked for (the caller sends them with its acks)."""
+        self.tables.applied(table)
+        if table.timer_wanted() and not self._timer_wake.is_set():
+            self._timer_wake.set()  # a settle window opened: the timer takes its quick pace
+        if announce:
+            self.feed.table(table.id)
+        if table.has_bots:
+            self.bots.request(table.id)
+        commands = table.take_commands()
+        if not commands:
+            return []
+        return self.ingest_loop.fresh([Ack(link, board, protocol.command(0, command))
+                                       for board, command in commands
+                                       if (link := self.devices.links.get(board)) is not None],
+                                      time.monotonic())
+
+    def _answer(self, table: Table, public: bool) -> JSONDict:
+        """What :meth:`submit` returns: the audience's view or the referee's."""
+        return self._public(table, None) if public else self._view(table)
+
+    def _hint(self, table_id: str, public: bool) -> JSONDict:
+        with self._lock:
+            table = self.tables[table_id]
+            bot = game_bot(table.game_name)
+            if bot is None:
+                raise RefusedError(f"hint: the {table.game_name} engine has no bot", "no_bot", game=table.game_name)
+            if table.finished:
+                raise RefusedError("hint: the game is over", "game_over")
+            state, version = table.state.clone(), len(table.actions)
+        hint = bot.hint(state, self.bots.budget_s)
+        with self._lock:
+            table = self.tables[table_id]
+            if len(table.actions) == version:
+                table.hint = dict(hint)
+                self.feed.table(table_id)
+            return self._answer(table, public)
+
+    def export(self, table_id: str) -> JSONDict:
+        """The table as a RECORDS.md game record (``game``, ``options``, ``seed``,
+        ``actions``), replayable with ``trigono replay``."""
+        with self._lock:
+            return copy.deepcopy(self.tables[table_id].record())
+
+    # -- the BotHost side (hub.tables.bots) -----------------------------------------------------
+    def bot_turn(self, table_id: str) -> BotTurn | None:
+        with self._lock:
+            table = self.tables.get(table_id)
+            bot = None if table is None or table.bot_to_move() is None else game_bot(table.game_name)
+            if table is None or bot is None:
+                return None
+            return BotTurn(table_id, table.state.clone(), len(table.actions), table.seed, bot)
+
+    def bot_thinking(self, table_id: str) -> None:
+        self.feed.table(table_id)
+
+    def bot_played(self, turn: BotTurn, action: Any) -> None:
+        with self._lock:
+            table = self.tables[turn.table_id]
+            if len(table.actions) != turn.version or table.bot_to_move() is None:
+                return
+            move = table.game.action_to_json(action)
+            entry = Entry.new("bot", {"input": {"move": move}, "by": "bot"}, table_id=table.id)
+            try:
+                self._apply_checked(table, entry)
+            except HubError as err:
+                log.error("bot on %s played an illegal move %s: %s", table.id, move, err)
+
+    # -- boards ------------------------------------------------------------------------
+    def boards(self) -> list[JSONDict]:
+        """Health of every board seen or bound, sorted by board id (see the module doc)."""
+        with self._lock:
+            return [self.devices.health[b].to_json() for b in sorted(self.devices.health)]
+
+    def links(self) -> list[JSONDict]:
+        """The device links the hub listens on (serial ports, MQTT broker) and their state."""
+        return [t.describe() for t in self._transports]
+
+    def unregistered(self) -> list[JSONDict]:
+        """Boards heard that no table binds, for the admin to bind (a table naming the
+        board) or ignore: ``{"board", "messages", "first_seen", "last_seen", "link",
+        "admitted", "ignored"}``. ``admitted``: its events are stored (at most
+        :data:`hub.devices.ingest.MAX_UNREGISTERED` such boards); otherwise they are only counted,
+        neither stored nor acknowledged (the board keeps them until it is bound)."""
+        with self._lock:
+            return self.devices.unregistered()
+
+    def ignore_board(self, board: str) -> None:
+        """Stop taking the messages of a board bound to no table (counted only); binding
+        it to a table takes it back."""
+        with self._lock:
+            self.devices.ignore(board)
+            self.feed.boards([board])
+
+    # -- the DeviceSink side (called by transports, any thread) --------------------------
+    def device_message(self, transport: Transport, msg: JSONDict, link: str,
+                       raw: str | None = None) -> None:
+        self.ingest_loop.put(transport, msg, link, raw)
+
+    def device_messages(self, transport: Transport, messages: list[tuple[JSONDict, str | None]],
+                        link: str) -> None:
+        self.ingest_loop.put_many(transport, messages, link)
+
+    def device_status(self, transport: Transport, board: str, status: str, link: str) -> None:
+        self.device_message(transport, {"type": "status", "board": board, "status": status}, link)
+
+    def device_corrupt(self, transport: Transport, link: str, reason: str, board: str | None) -> None:
+        self.ingest_loop.corrupt(link, reason, board)
+
+    # -- timers (background thread) -----------------------------------------------------
+    def _timer_loop(self) -> None:
+        # An idle hub ticks 4 times a second, not 50: at 50 the timer alone used 11 ms of
+        # CPU a second, which the web's benchmark counts against every change it serves.
+        # A table that opens a settle window wakes it at once (_applied).
+        busy = True
+        while not self._stop.is_set():
+            self._timer_wake.wait(TICK_S if busy else IDLE_TICK_S)
+            self._timer_wake.clear()
+            try:
+                busy = self.tick(time.time())
+            except Exception:  # noqa: BLE001 - the timer thread must survive anything
+                log.exception("timer tick failed")
+
+    def tick(self, now: float) -> bool:
+        """Close due settle windows (logged entries), give up old seq gaps, mark silent
+        boards lost, send the acks held back. True when something will be due soon (the
+        timer then keeps its quick pace)."""
+        with self._lock:
+            mono = time.monotonic()
+            self.ingest_loop.send(ingest.due_acks(self.devices, mono))
+            for table in self.tables.loaded():
+                self.ingest_loop.ask_clock(table, now)
+                for body in table.due(now, self.devices.board_clock):
+                    entry = Entry.new("hub", body, table_id=table.id, at=now)
+                    (entry_id,) = self.store.append([entry])
+                    assert entry_id is not None
+                    table.apply_entry(with_id(entry, entry_id))
+                    self.ingest_loop.send(self._applied(table))
+            self.ingest_loop.expire(now, mono)
+            idle = self.ingest_loop.inbox.idle()
+            if idle:
+                self.tables.snapshot_due()
+            return (not idle or bool(self.devices.acks_due)
+                    or any(table.timer_wanted() for table in self.tables.loaded()))
+
+    @property
+    def applied_hook(self) -> Callable[[list[JSONDict]], None] | None:
+        """Called (ingest thread, outside the lock) with each batch of applied device
+        messages; the benchmark measures latency with it."""
+        return self.ingest_loop.applied_hook
+
+    @applied_hook.setter
+    def applied_hook(self, hook: Callable[[list[JSONDict]], None] | None) -> None:
+        self.ingest_loop.applied_hook = hook
+
+    # -- live feed ---------------------------------------------------------------------
+    def last_change_id(self) -> int:
+        """The id of the newest change (start an SSE stream from here)."""
+        return self.feed.last_id()
+
+    def changes_since(self, last_id: int, timeout: float) -> list[JSONDict]:
+        """See :meth:`hub.log.changes.ChangeFeed.since`."""
+        return self.feed.since(last_id, timeout)

@@ -1,0 +1,1 @@
+"""The event log: the store (SQLite, PostgreSQL), standby, the change feed."""

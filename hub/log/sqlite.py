@@ -1,0 +1,156 @@
+"""The event store in one SQLite file (WAL): one laptop's event (:class:`SqliteStore`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from hub.log.store import (
+    HELLO_LIKE,
+    HELLOS_QUERY,
+    SCHEMA,
+    Entry,
+    EventStore,
+    encode_body,
+    hellos_of,
+    is_postgres_url,
+)
+
+_INSERT = ("INSERT OR IGNORE INTO log (at, source, table_id, board, boot, seq, body)"
+           " VALUES (?, ?, ?, ?, ?, ?, ?)")
+
+
+class SqliteStore(EventStore):
+    """SQLite in WAL mode.
+
+    ``synchronous=NORMAL`` by default: a commit survives the hub process being killed
+    (the WAL is in the OS before ``commit`` returns), which is what a laptop hub needs.
+    A power cut may lose the newest commits although they were acknowledged; pass
+    ``durable=True`` (``synchronous=FULL``, an fsync per commit) where that matters.
+    """
+
+    def __init__(self, path: str | Path, *, durable: bool = False) -> None:
+        if is_postgres_url(str(path)):  # not a file name: say so rather than create one
+            raise ValueError(f"{path!r} is a PostgreSQL URL: open it with hub.log.open.open_store")
+        self.path = str(path)
+        self._lock = threading.Lock()
+        if self.path != ":memory:" and not self.path.startswith("file:"):
+            # The events hold table seeds: a new file is its owner's only (SQLite gives
+            # its -wal and -shm files the same mode).
+            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+        self._db.executescript(SCHEMA)
+
+    def append(self, entries: Sequence[Entry]) -> list[int | None]:
+        rows = [(e.at, e.source, e.table_id, e.board, e.boot, e.seq, encode_body(e))
+                for e in entries]  # a body that cannot be encoded fails here: nothing stored
+        with self._lock:
+            cur = self._db.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                # Fast path: the hub drops duplicates before storing, so nearly always
+                # every row goes in; under the write lock their ids are then consecutive.
+                before = self._db.total_changes
+                cur.executemany(_INSERT, rows)
+                if self._db.total_changes - before == len(rows):
+                    last = int(cur.execute("SELECT last_insert_rowid()").fetchone()[0])
+                    cur.execute("COMMIT")
+                    return list(range(last - len(rows) + 1, last + 1))
+                cur.execute("ROLLBACK")  # some were stored before: find which, one by one
+                cur.execute("BEGIN IMMEDIATE")
+                ids: list[int | None] = []
+                for row in rows:
+                    cur.execute(_INSERT, row)
+                    ids.append(cur.lastrowid if cur.rowcount == 1 else None)
+                cur.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    cur.execute("ROLLBACK")
+                raise
+        return ids
+
+    def entries(self, table_id: str | None = None, after: int = 0) -> Iterator[Entry]:
+        with self._lock:
+            if table_id is None:
+                rows = self._db.execute(
+                    "SELECT id, at, source, table_id, body, board, boot, seq FROM log"
+                    " WHERE id > ? ORDER BY id", (after,)).fetchall()
+            else:
+                rows = self._db.execute(
+                    "SELECT id, at, source, table_id, body, board, boot, seq FROM log"
+                    " WHERE table_id = ? AND id > ? ORDER BY id", (table_id, after)).fetchall()
+        for row in rows:
+            yield Entry(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7])
+
+    def last_id(self) -> int:
+        with self._lock:
+            row = self._db.execute("SELECT COALESCE(MAX(id), 0) FROM log").fetchone()
+        return int(row[0])
+
+    def table_spans(self) -> list[tuple[str, int, int]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT table_id, MIN(id) AS first, MAX(id) FROM log WHERE table_id IS NOT NULL"
+                " GROUP BY table_id ORDER BY first").fetchall()
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    def device_marks(self) -> dict[tuple[str, int], tuple[int, int, int]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT board, boot, MIN(seq), MAX(seq), COUNT(*) FROM log"
+                " WHERE seq IS NOT NULL GROUP BY board, boot").fetchall()
+        return {(r[0], r[1]): (r[2], r[3], r[4]) for r in rows}
+
+    def device_hellos(self) -> dict[tuple[str, int], dict[str, Any]]:
+        with self._lock:  # LIKE: a cheap text filter; the type is checked on the decoded body
+            rows = self._db.execute(HELLOS_QUERY.replace("%s", "?"), (HELLO_LIKE,)).fetchall()
+        return hellos_of(rows)
+
+    def last_seen(self) -> dict[str, float]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT board, MAX(at) FROM log WHERE board IS NOT NULL GROUP BY board").fetchall()
+        return {r[0]: r[1] for r in rows}
+
+    def save_snapshot(self, table_id: str, entry_id: int, data: dict[str, Any], *,
+                      summary: dict[str, Any], final: bool) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO snapshot (table_id, entry_id, final, summary, data)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (table_id, entry_id, int(final), json.dumps(summary, ensure_ascii=False),
+                 json.dumps(data, separators=(",", ":"), ensure_ascii=False)),
+            )
+
+    def save_final(self, table_id: str, summary: dict[str, Any]) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO snapshot (table_id, entry_id, final, summary, data)"
+                " VALUES (?, 0, 1, ?, 'null') ON CONFLICT (table_id) DO UPDATE SET"
+                " final = 1, summary = excluded.summary",
+                (table_id, json.dumps(summary, ensure_ascii=False)))
+
+    def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]] | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT entry_id, data FROM snapshot WHERE table_id = ? AND data != 'null'",
+                (table_id,)).fetchone()
+        if row is None:
+            return None
+        return int(row[0]), json.loads(row[1])
+
+    def snapshot_heads(self) -> dict[str, tuple[int, bool, dict[str, Any]]]:
+        with self._lock:
+            rows = self._db.execute("SELECT table_id, entry_id, final, summary FROM snapshot").fetchall()
+        return {r[0]: (int(r[1]), bool(r[2]), json.loads(r[3])) for r in rows}
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,175 @@
+"""Hot standby (issue 18): several hubs on one PostgreSQL event store, exactly one active.
+
+The active hub holds a PostgreSQL session advisory lock on a connection of its own; the
+others wait for it in ``pg_advisory_lock`` (PostgreSQL queues them) and the first in line
+becomes active the moment the holder's session ends: when its process dies, the kernel
+closes its socket and the server ends the session at once; when its machine dies or
+drops off the network, the server's TCP keepalives (set short on this connection) end
+it within about ``KEEPALIVE_IDLE_S + KEEPALIVE_COUNT * KEEPALIVE_INTERVAL_S`` seconds.
+
+Only then does the new hub open the store, rebuild its tables from the log and connect
+to the devices. Nothing accepted is lost on the way: the dead hub acknowledged only what
+was committed, the boards resend the rest, and the unique (board, boot, seq) index
+drops what both hubs receive. With one MQTT client id for all the hubs (a persistent
+session), the broker even keeps the events sent while no hub was connected.
+
+A hub that loses its lock connection stops at once (:meth:`ActiveLock.watch`): another
+hub may already be active, and two active hubs would referee the same tables twice.
+
+>>> lock_key_sql()
+"hashtext('trigono-hub:' || current_schema())"
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+
+log = logging.getLogger("hub.log.standby")
+
+KEEPALIVE_IDLE_S = 3
+KEEPALIVE_INTERVAL_S = 1
+KEEPALIVE_COUNT = 3
+WATCH_EVERY_S = 1.0
+EXIT_LOST_LOCK = 3
+
+
+def lock_key_sql() -> str:
+    """The advisory lock key: one per database schema, so one PostgreSQL can hold several
+    events (schemas) each with its own active hub."""
+    return "hashtext('trigono-hub:' || current_schema())"
+
+
+class ActiveLock:
+    """The right to be the active hub on the store at ``url`` (a ``postgresql://`` URL)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._conn: psycopg.Connection[Any] | None = None
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+
+    def acquire(self, on_wait: Callable[[], None] | None = None, retry_s: float = 1.0) -> float:
+        """Block until this process is the active hub; returns the seconds waited.
+        ``on_wait`` is called once if another hub is active (this one is the standby).
+        A failed connection (server restarting) is retried every ``retry_s``."""
+        started = time.monotonic()
+        waiting = False
+        while True:
+            conn: psycopg.Connection[Any] | None = None
+            try:
+                conn = psycopg.connect(self.url, autocommit=True,
+                                       application_name=f"trigono-hub-lock-{os.getpid()}")
+                # The server, not this client, must notice a dead hub machine: short
+                # keepalives on the server side of this session.
+                conn.execute(f"SET tcp_keepalives_idle = {KEEPALIVE_IDLE_S}")
+                conn.execute(f"SET tcp_keepalives_interval = {KEEPALIVE_INTERVAL_S}")
+                conn.execute(f"SET tcp_keepalives_count = {KEEPALIVE_COUNT}")
+                row = conn.execute(f"SELECT pg_try_advisory_lock({lock_key_sql()})").fetchone()
+                if not (row and row[0]):
+                    if not waiting and on_wait is not None:
+                        on_wait()
+                    waiting = True
+                    conn.execute(f"SELECT pg_advisory_lock({lock_key_sql()})")  # queued
+            except psycopg.OperationalError as err:
+                if conn is not None:
+                    conn.close()
+                log.warning("standby: cannot reach the store (%s); retrying", err)
+                time.sleep(retry_s)
+                continue
+            except BaseException:  # SIGTERM while waiting (become_active): leave cleanly
+                if conn is not None:
+                    conn.close()
+                raise
+            with self._lock:
+                self._conn = conn
+            return time.monotonic() - started
+
+    def holder_pid(self) -> int | None:
+        """The server process id of the active hub's lock session (None when no hub is
+        active) — asked on a connection of its own, so any process may call it."""
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            row = conn.execute(
+                "SELECT l.pid FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted"
+                " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                " AND l.objsubid = 1"  # a single bigint key: classid high, objid low 32 bits
+                f" AND ((l.classid::bigint << 32) | l.objid::bigint) = ({lock_key_sql()})::bigint"
+                ).fetchone()
+        return None if row is None else int(row[0])
+
+    def watch(self, on_lost: Callable[[], None] | None = None) -> threading.Thread:
+        """Check the lock session every second; call ``on_lost`` (default: leave the
+        process at once with exit code 3) when it is gone."""
+
+        def lost() -> None:
+            log.critical("standby: lost the active-hub lock session; stopping this hub now")
+            os._exit(EXIT_LOST_LOCK)
+
+        action = on_lost or lost
+
+        def run() -> None:
+            while not self._stop.wait(WATCH_EVERY_S):
+                with self._lock:
+                    conn = self._conn
+                if conn is None:
+                    return
+                try:
+                    conn.execute("SELECT 1")
+                except psycopg.Error:
+                    if not self._stop.is_set():
+                        action()
+                    return
+
+        thread = threading.Thread(target=run, name="hub-active-lock", daemon=True)
+        thread.start()
+        return thread
+
+    def release(self) -> None:
+        """Give the lock up (closing the session releases it): a standby takes over."""
+        self._stop.set()
+        with self._lock:
+            conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.close()
+
+
+def _leave(signum: int, frame: Any) -> None:
+    raise SystemExit(0)
+
+
+def become_active(db: str) -> ActiveLock | None:
+    """What ``trigono hub`` does before opening the store ``db``: on PostgreSQL, print
+    ``{"hub": "standby"}`` if another hub is active and wait for its lock, then watch it
+    (see the module doc); on SQLite (one hub per file) nothing. The lock lives as long as
+    the process."""
+    from hub.log.open import is_postgres_url
+
+    if not is_postgres_url(db):
+        return None
+    lock = ActiveLock(db)
+
+    def announce() -> None:
+        print(json.dumps({"hub": "standby", "active_pid": lock.holder_pid()}), flush=True)
+
+    # A standby waits inside PostgreSQL; the hub's own signal handlers would only set a
+    # flag nobody reads meanwhile, so SIGTERM/SIGINT end a waiting standby here and now.
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for stop_signal in (signal.SIGTERM, signal.SIGINT):
+            previous[stop_signal] = signal.signal(stop_signal, _leave)
+    try:
+        waited = lock.acquire(on_wait=announce)
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    log.info("active hub after %.2f s", waited)
+    lock.watch()
+    return lock

@@ -1,0 +1,58 @@
+"""A table to create (hub/tables/spec.py), checked once whichever door it comes in by."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from hub.errors import BadInputError, UnknownGameError
+from hub.tables.spec import Seat, TableSpec
+
+
+def test_a_full_spec_parses_and_reads_back_as_the_same_json() -> None:
+    data = {"id": "t1", "game": "trigono", "options": {"rounds_to_win": 1}, "seed": 3,
+            "seats": [{"name": "Ana", "bot": False}, {"name": "Ben", "bot": False}],
+            "boards": [{"board": "pico-7", "as": "B1", "holes": {"big": "B1.big"}}],
+            "referee": {"settle_s": 0.5}}
+    spec = TableSpec.from_json(data)
+    assert spec.seats == [Seat("Ana"), Seat("Ben")] and spec.settle_s == 0.5
+    assert TableSpec.from_json(spec.to_json()) == spec
+    assert spec.to_json() == data
+
+
+def test_entry_body_fills_players_a_row_of_boards_and_the_default_settle_window() -> None:
+    spec = TableSpec.from_text('{"game": "trigono", "seats": ["Ana", "bot-less Ben"], "boards": ["B1", "B2"]}')
+    body = spec.entry_body(seed=9, default_settle_s=1.5)
+    assert body["options"] == {"players": ["Ana", "bot-less Ben"], "boards": [
+        {"id": "B1", "cell": [0, 0, "up"]}, {"id": "B2", "cell": [0, 0, "down"]}]}
+    assert body["seed"] == 9 and body["referee"] == {"settle_s": 1.5}
+    assert body["boards"][1] == {"board": "B2", "as": "B2", "holes": {"big": "B2.big", "small": "B2.small"}}
+
+
+@pytest.mark.parametrize("data, error, words", [
+    ({"game": "chess"}, UnknownGameError, "unknown game 'chess'"),
+    ({"options": {}}, BadInputError, "missing field 'game'"),
+    ({"game": "trike", "boards": ["B1"]}, BadInputError, "no sensor boards"),
+    ({"game": "trike", "seats": ["Ana", "Ana"]}, BadInputError, "same name"),
+    ({"game": "trike", "seats": [{"name": ""}]}, BadInputError, "non-empty"),
+    ({"game": "trike", "seats": [{"name": "Ana", "colour": "red"}]}, BadInputError, "'colour'"),
+    ({"game": "trike", "seats": "Ana"}, BadInputError, "seats: expected a list"),
+    ({"game": "trike", "seed": "7"}, BadInputError, "seed"),
+    ({"game": "trike", "seed": True}, BadInputError, "seed"),
+    ({"game": "trike", "options": []}, BadInputError, "options"),
+    ({"game": "trike", "id": ""}, BadInputError, "id"),
+    ({"game": "trigono", "boards": ["B1", "B1"]}, BadInputError, "bound twice"),
+    ({"game": "trigono", "boards": [{"board": "B1", "holes": {"big": 3}}]}, BadInputError, "holes"),
+    ({"game": "trigono", "referee": {"settle_s": 31}}, BadInputError, "0 to 30"),
+    ({"game": "trigono", "referee": {"window": 1}}, BadInputError, "'window'"),
+    ("trike", BadInputError, "JSON object"),
+])
+def test_a_malformed_spec_is_a_typed_error_naming_the_field(data: Any, error: type[Exception], words: str) -> None:
+    with pytest.raises(error, match=words):
+        TableSpec.from_json(data)
+
+
+def test_text_that_is_not_json_is_a_bad_input() -> None:
+    with pytest.raises(BadInputError, match="not JSON"):
+        TableSpec.from_text("{game: trike}")

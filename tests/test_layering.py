@@ -1,0 +1,104 @@
+"""The shape of the code (issue 23): imports go one way, web → hub (its api) → engines; no
+import circle except type-only ones; the hub's wings keep few modules at the top.
+
+Read from the source with :mod:`ast` — every import, at module level or inside a function
+(a lazy import is still a dependency), except those under ``if TYPE_CHECKING:``.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import networkx as nx
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("engines", "hub", "web", "firmware")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _type_checking_only(node: ast.If) -> bool:
+    return isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+
+
+def imports_of(path: Path, known: set[str]) -> set[str]:
+    """The project modules ``path`` imports at run time (the longest known module name)."""
+    tree = ast.parse(path.read_text(), str(path))
+    found: set[str] = set()
+    package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _type_checking_only(child):
+                for other in child.orelse:
+                    visit(other)
+                continue
+            if isinstance(child, ast.Import):
+                names = [a.name for a in child.names]
+            elif isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    base = ".".join(package.split(".")[: len(package.split(".")) - child.level + 1]
+                                    + ([base] if base else []))
+                names = [f"{base}.{a.name}" for a in child.names]
+            else:
+                visit(child)
+                continue
+            for name in names:
+                while name and name not in known:
+                    name = name.rpartition(".")[0]
+                if name:
+                    found.add(name)
+    visit(tree)
+    found.discard(module_name(path))
+    return found
+
+
+def graph() -> nx.DiGraph:
+    files = [p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")]
+    known = {module_name(p) for p in files}
+    g = nx.DiGraph()
+    for p in files:
+        g.add_node(module_name(p))
+        for dep in imports_of(p, known):
+            g.add_edge(module_name(p), dep)
+    return g
+
+
+def test_no_import_circle():
+    cycles = list(nx.simple_cycles(graph()))
+    assert cycles == []
+
+
+def test_the_web_imports_only_the_hub_api():
+    g = graph()
+    reached = {(src, dst) for src, dst in g.edges if src.split(".")[0] == "web"
+               and dst.split(".")[0] in ("hub", "firmware") and dst != "hub.api"}
+    assert reached == set()
+
+
+def test_imports_go_one_way():
+    g = graph()
+    wrong = {(src, dst) for src, dst in g.edges
+             if (src.startswith("engines") and not dst.startswith("engines"))
+             or (src.startswith("hub") and dst.startswith("web"))
+             or (src.startswith("firmware") and not dst.startswith("firmware"))}
+    assert wrong == set()
+
+
+def test_the_hub_imports_only_the_codec_and_the_node_from_firmware():
+    g = graph()
+    wrong = {(src, dst) for src, dst in g.edges if src.startswith("hub") and dst.startswith("firmware")
+             and dst != "firmware.protocol" and not src.startswith("hub.sim")}
+    assert wrong == set()
+
+
+def test_few_modules_sit_directly_in_hub():
+    top = sorted(p.name for p in (ROOT / "hub").glob("*.py"))
+    assert len(top) <= 7, top

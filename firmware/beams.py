@@ -54,6 +54,9 @@ class Hole:
         self.a_only_run = 0
         self.b_only_run = 0
         self.suspect = None  # "A" or "B" while the node reports that beam as dead
+        # Beam B failed its self-test (dead, unplugged, blinded): beam A alone decides,
+        # as on a one-beam hole, until a self-test passes again (issue 24 item 9).
+        self.a_alone = False
 
     # -- inputs --------------------------------------------------------------------------
     def reset(self, levels, now):
@@ -107,7 +110,7 @@ class Hole:
                     return
             if self._all_open() and ticks_diff(now, self.quiet_since) >= self.confirm_us:
                 self.state = IDLE
-                if self.nbeams == 2:
+                if self.nbeams == 2 and not self.a_alone:
                     self._count_runs()
                 self.emit(self._verdict(), self.name, self.t0)
         elif self.state == BLOCKED and self._all_open():
@@ -184,11 +187,128 @@ class Hole:
             return "A"
         return None
 
+    def a_only(self):
+        """The passage just decided saw beam A alone (a bounce-out, or a dead beam B)."""
+        return self.nbeams == 2 and self.direction == 0 and self.last_beam == 0
+
     def _verdict(self):
-        if self.nbeams == 1:
+        if self.nbeams == 1 or self.a_alone:
             return "drop"
         if self.direction > 0:
             return "drop"
         if self.direction < 0:
             return "bounce"
         return "drop" if self.last_beam == 1 else "bounce"  # B alone: A missed it
+
+
+class Gate:
+    """The throw gate of one lane (hardware/throw-line.md): two parallel light planes of
+    vertical beams a few cm apart, 1 m in front of the throw line, each plane's receivers
+    OR-ed onto one input: `near` (crossed first by a thrown palet), then `far`.
+
+    A *crossing* starts at the first plane closing and ends when both planes have been
+    open for lag_max_ms (the far plane may still be ahead of a palet that left the near
+    one). It is a thrown palet (`emit("throw", name, t)`, t the near plane's leading
+    edge) when: both planes closed, near first, the far one lag_min_ms..lag_max_ms later
+    (the palet's speed across the gap), neither plane closed longer than line_max_ms
+    (a palet is 4-25 ms; an arm, a leg, a body or anything carried stays far longer) and
+    near opened before far (it went out, not back). Anything else is `emit("other", name,
+    why)`: counted, not sent. A plane closed for stuck_ms is `emit("blocked", ...)` once
+    (someone standing in the gate, a fallen beam), then `emit("cleared", ...)`.
+    """
+
+    def __init__(self, name, thresholds, emit):
+        self.name = name
+        self.emit = emit
+        self.max_us = thresholds["line_max_ms"] * 1000
+        self.lag_min_us = thresholds["line_lag_min_ms"] * 1000
+        self.lag_max_us = thresholds["line_lag_max_ms"] * 1000
+        self.stuck_us = thresholds["stuck_ms"] * 1000
+        self.closed = [False, False]
+        self.suspended = False
+        self.alerted = False
+        self._clear()
+
+    def _clear(self):
+        self.active = False
+        self.first_close = [None, None]  # per plane: first close in this crossing
+        self.last_open = [None, None]
+        self.longest = [0, 0]  # longest single closure per plane
+        self.closed_at = [0, 0]
+        self.changed_at = 0
+
+    def reset(self, levels, now):
+        """Take `levels` (near, far) as the truth without a crossing (boot, self-test)."""
+        self._clear()
+        self.closed = [bool(levels[0]), bool(levels[1])]
+        self.closed_at = [now, now]
+        self.changed_at = now
+        self.active = self.closed[0] or self.closed[1]  # ends as "other" once open again
+
+    def resume(self, levels, now):
+        self.reset(levels, now)
+
+    def busy(self):
+        return self.active or self.closed[0] or self.closed[1]
+
+    def state(self):
+        """"blocked", "closed" or "open" for health messages."""
+        if self.alerted:
+            return "blocked"
+        return "closed" if self.closed[0] or self.closed[1] else "open"
+
+    def edge(self, plane, closed, t):
+        if self.suspended or closed == self.closed[plane]:
+            return
+        self.closed[plane] = closed
+        self.changed_at = t
+        if closed:
+            self.closed_at[plane] = t
+            if not self.active:
+                self._clear()
+                self.active = True
+                self.changed_at = t
+                self.closed_at[plane] = t
+            if self.first_close[plane] is None:
+                self.first_close[plane] = t
+        else:
+            span = ticks_diff(t, self.closed_at[plane])
+            if span > self.longest[plane]:
+                self.longest[plane] = span
+            self.last_open[plane] = t
+
+    def tick(self, now):
+        if self.suspended:
+            return
+        for p in (0, 1):
+            if self.closed[p] and not self.alerted and ticks_diff(now, self.closed_at[p]) >= self.stuck_us:
+                self.alerted = True
+                self.longest[p] = self.stuck_us
+                self.emit("blocked", self.name, self.closed_at[p])
+        if self.closed[0] or self.closed[1]:
+            return
+        if self.alerted:
+            self.alerted = False
+            self.emit("cleared", self.name, self.changed_at)
+        if self.active and ticks_diff(now, self.changed_at) >= self.lag_max_us:
+            self.active = False
+            why = self._verdict()
+            if why is None:
+                self.emit("throw", self.name, self.first_close[0])
+            else:
+                self.emit("other", self.name, why)
+
+    def _verdict(self):
+        """None for a thrown palet, else why not (a counter name)."""
+        near, far = self.first_close
+        if near is None or far is None:
+            return "line_one_plane"
+        lag = ticks_diff(far, near)
+        if lag < 0 or ticks_diff(self.last_open[1], self.last_open[0]) < 0:
+            return "line_inward"
+        if (self.longest[0] > self.max_us or self.longest[1] > self.max_us
+                or ticks_diff(self.last_open[1], near) > self.max_us + self.lag_max_us):
+            return "line_long"
+        if not self.lag_min_us <= lag <= self.lag_max_us:
+            return "line_speed"
+        return None

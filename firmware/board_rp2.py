@@ -34,6 +34,11 @@ class BoardBase:
             self.beam_pins.append(machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP))
         for button in cfg.get("buttons", []):
             self.button_pins.append(machine.Pin(button["pin"], machine.Pin.IN, machine.Pin.PULL_UP))
+        self.line_pins = []  # the throw gate's near and far planes: channels after the buttons
+        line = cfg.get("line")
+        if line:
+            for key in ("near", "far"):
+                self.line_pins.append(machine.Pin(line[key], machine.Pin.IN, machine.Pin.PULL_UP))
         self.emitters = make_emitters(cfg)  # hole -> Pin or PWM
         self.hx711 = make_hx711(cfg)
         self.wlan = None
@@ -47,6 +52,8 @@ class BoardBase:
         return time.ticks_ms()
 
     def read_beam(self, chan):
+        if chan >= len(self.beam_pins):  # the throw gate (its receivers are the beams' kind)
+            return self.line_pins[chan - len(self.beam_pins) - len(self.button_pins)].value() == self.closed_level
         return self.beam_pins[chan].value() == self.closed_level
 
     def set_emitter(self, hole, on):
@@ -88,6 +95,10 @@ class Board(BoardBase):
         base = len(self.beam_pins)
         for i, pin in enumerate(self.button_pins):
             pin.irq(handler=pin_handler(node.ring, base + i, 0, time.ticks_us), trigger=trigger, hard=True)
+        base += len(self.button_pins)
+        for i, pin in enumerate(self.line_pins):
+            pin.irq(handler=pin_handler(node.ring, base + i, self.closed_level, time.ticks_us), trigger=trigger,
+                    hard=True)
 
     def poll(self):
         """Nothing to do: the interrupts fill the ring."""
@@ -104,7 +115,8 @@ def beam_closed_level(cfg):
 def make_emitters(cfg):
     """hole -> its emitter switch: a Pin (steady IR) or a PWM (38 kHz carrier), on."""
     out = {}
-    for hole in cfg["holes"]:
+    line = cfg.get("line")
+    for hole in cfg["holes"] + ([line] if line else []):
         if hole.get("emitter") is None:
             continue
         if cfg.get("ir") == "38khz":

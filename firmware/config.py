@@ -15,6 +15,9 @@
 #               trigono/v1/<user>/...); its password is MQTT_PASSWORD in local.py
 #               (scripts/mqtt-users writes one local.py per board): mqtt_login()
 #   loadcell    {"sck": 20, "dout": 21}    optional HX711 under the board (weight events)
+#   line        {"name": "L1", "near": 16, "far": 17, "emitter": 18}   optional throw gate
+#               (hardware/throw-line.md): the near and far planes' OR-ed receivers, the
+#               GPIO switching its emitters (optional, enables the self-test); `throw` events
 #   ir          "plain" (default) | "38khz": emitters on a 38 kHz PWM carrier, light-barrier
 #               receivers (TSSP4038, HIGH while broken) - for sunlight outdoors
 #   thresholds  {"stuck_ms": 2000, ...}   overrides of DEFAULTS below
@@ -38,6 +41,11 @@ DEFAULTS = {
     "mqtt_retry_ms": 2000,  # wait between MQTT connection attempts
     "button_settle_ms": 50,
     "loadcell_ms": 100,  # HX711 read period (it makes 10 readings/s at RATE low)
+    # Throw gate (hardware/throw-line.md): planes 50 mm apart; a palet crosses at 2.5-7 m/s
+    # (7-20 ms from plane to plane) and closes a plane for 4-25 ms.
+    "line_max_ms": 35,  # a plane closed longer than this: an arm, a leg, a body - not a palet
+    "line_lag_min_ms": 3,  # near -> far faster than 17 m/s: two objects, not one palet
+    "line_lag_max_ms": 30,  # near -> far slower than 1.7 m/s: a hand at full reach, a walker
     "watchdog_ms": 8000,  # machine.WDT, fed by the main loop only (rp2 caps it at 8388); 0 = off
 }
 
@@ -87,7 +95,8 @@ def validate(cfg, pinmap=None, port=None):
     if not isinstance(cfg, dict):
         return ["config is not a dict (board_config.py must define CONFIG = {...})"]
     for key in cfg:
-        if key not in ("board", "port", "holes", "buttons", "links", "mqtt", "thresholds", "loadcell", "ir"):
+        if key not in ("board", "port", "holes", "buttons", "links", "mqtt", "thresholds", "loadcell", "ir",
+                       "line"):
             errors.append("unknown key " + repr(key))
     if not _name_ok(cfg.get("board")):
         errors.append("board: need a name of 1-32 characters without / + # $ * or spaces")
@@ -168,6 +177,19 @@ def validate(cfg, pinmap=None, port=None):
         else:
             use(cell["sck"], "loadcell sck", True)
             use(cell["dout"], "loadcell dout", False)
+    line = cfg.get("line")
+    if line is not None:
+        if not isinstance(line, dict) or not _name_ok(line.get("name")) or any(
+                key not in ("name", "near", "far", "emitter") for key in line):
+            errors.append("line: need {\"name\": lane, \"near\": GPIO, \"far\": GPIO, \"emitter\": GPIO}")
+        else:
+            if line["name"] in names:
+                errors.append("line: lane name " + repr(line["name"]) + " is also a hole name")
+            use(line.get("near"), "line near plane", False)
+            use(line.get("far"), "line far plane", False)
+            if line.get("emitter") is not None:
+                use(line["emitter"], "line emitter", True)
+            beams += 2
     inputs = beams + len(buttons)
     if pins is not None and pins.get("max_inputs") is not None and inputs > pins["max_inputs"]:
         errors.append(str(inputs) + " beams and buttons but " + str(cfg_port) + " can take at most "

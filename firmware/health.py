@@ -32,8 +32,9 @@ class SelfTest:
     DARK = 1  # emitter off, waiting for the receivers to go dark
     LIGHT = 2  # emitter on again, waiting for the receivers to see it
 
-    def __init__(self, hole, channels, set_emitter, read_beam, wait_us):
+    def __init__(self, hole, channels, set_emitter, read_beam, wait_us, names="AB"):
         self.hole = hole
+        self.names = names  # one letter per channel: "AB" for a hole, "NF" for a throw gate
         self.channels = channels  # channel numbers of the hole's beams, A first
         self.set_emitter = set_emitter
         self.read_beam = read_beam  # read_beam(channel) -> True when interrupted
@@ -70,4 +71,4 @@ class SelfTest:
         return "ok"
 
     def _names(self, chans):
-        return "".join("AB"[self.channels.index(ch)] for ch in chans)
+        return "".join(self.names[self.channels.index(ch)] for ch in chans)

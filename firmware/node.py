@@ -4,7 +4,7 @@
 # simulator): hardware sits behind tiny callables, links behind a small interface (see
 # firmware/README.md, "Node interface"). No `machine` here.
 
-from firmware.beams import Hole
+from firmware.beams import Gate, Hole
 from firmware.clock import ticks_add, ticks_diff
 from firmware.config import config_hash
 from firmware.edges import EdgeRing
@@ -16,7 +16,8 @@ SEND_BURST = 16  # events sent per link and poll, so edges keep being drained
 RESEND_BACKOFF_MAX = 16  # resend period grows up to 16 x resend_ms while nobody acks
 
 _KIND_COUNTER = {"drop": "drops", "bounce": "bounces", "blocked": "blocked", "cleared": "cleared",
-                 "fault": "faults", "button": "buttons"}
+                 "fault": "faults", "button": "buttons", "throw": "throws"}
+DEAD_B = "emitter off but beam B still sees light"  # health.SelfTest's words for a dead beam B
 
 
 class Node:
@@ -70,13 +71,21 @@ class Node:
         self.buttons = []  # [name, last accepted press time or None]
         for button in cfg.get("buttons", []):
             self.buttons.append([button["name"], None])
+        # the throw gate's two planes take the channels after the buttons
+        self.line_base = len(self.chan_map) + len(self.buttons)
+        line = cfg.get("line")
+        self.gate = Gate(line["name"], self.th, self._gate_event) if line else None
         self.selftests = []
         self._selftest_failed = {}  # hole -> its last self-test failed (a pass then clears it)
+        self._now = 0  # the time of the poll under way (events decided in it)
         if set_emitter is not None:
             for hc in cfg["holes"]:
                 if hc.get("emitter") is not None:
                     self.selftests.append(SelfTest(hc["name"], hole_chans[hc["name"]], set_emitter,
                                                    read_beam, self.th["selftest_ms"] * 1000))
+            if line and line.get("emitter") is not None:
+                self.selftests.append(SelfTest(line["name"], [self.line_base, self.line_base + 1], set_emitter,
+                                               read_beam, self.th["selftest_ms"] * 1000, names="NF"))
         self.links = []
         self.cursors = []  # per link: next outbox ordinal to send
         self.sent_high = []  # per link: highest ordinal it ever sent (to count resends)
@@ -84,6 +93,9 @@ class Node:
                          "buttons": 0, "edges": 0, "edge_overflow": 0, "resends": 0,
                          "a_missed": 0, "selftests": 0, "bad_input": 0, "link_ups": 0,
                          "loop_max_ms": 0}
+        if self.gate is not None:  # what crossed the gate and was not a palet, by why
+            for key in ("throws", "line_one_plane", "line_inward", "line_long", "line_speed"):
+                self.counters[key] = 0
         self.random16 = random16
         self.weigh = weigh
         self.cell = cell
@@ -133,6 +145,10 @@ class Node:
                  "holes": [h.name for h in self.holes]}
         if self.crash:
             hello["crash"] = self.crash[:64]
+        if self.gate is not None:
+            hello["lanes"] = [self.gate.name]
+        if self.cell is not None:
+            hello["loadcell"] = True
         self._emit("hello", now, hello)
         if error is not None:
             self._emit("fault", now, {"reason": error})
@@ -141,25 +157,34 @@ class Node:
             hole.reset(levels, now)
             if any(levels):
                 self._emit("fault", now, {"reason": "beam interrupted at boot", "hole": hole.name})
+        if self.gate is not None:
+            self.gate.reset([self.read_beam(self.line_base), self.read_beam(self.line_base + 1)], now)
         self.start_selftest(now)
         self._progress_at = now
         return self.boot
 
-    def start_selftest(self, now=None):
+    def start_selftest(self, now=None, only=None):
+        """Self-test every idle hole (and the throw gate), or only the one named `only`."""
         now = self.clock() if now is None else now
         for test in self.selftests:
-            hole = self.hole_by_name[test.hole]
+            if only is not None and test.hole != only:
+                continue
+            hole = self._sensor(test.hole)
             if test.phase == SelfTest.IDLE and not hole.busy():
                 hole.suspended = True
                 test.start(now)
-        self._last_selftest = self.uptime_ms
+        if only is None:
+            self._last_selftest = self.uptime_ms
 
     def poll(self, now=None):
         """One main-loop step: drain edges, advance timers, self-tests, health, sending."""
         now = self.clock() if now is None else now
+        self._now = now
         self._drain()
         for hole in self.holes:
             hole.tick(now)
+        if self.gate is not None:
+            self.gate.tick(now)
         self._step_selftests(now)
         elapsed = ticks_diff(now, self._last_now)
         if elapsed > 0:
@@ -272,6 +297,8 @@ class Node:
         beams = {}
         for hole in self.holes:
             beams[hole.name] = "fault" if self._faulty(hole.name) or hole.suspect else hole.beam_state()
+        if self.gate is not None:
+            beams[self.gate.name] = "fault" if self._faulty(self.gate.name) else self.gate.state()
         self.counters["edge_overflow"] = self.ring.overflow
         self.counters["a_missed"] = sum(h.a_missed for h in self.holes)
         self.counters["acked"] = self.outbox.acked  # highest seq the hub acknowledged
@@ -298,6 +325,15 @@ class Node:
                 link.send(msg)
 
     # -- internals -----------------------------------------------------------------------
+    def _sensor(self, name):
+        """The hole, or the throw gate, a self-test is named after."""
+        hole = self.hole_by_name.get(name)
+        if hole is not None:
+            return hole
+        gate = self.gate
+        assert gate is not None  # self-tests are made only for holes and a configured gate
+        return gate
+
     def _hole_channels(self, hole):
         return [ch for ch, (h, _b) in enumerate(self.chan_map) if h is hole]
 
@@ -321,6 +357,8 @@ class Node:
                 hole.edge(beam, closed, t)
             elif ch - nbeams < len(self.buttons):
                 self._button(self.buttons[ch - nbeams], closed, t)
+            elif self.gate is not None and ch - self.line_base < 2:
+                self.gate.edge(ch - self.line_base, closed, t)
 
     def _weigh(self, now, weigh, cell):
         raw = weigh()
@@ -386,19 +424,32 @@ class Node:
             if result is None:
                 continue
             self.counters["selftests"] += 1
-            hole = self.hole_by_name[test.hole]
+            hole = self._sensor(test.hole)
             # The test's own edges are not palets: drop what the hole saw, resync levels.
             hole.suspended = False
             hole.resume([self.read_beam(ch) for ch in test.channels], now)
             if result != "ok":
+                if result == DEAD_B and isinstance(hole, Hole) and hole.nbeams == 2:
+                    if hole.a_alone:
+                        continue  # told already; beam A alone keeps deciding
+                    hole.a_alone = True  # beam A alone decides from now on (issue 24 item 9)
+                    result = "beam B failed its self-test: beam A alone decides"
                 self._emit("fault", now, {"reason": result, "hole": test.hole})
                 self._selftest_failed[test.hole] = True
-            elif self._selftest_failed.pop(test.hole, False):  # repaired: the hub clears its alert
-                self._emit("cleared", now, {"hole": test.hole})
+            else:
+                if isinstance(hole, Hole):
+                    hole.a_alone = False
+                if self._selftest_failed.pop(test.hole, False):  # repaired: the hub clears its alert
+                    self._emit("cleared", now, {"hole": test.hole})
 
     def _hole_event(self, kind, hole, t_us):
         self._emit(kind, t_us, {"hole": hole})
         h = self.hole_by_name[hole]
+        if kind == "bounce" and h.a_only():
+            # Beam A alone: a bounce-out, or a real drop past a dead beam B. Test the
+            # beams now, so a dead B costs this one passage (its fault follows within
+            # 2 x selftest_ms; the hub offers the passage as a drop), not dead_beam_run.
+            self.start_selftest(self._now, only=hole)
         run = self.th["dead_beam_run"]
         dead = h.dead_beam(run)
         if dead is None:
@@ -410,6 +461,16 @@ class Node:
             other = "A" if dead == "B" else "B"
             self._emit("fault", t_us, {"hole": hole, "reason": "beam " + dead + " dead: " + str(run)
                                        + " passages in a row saw only beam " + other})
+
+    def _gate_event(self, kind, lane, arg):
+        if kind == "throw":
+            self._emit("throw", arg, {"lane": lane})
+        elif kind == "other":  # not a palet: counted by why (health), never sent
+            self.counters[arg] += 1
+        elif kind == "blocked":
+            self._emit("fault", arg, {"reason": "throw line blocked (someone in the gate?)", "hole": lane})
+        else:
+            self._emit("cleared", arg, {"hole": lane})
 
     def _emit(self, kind, t_us, fields):
         msg = self.outbox.add(kind, t_us, fields)

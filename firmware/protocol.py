@@ -10,7 +10,9 @@
 # Every message carries board (str), boot (int, a counter kept in flash), seq (int, per
 # boot) and t_us (int, device microseconds). Event types and their own fields:
 #   hello    fw (str), config (str, hash of the board config), holes (list of str),
-#            crash optional (str: the previous boot's crash or "watchdog reset")
+#            crash optional (str: the previous boot's crash or "watchdog reset"),
+#            lanes optional (list of str: its throw lines), loadcell optional (true: it
+#            weighs its board, so a palet landing there is seen)
 #   drop     hole          palet went A then B (or A only on single-beam holes)
 #   bounce   hole          entered and came back out: not a drop (T11)
 #   blocked  hole          beam held longer than the stuck time: a drop plus an alert (T13)
@@ -19,6 +21,8 @@
 #   fault    reason (str), hole optional      emitter self-test failed, bad config...
 #   button   button (str)  a throw-line or referee button
 #   weight   board_palets (int >= 0)          optional load cell under the board
+#   throw    lane (str)    a palet crossed the throw gate of that lane outward (t_us: the
+#                          near plane's leading edge; hardware/throw-line.md)
 #   health   uptime_s, mem_free, beams {hole: "open"|"closed"|"blocked"}, counters {str: int},
 #            overflow (int), rssi optional     not queued, not acknowledged
 # Hub to board: ack {boot, seq} (cumulative: everything up to seq of that boot was
@@ -41,7 +45,7 @@ TOPIC_ROOT = "trigono/v1/"
 MAX_LINE = 1024
 
 HOLE_EVENTS = ("drop", "bounce", "blocked", "cleared")
-EVENT_TYPES = ("hello", "drop", "bounce", "blocked", "cleared", "fault", "button", "weight")
+EVENT_TYPES = ("hello", "drop", "bounce", "blocked", "cleared", "fault", "button", "weight", "throw")
 DEVICE_TYPES = EVENT_TYPES + ("health",)
 HUB_TYPES = ("ack", "cmd")
 COMMANDS = ("selftest", "health", "reboot", "resend", "newboot", "tare", "calibrate")
@@ -72,7 +76,7 @@ BAD_NAME_CHARS = "/+#$* \"\\"
 BEAM_STATES = ("open", "closed", "blocked", "fault")
 COMMON_FIELDS = ("type", "board", "boot", "seq", "t_us")
 FIELDS = {
-    "hello": ("fw", "config", "holes", "crash"),
+    "hello": ("fw", "config", "holes", "crash", "lanes", "loadcell"),
     "drop": ("hole",),
     "bounce": ("hole",),
     "blocked": ("hole",),
@@ -80,6 +84,7 @@ FIELDS = {
     "fault": ("reason", "hole"),
     "button": ("button",),
     "weight": ("board_palets",),
+    "throw": ("lane",),
     "health": ("uptime_s", "mem_free", "beams", "counters", "overflow", "rssi"),
 }
 
@@ -159,6 +164,11 @@ def validate(msg):
             return "hello: bad holes"
         if "crash" in msg and not _is_text(msg["crash"]):
             return "hello: bad crash"
+        lanes = msg.get("lanes", [])
+        if not isinstance(lanes, list) or len(lanes) > MAX_ITEMS or not all(is_name(n) for n in lanes):
+            return "hello: bad lanes"
+        if "loadcell" in msg and msg["loadcell"] is not True and msg["loadcell"] is not False:
+            return "hello: bad loadcell"
     elif kind == "fault":
         if not _is_text(msg.get("reason")):
             return "fault: bad reason"
@@ -170,6 +180,9 @@ def validate(msg):
     elif kind == "weight":
         if not _is_count(msg.get("board_palets")):
             return "weight: bad board_palets"
+    elif kind == "throw":
+        if not is_name(msg.get("lane")):
+            return "throw: bad lane"
     elif kind == "health":
         return _health_reason(msg)
     return None

@@ -618,6 +618,160 @@ def case_a_few_bounces_are_not_a_dead_beam():
     assert "fault" not in [k for k, _ in rig.kinds()], rig.kinds()
 
 
+# -- throw gate (issue 28) -------------------------------------------------------------------
+WITH_LINE = dict(TWO_HOLES, line={"name": "L1", "near": 8, "far": 9, "emitter": 10})
+NEAR, FAR = 4, 5  # channels after the beams (0-2) and the button (3)
+
+
+class LineRig(Rig):
+    """A Rig whose board also carries a throw gate; `dead` receivers read clear for ever."""
+
+    def __init__(self, **kw):
+        self.dead = set()
+        Rig.__init__(self, cfg=WITH_LINE, **kw)
+
+    def read_beam(self, ch):
+        if ch in self.dead:
+            return False  # unplugged: the pull-up reads "clear"
+        if self.wired and ch in (NEAR, FAR) and not self.emitter_on.get("L1", True):
+            return True
+        return Rig.read_beam(self, ch)
+
+    def cross(self, steps):
+        """[(us after the previous step, channel, closed)], then time to decide."""
+        t0 = None
+        for after, ch, closed in steps:
+            t = self.edge(ch, closed, after)
+            self.now = t
+            t0 = t if t0 is None else t0
+        self.run(100)
+        return t0
+
+    def throws(self):
+        return [e for e in self.node.events if e["type"] == "throw"]
+
+
+def palet_crossing(lag_us=12000, near_us=9000, far_us=9000):
+    """A palet at ~4 m/s: 50 mm from plane to plane in 12 ms, each closed ~9 ms."""
+    return [(0, NEAR, True), (near_us, NEAR, False), (lag_us - near_us, FAR, True), (far_us, FAR, False)]
+
+
+def case_throw_gate_palet_near_then_far_is_a_throw_at_the_near_leading_edge():
+    rig = LineRig()
+    assert rig.node.events[0]["lanes"] == ["L1"], rig.node.events[0]
+    t0 = rig.cross(palet_crossing())
+    (throw,) = rig.throws()
+    assert throw["lane"] == "L1" and throw["t_us"] == t0, throw
+    assert protocol.validate(throw) is None
+    assert rig.node.counters["throws"] == 1
+    assert rig.node.health_message(rig.now)["beams"]["L1"] == "open"
+
+
+def case_throw_gate_long_palet_overlapping_both_planes_is_a_throw():
+    rig = LineRig()  # 60 mm edge-on at 3 m/s: still in the near plane when it reaches the far
+    rig.cross([(0, NEAR, True), (16000, FAR, True), (5000, NEAR, False), (16000, FAR, False)])
+    assert len(rig.throws()) == 1, rig.kinds()
+
+
+def case_throw_gate_arm_through_the_gate_is_not_a_throw():
+    rig = LineRig()  # a hand at full reach: in the planes for 200 ms
+    rig.cross([(0, NEAR, True), (25000, FAR, True), (200000, FAR, False), (10000, NEAR, False)])
+    assert rig.throws() == [] and rig.node.counters["line_long"] + rig.node.counters["line_inward"] == 1
+
+
+def case_throw_gate_slow_crossing_is_not_a_throw():
+    rig = LineRig()  # 50 mm in 45 ms: 1.1 m/s, a hand or a walker, not a thrown palet
+    rig.cross(palet_crossing(lag_us=45000, near_us=20000, far_us=20000))
+    assert rig.throws() == [] and rig.node.counters["line_speed"] == 1, rig.node.counters
+
+
+def case_throw_gate_inward_crossing_is_not_a_throw():
+    rig = LineRig()  # a rebound coming back from the board: far plane first
+    rig.cross([(0, FAR, True), (9000, FAR, False), (3000, NEAR, True), (9000, NEAR, False)])
+    assert rig.throws() == [] and rig.node.counters["line_inward"] == 1
+
+
+def case_throw_gate_one_plane_only_is_not_a_throw():
+    rig = LineRig()
+    rig.cross([(0, NEAR, True), (9000, NEAR, False)])
+    assert rig.throws() == [] and rig.node.counters["line_one_plane"] == 1
+
+
+def case_throw_gate_two_palets_far_apart_are_two_throws():
+    rig = LineRig()
+    rig.cross(palet_crossing())
+    rig.run(500)
+    rig.cross(palet_crossing())
+    assert len(rig.throws()) == 2
+
+
+def case_throw_gate_someone_standing_in_it_is_one_fault_then_cleared():
+    rig = LineRig()
+    rig.edge(NEAR, True)
+    rig.run(2000)
+    rig.edge(NEAR, False)
+    rig.run(200)
+    kinds = rig.kinds()
+    assert kinds == [("fault", "L1"), ("cleared", "L1")], kinds
+    assert rig.throws() == []
+
+
+def case_throw_gate_selftest_names_the_dead_plane():
+    rig = LineRig()
+    rig.dead.add(FAR)
+    rig.node.receive(protocol.command(rig.node.boot, "selftest"))
+    rig.run(100)
+    faults = [e for e in rig.node.events if e["type"] == "fault" and e.get("hole") == "L1"]
+    assert [f["reason"] for f in faults] == ["emitter off but beam F still sees light"], rig.kinds()
+    assert rig.node.health_message(rig.now)["beams"]["L1"] == "fault"
+
+
+def case_protocol_throw_event_is_strict():
+    good = {"type": "throw", "board": "B1", "boot": 1, "seq": 2, "t_us": 5, "lane": "L1"}
+    assert protocol.validate(good) is None
+    assert protocol.validate(dict(good, lane="L/1")) == "throw: bad lane"
+    assert protocol.validate(dict(good, hole="big")) == "throw: unknown field"
+    assert protocol.validate({k: v for k, v in good.items() if k != "lane"}) == "throw: bad lane"
+    hello = {"type": "hello", "board": "B1", "boot": 1, "seq": 1, "t_us": 0, "fw": "1", "config": "c",
+             "holes": ["big"]}
+    assert protocol.validate(dict(hello, lanes=["L1"], loadcell=True)) is None
+    assert protocol.validate(dict(hello, lanes="L1")) == "hello: bad lanes"
+    assert protocol.validate(dict(hello, loadcell=1)) == "hello: bad loadcell"
+
+
+def case_config_line_is_checked():
+    errors = config.validate(dict(TWO_HOLES, line={"name": "big", "near": 2, "far": 9}))
+    assert any("also a hole name" in e for e in errors) and any("GPIO 2 already used" in e for e in errors), errors
+    assert config.validate(dict(TWO_HOLES, line={"name": "L1", "near": 8})) != []
+    assert config.validate(WITH_LINE) == []
+
+
+# -- a dead beam B (issue 24 item 9) ------------------------------------------------------------
+def case_dead_beam_b_costs_one_passage_then_beam_a_alone_decides():
+    rig = LineRig()
+    rig.dead.add(B)  # unplugged: every real drop now passes beam A alone
+    rig.pulse(A, 20000)
+    rig.run(400)  # the passage is decided (a bounce), the hole's self-test runs at once
+    kinds = rig.kinds()
+    assert kinds == [("bounce", "big"), ("fault", "big")], kinds
+    fault = rig.node.events[-1]
+    assert fault["reason"] == "beam B failed its self-test: beam A alone decides", fault
+    assert rig.node.health_message(rig.now)["beams"]["big"] == "fault"
+    t = rig.pulse(A, 20000)  # the next palet: beam A alone decides, a drop
+    rig.run(400)
+    assert rig.kinds()[-1] == ("drop", "big") and rig.node.events[-1]["t_us"] == t, rig.kinds()
+    rig.node.receive(protocol.command(rig.node.boot, "selftest"))  # the hub's, after a throw
+    rig.run(100)
+    assert len([k for k in rig.kinds() if k[0] == "fault"]) == 1, rig.kinds()  # told once
+    rig.dead.discard(B)  # plugged back in
+    rig.node.receive(protocol.command(rig.node.boot, "selftest"))
+    rig.run(100)
+    assert rig.kinds()[-1] == ("cleared", "big"), rig.kinds()
+    rig.pulse(A, 20000)  # two beams again: A alone is a bounce-out (T11)
+    rig.run(400)
+    assert rig.kinds()[-2:] == [("bounce", "big")] or rig.kinds()[-1] == ("bounce", "big"), rig.kinds()
+
+
 class FakeHx711Chip:
     """The HX711's side of its two wires: DOUT goes low when a conversion is ready; each
     SCK rising edge shifts the next bit out (MSB first); after 24 bits DOUT goes high

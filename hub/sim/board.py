@@ -32,16 +32,21 @@ TICKS_MASK = (1 << 30) - 1
 POLL_US = 2_000
 IDLE_TAIL_US = 400_000  # past the last edge: the node's 300 ms confirm has decided
 HOLE_PINS = {"big": [2, 3], "small": [6, 7], "jackpot": [10, 11]}  # pico_w_example wiring
+LANE = "line"  # the lane name of a simulated board's throw gate
+LINE_PINS = {"name": LANE, "near": 16, "far": 17}
 
 
-def board_config(board: str, holes: list[str]) -> dict[str, Any]:
-    """A validated firmware config for a simulated board (two beams per hole).
+def board_config(board: str, holes: list[str], throw_line: bool = False) -> dict[str, Any]:
+    """A validated firmware config for a simulated board (two beams per hole, and a
+    throw gate when asked).
 
     >>> [c[:2] for c in board_config("S1", ["big", "small"])["channels"]]
     [('big', 0), ('big', 1), ('small', 0), ('small', 1)]
     """
-    cfg = {"board": board, "port": "rp2", "links": ["serial"],
-           "holes": [{"name": h, "beams": HOLE_PINS[h]} for h in holes]}
+    cfg: dict[str, Any] = {"board": board, "port": "rp2", "links": ["serial"],
+                           "holes": [{"name": h, "beams": HOLE_PINS[h]} for h in holes]}
+    if throw_line:
+        cfg["line"] = dict(LINE_PINS)
     return dict(fw_config.load(cfg))
 
 
@@ -62,14 +67,17 @@ class SimBoard:
 
     def __init__(self, board: str, holes: list[str], path: Path, speed: float = 0.0,
                  mqtt_broker: tuple[str, int] | None = None,
-                 mqtt_login: tuple[str, str] | None = None) -> None:
+                 mqtt_login: tuple[str, str] | None = None, load_cell: bool = False,
+                 throw_line: bool = False) -> None:
         self.board = board
         self.holes = list(holes)
         self.path = path
         self.speed = speed
         self.now_us = 1_000_000
-        cfg = board_config(board, self.holes)
+        cfg = board_config(board, self.holes, throw_line)
         self.channels = {(name, beam): k for k, (name, beam, _pin) in enumerate(cfg["channels"])}
+        if throw_line:  # the gate's planes: the channels after the beams (no buttons here)
+            self.channels.update({(LANE, 0): len(self.channels), (LANE, 1): len(self.channels) + 1})
         self.pins = [False] * len(self.channels)
         self.node = Node(cfg, clock=lambda: self.now_us & TICKS_MASK,
                          read_beam=lambda ch: self.pins[ch])
@@ -93,6 +101,8 @@ class SimBoard:
             user, password = mqtt_login or (None, None)
             self.link = MqttLink(board, lambda: mqtt_client(board, host, port, 5, user, password),
                                  keepalive_s=5, retry_ms=300)
+        if load_cell:  # before start(): the hello says the board is weighed
+            self.add_load_cell()
         self.node.add_link(self.link)
         self.node.start()
         self._thread = threading.Thread(target=self._run, name=f"sim-{board}", daemon=True)
@@ -168,6 +178,13 @@ class SimBoard:
                 heapq.heappush(self._pending, (base + t_us, self._order,
                                                self.channels[(hole, beam)], closed))
                 self._busy_until = max(self._busy_until, base + t_us + IDLE_TAIL_US)
+            self._idle.clear()
+
+    def hold(self, us: int) -> None:
+        """Keep the board's clock running at ``speed`` for ``us`` more (a settle window
+        that must pass on the board's clock, as fast as the palets' edges run)."""
+        with self._lock:
+            self._busy_until = max(self._busy_until, self.now_us + us)
             self._idle.clear()
 
     def wait_idle(self, timeout: float = 30.0) -> bool:

@@ -157,3 +157,203 @@ class LoadCellModel:
                 value += self.swing * math.exp(-dt / LOAD_WOBBLE_TAU_S) * math.cos(2 * math.pi * LOAD_WOBBLE_HZ * dt)
         return int(LOAD_TARE_RAW + value * LOAD_PER_PALET_RAW)
 
+
+
+# -- the throw gate at the throw line (hardware/throw-line.md) ---------------------------------
+# Geometry of the gate: two vertical planes of vertical IR beams, GATE_GAP_MM apart, the
+# near one GATE_X_M in front of the throw line; beams every GATE_PITCH_MM across
+# GATE_WIDTH_M, from GATE_BOTTOM_M to GATE_TOP_M above the floor. A palet occludes a vertical
+# beam while its horizontal footprint (a disk: diameter across, tilted by its bank and
+# pitch) covers the beam's point; each plane's receivers are OR-ed onto one input.
+GATE_X_M = 1.0
+GATE_GAP_MM = 50.0
+GATE_WIDTH_M = 0.9
+GATE_BOTTOM_M = 0.35
+GATE_TOP_M = 1.9
+GATE_PITCH_MM = 25.0
+RECEIVER_MIN_US = 600  # a TSSP4038 light barrier needs ~0.3-0.6 ms of darkness to answer
+# The throw (a 3 m underhand throw): release a little in front of the line, hip to chest
+# height, on the thrower's marked spot; launch from flat to lob; the speed follows from
+# where the palet lands (no drag: a 150 g palet at 5 m/s feels 2 % of its weight).
+RELEASE_X_M = (0.0, 0.35)
+RELEASE_H_M = (0.45, 1.0)
+RELEASE_Y_M = (-0.25, 0.25)
+LAUNCH_DEG = (12.0, 55.0)
+BANK_DEG_SIGMA = 25.0  # the palet's bank (tilt around its path), spin-stabilised
+ATTACK_DEG_SIGMA = 10.0  # the disk's pitch against its path
+# What else crosses the gate, per throw (behaviour, not geometry: stated, then tested by
+# the firmware's own classifier on the edges they make):
+REACH_CHANCE = 0.004  # the follow-through hand reaches 1 m past the line (a lunge, long arms)
+WALK_CHANCE = 0.02  # someone walks or reaches through the gate during a throw
+STRAY_CHANCE = 0.0004  # an object tossed outward through the gate with no throw (a false trigger)
+
+
+@dataclass(frozen=True)
+class GateCrossing:
+    """A palet's passage through the gate: where, how fast, for how long each plane."""
+
+    height_m: float
+    lateral_m: float
+    vx_m_s: float
+    closed_us: int  # how long each plane stays closed (0: no beam seen it)
+    flight_us: int  # from the near plane to the landing
+    seen: bool
+
+
+def landing_point(rng: random.Random, rest: str) -> tuple[float, float]:
+    """Where a palet comes down (x from the throw line, y across), by where it rests."""
+    if rest != "floor":
+        return rng.uniform(3.05, 3.45), rng.gauss(0.0, 0.12)
+    kind = rng.random()
+    if kind < 0.5:  # short
+        return rng.uniform(1.6, 3.0), rng.gauss(0.0, 0.25)
+    if kind < 0.75:  # long
+        return rng.uniform(3.5, 4.6), rng.gauss(0.0, 0.3)
+    return rng.uniform(2.8, 3.6), rng.choice((-1, 1)) * rng.uniform(0.35, 1.0)  # wide
+
+
+def gate_crossing(rng: random.Random, rest: str) -> GateCrossing:
+    """One throw's passage through the gate (seen or not, and why).
+
+    >>> c = gate_crossing(random.Random(3), "board:B1")
+    >>> c.seen, 2.0 < c.vx_m_s < 8.0, 3_000 < c.closed_us < 30_000
+    (True, True, True)
+    """
+    land_x, land_y = landing_point(rng, rest)
+    x_r, h0, y_r = rng.uniform(*RELEASE_X_M), rng.uniform(*RELEASE_H_M), rng.uniform(*RELEASE_Y_M)
+    theta = math.radians(rng.uniform(*LAUNCH_DEG))
+    dx = land_x - x_r
+    v = math.sqrt(G_M_S2 * dx ** 2 / (2 * math.cos(theta) ** 2 * (h0 + dx * math.tan(theta))))
+    vx, xg = v * math.cos(theta), GATE_X_M - x_r
+    z = h0 + xg * math.tan(theta) - G_M_S2 * xg ** 2 / (2 * vx ** 2)
+    vz = v * math.sin(theta) - G_M_S2 * xg / vx
+    y = y_r + (land_y - y_r) * xg / dx
+    radius = rng.uniform(*DIAMETER_MM) / 2
+    half_t = rng.uniform(*THICKNESS_MM) / 2
+    bank = math.radians(abs(rng.gauss(0.0, BANK_DEG_SIGMA)))
+    pitch = math.atan2(abs(vz), vx) + math.radians(rng.gauss(0.0, ATTACK_DEG_SIGMA))
+    across = radius * math.cos(bank) + half_t * math.sin(bank)  # footprint half-width, mm
+    along = radius * abs(math.cos(pitch)) + half_t * abs(math.sin(pitch))  # half-length, mm
+    offset = (y * 1000 + GATE_WIDTH_M * 500) % GATE_PITCH_MM  # to the nearest beam
+    u = min(offset, GATE_PITCH_MM - offset)
+    inside = GATE_BOTTOM_M < z < GATE_TOP_M and abs(y) < GATE_WIDTH_M / 2
+    chord = 2 * along * math.sqrt(max(0.0, 1 - (u / across) ** 2)) if u < across else 0.0
+    closed_us = int((chord + BEAM_WIDTH_MM) / vx * 1000) if inside and chord > 0 else 0
+    flight_us = int((dx - xg) / vx * 1e6)
+    return GateCrossing(z, y, vx, closed_us, flight_us, closed_us >= RECEIVER_MIN_US)
+
+
+def gate_edges(rng: random.Random, t0_us: int, crossing: GateCrossing) -> list[tuple[int, bool, int]]:
+    """Plane edges ``(plane, closed, t_us)`` of a palet crossing (0 = near, 1 = far)."""
+    if not crossing.seen:
+        return []
+    lag = int(GATE_GAP_MM / crossing.vx_m_s * 1000)
+    far_closed = max(RECEIVER_MIN_US, int(crossing.closed_us * rng.uniform(0.9, 1.1)))
+    return sorted([(0, True, t0_us), (0, False, t0_us + crossing.closed_us),
+                   (1, True, t0_us + lag), (1, False, t0_us + lag + far_closed)], key=lambda e: (e[2], e[0]))
+
+
+def body_edges(rng: random.Random, t0_us: int, kind: str) -> list[tuple[int, bool, int]]:
+    """Plane edges of something that is not a thrown palet: a hand at full reach
+    (``reach``: slow, in the planes 80-400 ms), someone walking or reaching through
+    (``walk``: 300-900 ms), an object tossed outward (``stray``: looks like a palet)."""
+    if kind == "stray":
+        return gate_edges(rng, t0_us, gate_crossing(rng, "floor"))
+    if kind == "reach":
+        lag, hold = rng.uniform(25_000, 120_000), rng.uniform(80_000, 400_000)
+    else:
+        lag, hold = rng.uniform(60_000, 300_000), rng.uniform(300_000, 900_000)
+    lag_i, hold_i = int(lag), int(hold)
+    return sorted([(0, True, t0_us), (1, True, t0_us + lag_i), (1, False, t0_us + lag_i + hold_i),
+                   (0, False, t0_us + lag_i + hold_i + int(rng.uniform(10_000, 80_000)))],
+                  key=lambda e: (e[2], e[0]))
+
+
+@dataclass(frozen=True)
+class GateTimeline:
+    """Everything the gate sees during one throw: edges, and when the palet lands."""
+
+    edges: list[tuple[int, bool, int]]
+    land_us: int
+    crossing: GateCrossing
+    others: tuple[str, ...]
+
+
+def throw_timeline(rng: random.Random, rest: str) -> GateTimeline:
+    """The gate's edges during one throw whose palet comes to rest at ``rest``: the palet
+    (if the gate sees it), and now and then a hand at full reach, someone walking through
+    the gate, or a stray object; the palet lands ``land_us`` after the first edge."""
+    crossing = gate_crossing(rng, rest)
+    edges = gate_edges(rng, 0, crossing)
+    others = []
+    if rng.random() < REACH_CHANCE:  # the hand follows the palet through the gate
+        others.append("reach")
+        edges += body_edges(rng, int(rng.uniform(0, 150_000)), "reach")
+    if rng.random() < WALK_CHANCE:
+        others.append("walk")
+        edges += body_edges(rng, int(rng.uniform(-800_000, 1_500_000)), "walk")
+    if rng.random() < STRAY_CHANCE:
+        others.append("stray")
+        edges += body_edges(rng, int(rng.uniform(2_000_000, 4_000_000)), "stray")
+    start = min((t for _p, _c, t in edges), default=0)
+    edges = sorted(((p, c, t - start) for p, c, t in edges), key=lambda e: (e[2], e[0]))
+    return GateTimeline(edges, crossing.flight_us - start, crossing, tuple(others))
+
+
+def classify(edges: list[tuple[int, bool, int]]) -> list[int]:
+    """The firmware's own gate classifier (:class:`firmware.beams.Gate`, default
+    thresholds) on a timeline's edges: the ``t_us`` of each ``throw`` it reports."""
+    from firmware.beams import Gate
+    from firmware.config import DEFAULTS
+
+    throws: list[int] = []
+    gate = Gate("L1", DEFAULTS, lambda kind, _lane, arg: throws.append(arg) if kind == "throw" else None)
+    base = 1_000_000
+    now = base
+    for plane, closed, t in edges:
+        while now < base + t:  # the node polls every 2 ms
+            gate.tick(now)
+            now += 2_000
+        gate.edge(plane, closed, base + t)
+    for _ in range(200):
+        now += 2_000
+        gate.tick(now)
+    return [t - base for t in throws]
+
+
+def gate_rates(n: int = 20_000, seed: int = 1) -> dict[str, float]:
+    """Shares over ``n`` modelled throws (75 % ending on a board or in a hole, 25 % on
+    the floor), through the firmware's classifier: ``miss`` no ``throw`` reported (with
+    the geometric part: ``over`` the top bar, ``under`` the bottom bar, ``wide`` of the
+    gate, ``short`` a closure too short for the receiver), ``double`` two or more reported
+    (the hub merges them), ``false`` a ``throw`` with no palet behind it (a stray object)
+    per throw.
+
+    >>> r = gate_rates(2_000); r["miss"] < 0.03 and r["false"] < 0.002
+    True
+    """
+    rng = random.Random(f"gate:{seed}")
+    why: dict[str, int] = {"over": 0, "under": 0, "wide": 0, "short": 0}
+    missed = doubled = false = 0
+    for _ in range(n):
+        timeline = throw_timeline(rng, "floor" if rng.random() < 0.25 else "board:B1")
+        c = timeline.crossing
+        reported = classify(timeline.edges)
+        palet = [t for t in reported if abs(t - (timeline.land_us - c.flight_us)) < 200_000]
+        false += len(reported) - len(palet)
+        missed += not palet
+        doubled += len(palet) > 1
+        if c.seen:
+            continue
+        if c.height_m >= GATE_TOP_M:
+            why["over"] += 1
+        elif c.height_m <= GATE_BOTTOM_M:
+            why["under"] += 1
+        elif abs(c.lateral_m) >= GATE_WIDTH_M / 2:
+            why["wide"] += 1
+        else:
+            why["short"] += 1
+    out = {"miss": missed / n, "double": doubled / n, "false": false / n}
+    out.update({f"miss_{k}": v / n for k, v in why.items()})
+    out.update({"reach": REACH_CHANCE, "walk": WALK_CHANCE, "stray": STRAY_CHANCE})
+    return out

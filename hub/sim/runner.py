@@ -105,13 +105,15 @@ class SimEvent:
 
     def __init__(self, hub: Hub, workdir: Path, specs: list[SimTable], *, speed: float = 0.0,
                  seed: int = 1, settle_s: float | None = None,
-                 mqtt: tuple[str, int] | None = None, hub_mqtt: bool = True) -> None:
+                 mqtt: tuple[str, int] | None = None, hub_mqtt: bool = True,
+                 load_cells: bool = False, throw_lines: bool = False) -> None:
         self.hub = hub
         self.workdir = Path(workdir)
         self.speed = speed
         self.seed = seed
         self.settle_s = settle_s if settle_s is not None else (0.8 if speed == 0 else 1.0)
         self.mqtt, self.hub_mqtt = mqtt, hub_mqtt
+        self.load_cells, self.throw_lines = load_cells, throw_lines  # the boards' optional sensors
         if mqtt is None and any(s.link == "mqtt" for s in specs):
             raise ValueError("link mqtt: no broker given")
         self.runs = [TableRun(s, random.Random(f"{seed}:{s.id}")) for s in specs]
@@ -127,7 +129,8 @@ class SimEvent:
         for run in self.runs:
             for b in tables[run.spec.id].boards:
                 board = SimBoard(b["board"], list(b["holes"]), self.workdir / b["board"], self.speed,
-                                 self.mqtt if run.spec.link == "mqtt" else None)
+                                 self.mqtt if run.spec.link == "mqtt" else None,
+                                 load_cell=self.load_cells, throw_line=self.throw_lines)
                 run.boards[b["board"]] = self.boards[b["board"]] = board
                 for name, engine_hole in b["holes"].items():
                     run.holes[engine_hole] = (b["board"], name)

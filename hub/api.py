@@ -25,6 +25,7 @@ from hub.errors import (
     ConflictError,
     HubError,
     RefusedError,
+    StaleViewError,
     UnknownGameError,
     UnknownTableError,
 )
@@ -40,7 +41,7 @@ from hub.tournament.service import TournamentService, service_for
 
 __all__ = [
     "BadInputError", "ConflictError", "DemoTournament", "Hub", "HubError", "HubOptions",
-    "ReadOnlyHub", "RefusedError", "SimEvent", "SimTable", "TableSpec", "TournamentService",
+    "ReadOnlyHub", "RefusedError", "StaleViewError", "SimEvent", "SimTable", "TableSpec", "TournamentService",
     "UnknownGameError", "UnknownMatchError", "UnknownTableError", "UnknownTournamentError",
     "add_hub_options", "attach_links", "describe", "errors", "is_postgres_url", "jsonlimits",
     "open_hub", "parse_hostport", "place", "service_for", "shared_secret", "stop_on_signal",

@@ -12,7 +12,7 @@ nothing_to_undo{} no_such_action{index} table_abandoned{input} prompt_closed{pro
 bad_choice{choice,choices} drop_settling{} nobody_to_throw{} nothing_to_mark{}
 not_voidable{entry} round_under_way{} no_bot{game} unknown_table{table} unknown_game{game}
 table_id_taken{table} board_bound{board,table} duplicate_seat{} duplicate_board{}
-no_sensor_boards{game} bad_table_id{}.
+no_sensor_boards{game} bad_table_id{} stale_view{version,current}.
 
 >>> issubclass(UnknownTableError, HubError) and issubclass(HubError, ValueError)
 True
@@ -59,3 +59,15 @@ class RefusedError(HubError):
 
 class ConflictError(HubError):
     """The request clashes with another table: a board already bound, a table id in use."""
+
+
+class StaleViewError(ConflictError):
+    """A console input answered a view of the table older than the table now is: another
+    referee (or a palet) got there first. Nothing was stored; ``view`` is the table now,
+    for the page to show instead of the question that was answered."""
+
+    def __init__(self, version: int, view: dict[str, Any]) -> None:
+        super().__init__(f"the table has changed since version {version} (now {view.get('version')}):"
+                         " look again and answer the question it asks now", "stale_view",
+                         version=version, current=view.get("version"))
+        self.view = view

@@ -27,14 +27,14 @@ import random
 import threading
 import time
 from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from engines import GAMES
-from firmware import protocol
 from hub.devices import ingest
 from hub.devices.health import GIVE_UP_S, SeqTracker
-from hub.devices.ingest import Ack, IngestState
+from hub.devices.ingest import IngestState
 from hub.devices.ingest_loop import IngestLoop
 from hub.devices.transport import Transport
 from hub.errors import (
@@ -42,12 +42,14 @@ from hub.errors import (
     ConflictError,
     HubError,
     RefusedError,
+    StaleViewError,
     UnknownGameError,
     UnknownTableError,
 )
 from hub.log.changes import ChangeFeed
 from hub.log.sqlite import SqliteStore
 from hub.log.store import Entry, EventStore, with_id
+from hub.log.writer import LogWriter
 from hub.tables.bots import BotTurn, BotWorker
 from hub.tables.spec import TableSpec
 from hub.tables.table import Table, game_bot, parse_input
@@ -59,6 +61,7 @@ __all__ = [
     "BadInputError",
     "ConflictError",
     "RefusedError",
+    "StaleViewError",
     "UnknownGameError",
     "UnknownTableError",
 ]
@@ -94,17 +97,17 @@ class Hub:
         self.lost_after_s = lost_after_s
         self.store: EventStore = db if isinstance(db, EventStore) else SqliteStore(db)
         self._lock = threading.RLock()
-        self.tables = TableSet(self.store)
-        self.devices: IngestState[Transport] = IngestState(seqs=SeqTracker(gap_timeout_s))
         self.feed = ChangeFeed()
+        self.writer = LogWriter(self.store, self.feed)  # the one door into the log
+        self.tables = TableSet(self.store, self.writer)
+        self.devices: IngestState[Transport] = IngestState(seqs=SeqTracker(gap_timeout_s))
         self.bots = BotWorker(self, bot_budget_s, bot_pause_s)
         self._transports: list[Transport] = []
         self._threads: list[threading.Thread] = []
         self._stop = threading.Event()
         self._timer_wake = threading.Event()
-        self.ingest_loop = IngestLoop(self.store, self.tables, self.devices, self.feed, self._lock,
-                                      lambda table: self._applied(table, announce=False),
-                                      lost_after_s)
+        self.ingest_loop = IngestLoop(self.writer, self.tables, self.devices, self.feed, self._lock,
+                                      self._took, lost_after_s)
         with self._lock:
             for board, table_id in self.tables.restore().items():
                 self.devices.bound[board] = table_id
@@ -230,61 +233,66 @@ class Hub:
                 if other is not None and not self.tables.is_over(other):
                     raise ConflictError(f"board {b['board']} is bound to table {other}", "board_bound",
                                     board=b["board"], table=other)
-            table = self.tables.create(table_id, body, time.time())
+            table = self.tables.create(table_id, body, time.time())  # announced by the writer
             for b in spec.boards:
                 self.devices.bind(b["board"], table_id)
-            self.feed.changed([{"kind": "tables"}, {"kind": "table", "table": table_id}])
             self.bots.request(table_id)
             return self._view(table)
 
-    def submit(self, table_id: str, inp: Mapping[str, Any], *, public: bool = False) -> JSONDict:
+    def submit(self, table_id: str, inp: Mapping[str, Any], *, public: bool = False,
+               version: int | None = None) -> JSONDict:
         """Apply one console/player input (see the module doc) and return the new view
         (``public``: the audience's, as :meth:`public_view` gives it).
 
         Stored before it is applied; on any :class:`HubError` nothing is stored or
-        changed. A hint request is answered in the view's ``hint`` and is not stored.
+        changed. ``version``: the ``version`` of the view the input answers; when the
+        table has moved on since (another referee answered first, a palet dropped), the
+        input is refused with :class:`StaleViewError`, which carries the current view.
+        A hint request is answered in the view's ``hint`` and is not stored.
         """
         body = parse_input(inp)
         if "hint" in body["input"]:
             return self._hint(table_id, public)
         with self._lock:
-            table = self._apply_checked(self.tables[table_id],
-                                        Entry.new("console", body, table_id=table_id))
+            table = self.tables[table_id]
+            if version is not None and version != table.version:
+                raise StaleViewError(version, self._answer(table, public))
+            table = self._apply_checked(table, Entry.new("console", body, table_id=table_id))
             return self._answer(table, public)
 
     def _apply_checked(self, table: Table, entry: Entry) -> Table:
         """Try the entry on a copy; store it only if the copy accepted it; then apply.
         Returns the table as it now is (the copy that took the entry)."""
         trial = table.trial()
-        provisional = self.store.last_id() + 1
+        provisional = self.writer.next_id()
         trial.apply_entry(with_id(entry, provisional))  # raises HubError: nothing stored
-        (entry_id,) = self.store.append([entry])
-        assert entry_id is not None
-        if entry_id == provisional:
-            self.tables.put(trial)
-            table = trial
-        else:  # another writer took the id: apply again with the real one
-            table.apply_entry(with_id(entry, entry_id))
-        self.ingest_loop.send(self._applied(table))
-        return table
+        taken = [table]
 
-    def _applied(self, table: Table, announce: bool = True) -> list[Ack[Transport]]:
-        """After ``table`` took an entry: record it, announce it, wake its bots; returns
-        the device commands it asked for (the caller sends them with its acks)."""
+        def apply(stored: list[Entry | None]) -> list[JSONDict]:
+            (got,) = stored
+            assert got is not None
+            if got.id == provisional:
+                self.tables.put(trial)
+                taken[0] = trial
+            else:  # another writer took the id: apply again with the real one
+                table.apply_entry(got)
+            return self._took(taken[0])
+
+        self.writer.write([entry], apply)
+        self.ingest_loop.send([])  # the commands the table asked for
+        return taken[0]
+
+    def _took(self, table: Table) -> list[JSONDict]:
+        """After ``table`` took an entry: count it for snapshots, wake the timer and the
+        bots, queue the device commands it asked for (sent with the next acks); returns
+        the change to announce."""
         self.tables.applied(table)
         if table.timer_wanted() and not self._timer_wake.is_set():
             self._timer_wake.set()  # a settle window opened: the timer takes its quick pace
-        if announce:
-            self.feed.table(table.id)
         if table.has_bots:
             self.bots.request(table.id)
-        commands = table.take_commands()
-        if not commands:
-            return []
-        return self.ingest_loop.fresh([Ack(link, board, protocol.command(0, command))
-                                       for board, command in commands
-                                       if (link := self.devices.links.get(board)) is not None],
-                                      time.monotonic())
+        self.ingest_loop.command(table.take_commands())
+        return [{"kind": "table", "table": table.id}]
 
     def _answer(self, table: Table, public: bool) -> JSONDict:
         """What :meth:`submit` returns: the audience's view or the referee's."""
@@ -382,7 +390,7 @@ class Hub:
     def _timer_loop(self) -> None:
         # An idle hub ticks 4 times a second, not 50: at 50 the timer alone used 11 ms of
         # CPU a second, which the web's benchmark counts against every change it serves.
-        # A table that opens a settle window wakes it at once (_applied).
+        # A table that opens a settle window wakes it at once (_took).
         busy = True
         while not self._stop.is_set():
             self._timer_wake.wait(TICK_S if busy else IDLE_TICK_S)
@@ -402,17 +410,21 @@ class Hub:
             for table in self.tables.loaded():
                 self.ingest_loop.ask_clock(table, now)
                 for body in table.due(now, self.devices.board_clock):
-                    entry = Entry.new("hub", body, table_id=table.id, at=now)
-                    (entry_id,) = self.store.append([entry])
-                    assert entry_id is not None
-                    table.apply_entry(with_id(entry, entry_id))
-                    self.ingest_loop.send(self._applied(table))
+                    self.writer.write([Entry.new("hub", body, table_id=table.id, at=now)],
+                                      partial(self._timer_took, table))
+                    self.ingest_loop.send([])
             self.ingest_loop.expire(now, mono)
             idle = self.ingest_loop.inbox.idle()
             if idle:
                 self.tables.snapshot_due()
             return (not idle or bool(self.devices.acks_due)
                     or any(table.timer_wanted() for table in self.tables.loaded()))
+
+    def _timer_took(self, table: Table, stored: list[Entry | None]) -> list[JSONDict]:
+        for entry in stored:
+            assert entry is not None
+            table.apply_entry(entry)
+        return self._took(table)
 
     @property
     def applied_hook(self) -> Callable[[list[JSONDict]], None] | None:

@@ -102,3 +102,16 @@ def test_the_hub_imports_only_the_codec_and_the_node_from_firmware():
 def test_few_modules_sit_directly_in_hub():
     top = sorted(p.name for p in (ROOT / "hub").glob("*.py"))
     assert len(top) <= 7, top
+
+
+def test_one_module_writes_the_log():
+    """Every door into the log goes through hub.log.writer (issue 23): no other module of
+    the hub or the web calls a store's ``append``."""
+    callers = set()
+    for path in [*(ROOT / "hub").rglob("*.py"), *(ROOT / "web").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "append"
+                    and ast.unparse(node.func.value).split(".")[-1] in ("store", "_store")):
+                callers.add(module_name(path))
+    assert callers == {"hub.log.writer"}

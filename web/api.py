@@ -131,7 +131,11 @@ def record(table_id: str) -> Any:
 @bp.post("/tables/<table_id>/input")
 @login_required
 def console_submit(table_id: str) -> Any:
-    return jsonify(get_hub().submit(table_id, console_input(json_body()), public=True))
+    data = json_body()
+    version = data.pop("version", None) if isinstance(data, dict) else None
+    if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+        raise BadRequest("version: expected the integer version of the view answered")
+    return jsonify(get_hub().submit(table_id, console_input(data), public=True, version=version))
 
 
 @bp.get("/tables/<table_id>/play")

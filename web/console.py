@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.exceptions import BadRequest
 
-from hub.api import HubError, UnknownTableError, jsonlimits
+from hub.api import HubError, StaleViewError, UnknownTableError, jsonlimits
 from web.context import get_hub
 from web.describe import refusal_text
 from web.flashing import flash_key, flash_refusal
@@ -145,6 +145,14 @@ def input_from_form(kind: str) -> dict[str, Any]:
     raise BadRequest(f"unknown console input {kind!r}")
 
 
+def form_version() -> int | None:
+    """The ``version`` of the view the form was drawn from (None: a form without one,
+    e.g. a script posting by hand, is applied to the table as it is)."""
+    if not request.form.get("version", "").strip():
+        return None
+    return form_int("version")
+
+
 def thrower(table_id: str, index: int) -> str:
     for throw in amendable_throws(get_hub().table_view(table_id).get("state") or {}, keep=10**6):
         if throw["index"] == index:
@@ -162,9 +170,14 @@ def submit(table_id: str) -> Any:
     if "amend" in inp:
         inp["amend"]["action"]["throw"]["player"] = thrower(table_id, inp["amend"]["index"])
     try:
-        get_hub().submit(table_id, inp)
+        get_hub().submit(table_id, inp, version=form_version())
     except UnknownTableError:
         raise
+    except StaleViewError as err:
+        # Another referee answered first: 409, and the console as the table is now (its
+        # question, not the one answered), with the reason on top.
+        flash_refusal(refusal_text(err))
+        return table(table_id), 409
     except HubError as err:
         flash_refusal(refusal_text(err))
         return redirect(url_for("console.table", table_id=table_id), code=303)

@@ -22,7 +22,7 @@ from flask import Flask, jsonify, render_template
 from flask_wtf.csrf import CSRFError  # type: ignore[import-untyped]
 from werkzeug.exceptions import HTTPException
 
-from hub.api import ConflictError, HubError, UnknownTableError
+from hub.api import ConflictError, HubError, StaleViewError, UnknownTableError
 from web import security
 from web.describe import refusal_text
 
@@ -84,8 +84,12 @@ def register(app: Flask) -> None:
         status = hub_error_status(err)
         if security.wants_json():
             # "message" stays the hub's English line; "text" says it in the page's language.
-            response = jsonify({"error": {"type": type(err).__name__, "message": str(err),
-                                          "text": refusal_text(err), "kind": err.kind, "params": err.params}})
+            body: dict[str, Any] = {"error": {"type": type(err).__name__, "message": str(err),
+                                              "text": refusal_text(err), "kind": err.kind,
+                                              "params": err.params}}
+            if isinstance(err, StaleViewError):
+                body["view"] = err.view  # what the console shows instead of its old question
+            response = jsonify(body)
             response.status_code = status
             return response
         return page(status, status_key(status), None if status == 404 else refusal_text(err))

@@ -60,9 +60,11 @@ class HubAPI(Protocol):
         """Create the table ``spec`` describes and return its view."""
         ...
 
-    def submit(self, table_id: str, inp: Mapping[str, Any], *, public: bool = False) -> JSONDict:
+    def submit(self, table_id: str, inp: Mapping[str, Any], *, public: bool = False,
+               version: int | None = None) -> JSONDict:
         """Apply one console or player input and return the new view (``public``: the
-        audience's)."""
+        audience's). ``version``: that of the view the input answers; a stale one raises
+        :class:`hub.errors.StaleViewError` (409, with the current view)."""
         ...
 
     def export(self, table_id: str) -> JSONDict:

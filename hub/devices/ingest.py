@@ -228,6 +228,10 @@ class IngestState(Generic[LinkT]):
         self.seqs.begin()
         self._saved = {}
 
+    def in_transaction(self) -> bool:
+        """Between :meth:`begin` and :meth:`commit` or :meth:`rollback`."""
+        return self._saved is not None
+
     def commit(self) -> None:
         self.seqs.commit()
         self._saved = None

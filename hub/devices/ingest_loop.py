@@ -24,7 +24,8 @@ from hub.devices.inbox import Inbox
 from hub.devices.ingest import Ack, Arrival, IngestState, Intake
 from hub.devices.transport import Transport
 from hub.log.changes import ChangeFeed
-from hub.log.store import EventStore
+from hub.log.store import Entry
+from hub.log.writer import LogWriter
 from hub.tables.table import Table
 from hub.tables.tableset import TableSet
 
@@ -39,12 +40,13 @@ COMMAND_EVERY_S = 1.0  # the same table command (selftest, tare) to one board at
 class IngestLoop:
     """Inbox → ingest → store → apply → acks, for one hub (its lock, store, tables)."""
 
-    def __init__(self, store: EventStore, tables: TableSet, devices: IngestState[Transport],
+    def __init__(self, writer: LogWriter, tables: TableSet, devices: IngestState[Transport],
                  feed: ChangeFeed, lock: threading.RLock,
-                 applied: Callable[[Table], list[Ack[Transport]]], lost_after_s: float) -> None:
-        self.store, self.tables, self.devices, self.feed = store, tables, devices, feed
+                 took: Callable[[Table], list[JSONDict]], lost_after_s: float) -> None:
+        self.writer, self.tables, self.devices, self.feed = writer, tables, devices, feed
         self._lock = lock
-        self._applied = applied
+        self._took = took  # the hub's bookkeeping after a table took an entry
+        self._commands: list[Ack[Transport]] = []  # asked by tables, sent after the next acks
         self.lost_after_s = lost_after_s
         self.inbox: Inbox[Arrival[Transport]] = Inbox(INGEST_BATCH)
         self._clock_asked: dict[str, float] = {}
@@ -98,12 +100,29 @@ class IngestLoop:
         self.devices.begin()
         try:
             intake = ingest.take(self.devices, batch, time.monotonic())
-            ids = self.store.append(intake.entries) if intake.entries else []
         except BaseException:
             self.devices.rollback()
             raise
-        self.devices.commit()
-        return self._apply_stored(intake, ids)
+        return self._write(intake)
+
+    def _write(self, intake: Intake[Transport]) -> list[JSONDict]:
+        """Store the intake's entries through the writer and apply them; the ingest state
+        (begun by the caller) is rolled back when the store refuses them."""
+        applied: list[JSONDict] = []
+
+        def apply(stored: list[Entry | None]) -> list[JSONDict]:
+            self.devices.commit()
+            changes, events = self._apply_stored(intake, stored)
+            applied.extend(events)
+            return changes
+
+        try:
+            self.writer.write(intake.entries, apply)
+        except BaseException:
+            if self.devices.in_transaction():
+                self.devices.rollback()
+            raise
+        return applied
 
     def _unstorable(self, item: Arrival[Transport], err: Exception) -> None:
         msg = item.msg
@@ -112,39 +131,45 @@ class IngestLoop:
         self.devices.board(msg["board"]).alert(item.at, "unstorable", what=what, reason=str(err))
         self.feed.boards([msg["board"]])
 
-    def _apply_stored(self, intake: Intake[Transport], ids: list[int | None]) -> list[JSONDict]:
-        touched: dict[str, None] = {}
-        commands: list[Ack[Transport]] = []
+    def _apply_stored(self, intake: Intake[Transport],
+                      stored: list[Entry | None]) -> tuple[list[JSONDict], list[JSONDict]]:
+        """Apply the stored entries to their tables, send the acks; returns the changes
+        to announce and the device events applied (for :attr:`applied_hook`)."""
+        ids = [None if entry is None else entry.id for entry in stored]
+        changes: list[JSONDict] = []
         for table_id, entry in ingest.stored(self.devices, intake, ids):
             table = self.tables[table_id]
             try:
                 table.apply_entry(entry)
             except Exception:  # noqa: BLE001 - stored is stored: the other entries still apply
                 log.exception("applying entry %s to table %s failed", entry.id, table_id)
-            commands.extend(self._applied(table))
-            touched[table_id] = None
-        self.send(intake.acks + intake.asks + commands)
-        self.feed.changed([{"kind": "table", "table": t} for t in touched])
-        self.feed.boards(intake.boards)
-        return [item.msg for item, entry_id in zip(intake.ready, ids, strict=True)
-                if entry_id is not None and item.msg["type"] in protocol.EVENT_TYPES]
+            changes.extend(self._took(table))
+        self.send(intake.acks + intake.asks)
+        changes.extend({"kind": "board", "board": b} for b in intake.boards)
+        events = [item.msg for item, entry_id in zip(intake.ready, ids, strict=True)
+                  if entry_id is not None and item.msg["type"] in protocol.EVENT_TYPES]
+        return changes, events
 
-    def fresh(self, commands: list[Ack[Transport]], now: float) -> list[Ack[Transport]]:
-        """The tables' commands not sent to their board in the last COMMAND_EVERY_S
-        (monotonic ``now``). A table asks a selftest after every throw; a backlog drained
-        at once (a hub back from a crash, bench/hub_ingest.py) asked hundreds a second of
-        one board, which needs one: a command asks for a state, not an action per throw."""
-        out = []
-        for command in commands:
-            key = (command.board, command.msg["cmd"])
-            if now - self._commanded.get(key, float("-inf")) >= COMMAND_EVERY_S:
-                self._commanded[key] = now
-                out.append(command)
-        return out
+    def command(self, commands: list[tuple[str, str]]) -> None:
+        """Queue the (board, command) pairs a table asked for, to go out after the next
+        acks — each at most once every COMMAND_EVERY_S per board. A table asks a selftest
+        after every throw; a backlog drained at once (a hub back from a crash,
+        bench/hub_ingest.py) asked hundreds a second of one board, which needs one: a
+        command asks for a state, not an action per throw."""
+        now = time.monotonic()
+        for board, cmd in commands:
+            link = self.devices.links.get(board)
+            if link is None:
+                continue
+            if now - self._commanded.get((board, cmd), float("-inf")) >= COMMAND_EVERY_S:
+                self._commanded[(board, cmd)] = now
+                self._commands.append(Ack(link, board, protocol.command(0, cmd)))
 
-    @staticmethod
-    def send(acks: list[Ack[Transport]]) -> None:
-        """Send acks and commands, in order, one :meth:`Transport.send_many` per link."""
+    def send(self, acks: list[Ack[Transport]]) -> None:
+        """Send acks, then the queued commands, in order, one :meth:`Transport.send_many`
+        per link."""
+        if self._commands:
+            acks, self._commands = acks + self._commands, []
         by_link: dict[Transport, list[tuple[str, JSONDict]]] = {}
         for ack in acks:
             by_link.setdefault(ack.link, []).append((ack.board, ack.msg))
@@ -168,12 +193,6 @@ class IngestLoop:
         """Give up old seq gaps, mark silent boards lost (:func:`hub.devices.ingest.expire`)."""
         self.devices.begin()
         intake = ingest.expire(self.devices, now, mono, self.lost_after_s)
-        try:
-            ids = self.store.append(intake.entries) if intake.entries else []
-        except BaseException:
-            self.devices.rollback()  # given up next tick, once the store takes them
-            raise
-        self.devices.commit()
+        self._write(intake)  # refused by the store: rolled back, given up next tick
         for alert in intake.alerts:
             log.warning("board %s: %s", alert.board, alert.text)
-        self._apply_stored(intake, ids)

@@ -109,6 +109,10 @@ class Table:
         self.alerts: list[dict[str, Any]] = []
         self._alert_keys: set[str] = set()  # the keys of the keyed alerts (one alert per key)
         self.applied_through = 0  # id of the last entry applied
+        self.version = 0
+        """Bumped by every entry applied but a board's health report: a console input
+        names the version of the view it answers, and one answering an older view is
+        refused (two referees answering one question: the first applies)."""
         self.hint: dict[str, Any] | None = None
         self.archived = False  # put away by the organizer: not among the live tables
         self.abandoned = False  # ended without a result: its boards are free again
@@ -182,6 +186,8 @@ class Table:
         else:
             self.on_input(entry)
         self.applied_through = entry.id
+        if entry.source != "device" or entry.body.get("type") != "health":
+            self.version += 1
 
     def on_device(self, entry: Entry) -> None:
         """A board's message routed to this table (only Trigono tables have boards)."""
@@ -367,6 +373,7 @@ class Table:
         printed = self.state.to_json() if state is None else state
         return {
             "id": self.id,
+            "version": self.version,
             "game": self.game_name,
             "options": self.options,
             "seed": self.seed,
@@ -397,6 +404,7 @@ class Table:
             "events": self.events,
             "alerts": self.alerts,
             "applied_through": self.applied_through,
+            "version": self.version,
             "archived": self.archived,
             "abandoned": self.abandoned,
         }
@@ -409,6 +417,7 @@ class Table:
         self.alerts = list(data["alerts"])
         self._alert_keys = {a["key"] for a in self.alerts if a.get("key") is not None}
         self.applied_through = int(data["applied_through"])
+        self.version = int(data.get("version", 0))  # snapshots older than the field: 0
         self.archived = bool(data.get("archived", False))  # older snapshots have none
         self.abandoned = bool(data.get("abandoned", False))
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from hub.errors import BadInputError, HubError, UnknownTableError
 from hub.log.store import Entry, EventStore
+from hub.log.writer import LogWriter
 from hub.tables.referee import TrigonoTable
 from hub.tables.table import Table, default_players, game_bot
 
@@ -38,8 +39,9 @@ def make_table(table_id: str, spec: Mapping[str, Any], created_at: float) -> Tab
 class TableSet:
     """Every table in the store, by id."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, writer: LogWriter | None = None) -> None:
         self.store = store
+        self.writer = writer or LogWriter(store, None)
         self._tables: dict[str, Table] = {}
         self._dormant: dict[str, JSONDict] = {}  # finished, not loaded: id -> summary
         self._snapshot_at: dict[str, int] = {}
@@ -150,11 +152,14 @@ class TableSet:
                 {"name": p, "bot": False} for p in default_players(table.printed())]
         if any(s["bot"] for s in table.seats) and game_bot(table.game_name) is None:
             raise BadInputError(f"seats: the {table.game_name} engine has no bot yet", "no_bot", game=table.game_name)
-        (entry_id,) = self.store.append([Entry.new("console", {"create": body},
-                                                   table_id=table_id, at=now)])
-        assert entry_id is not None
-        table.applied_through = entry_id
-        self.put(table)
+        def add(stored: list[Entry | None]) -> list[JSONDict]:
+            (entry,) = stored
+            assert entry is not None and entry.id is not None
+            table.applied_through = entry.id
+            self.put(table)
+            return [{"kind": "tables"}, {"kind": "table", "table": table_id}]
+
+        self.writer.write([Entry.new("console", {"create": body}, table_id=table_id, at=now)], add)
         return table
 
     def put(self, table: Table) -> None:

@@ -41,6 +41,7 @@ from typing import Any
 
 from hub.errors import BadInputError, ConflictError, HubError
 from hub.log.store import Entry, EventStore
+from hub.log.writer import LogWriter
 from hub.tournament import tables
 from hub.tournament.model import JSONDict, UnknownTournamentError
 from hub.tournament.ratings import Rating, rate
@@ -68,6 +69,7 @@ class TournamentService:
     def __init__(self, store: EventStore, hub: TableHub | None = None, *,
                  create_tables: bool = True, follows_log: bool = False) -> None:
         self.store = store
+        self.writer = LogWriter(store, None)  # a tournament announces through _changed
         self.hub = hub
         self.create_tables = create_tables and hub is not None
         self.follows_log = follows_log
@@ -161,7 +163,7 @@ class TournamentService:
         payload: JSONDict = {"tournament": tid, "entry": body}
         if by:
             payload["by"] = by
-        self.store.append([Entry.new(SOURCE, payload, at=at)])
+        self.writer.write([Entry.new(SOURCE, payload, at=at)])
 
     def _index_tables(self, t: Tournament) -> None:
         for m in t.matches.values():
@@ -354,7 +356,7 @@ class TournamentService:
             t = Tournament.create(tid, entries[0], at)
             for body in entries[1:]:
                 t.apply(body, at)  # raises before anything is stored
-            self.store.append([Entry.new(SOURCE, {"tournament": tid, "entry": body}, at=at)
+            self.writer.write([Entry.new(SOURCE, {"tournament": tid, "entry": body}, at=at)
                                for body in t.log])
             self._tournaments[tid] = t
             self._stored(tid, [(body, at) for body in t.log])

@@ -172,3 +172,43 @@ def test_the_referee_abandons_a_table_and_the_console_says_so(referee: FlaskClie
     html = referee.get("/console/t1/panel", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert "Abandoned (no result)" in html
     assert 'data-input="abandon"' not in html and 'data-input="undo"' not in html
+
+
+def test_two_referees_answer_one_palet_and_it_is_applied_once(
+        referee: FlaskClient, app: Any, hub: Hub, trigono_table: Any) -> None:
+    """Issue 23: a console input names the version of the view it answers. Two referees
+    see the same question (T5: where did the palet land?); the first answer applies, the
+    second — answering a view that is no longer the table's — gets 409 and the table as it
+    is now, and is not stored."""
+    from tests.web.conftest import login
+
+    second = app.test_client()
+    login(second)
+    prompt, version = trigono_table["prompts"][0], trigono_table["version"]
+    answer = {"input": "answer", "prompt": prompt["id"], "choice": json.dumps("floor"),
+              "version": str(version)}
+    entries_before = hub.store.last_id()
+    first = form_post(referee, "/console/t1/input", answer)
+    assert first.status_code == 303
+    late = form_post(second, "/console/t1/input", answer)
+    assert late.status_code == 409
+    page = late.get_data(as_text=True)
+    assert "another referee has already answered" in page.lower() or "autre arbitre" in page.lower()
+    state = hub.table_view("t1")["state"]
+    assert state["floor"] == 1 and len(state["log"]) == 1
+    assert hub.store.last_id() == entries_before + 1  # the late answer was not stored
+
+
+def test_a_stale_api_input_is_409_with_the_current_view(referee: FlaskClient, hub: Hub, trigono_table: Any) -> None:
+    from tests.web.conftest import api_post
+
+    version = trigono_table["version"]
+    ok = api_post(referee, "/api/tables/t1/input", {"landed": "floor", "version": version})
+    assert ok.status_code == 200 and ok.get_json()["version"] == version + 1
+    late = api_post(referee, "/api/tables/t1/input", {"landed": "floor", "version": version})
+    assert late.status_code == 409
+    body = late.get_json()
+    assert body["error"]["kind"] == "stale_view" and body["view"]["version"] == version + 1
+    assert hub.table_view("t1")["state"]["floor"] == 1
+    bad = api_post(referee, "/api/tables/t1/input", {"landed": "floor", "version": "7"})
+    assert bad.status_code == 400 and hub.table_view("t1")["state"]["floor"] == 1

@@ -1,0 +1,58 @@
+"""The one door into the log: :class:`LogWriter` stores, applies and announces.
+
+Every way an entry reaches the hub — a device message through ingest, a settle window
+the timer closes, a console or player input, a bot's move, a new table, a tournament's
+result — goes through :meth:`LogWriter.write`: the entries are committed first, then the
+caller's ``apply`` folds them into the hub's state (with the ids the store gave them: an
+entry the store already held comes back as ``None`` and is not applied again), then the
+changes ``apply`` reports are announced on the change feed. Nothing is applied that was
+not stored, and nothing stored goes unannounced.
+
+>>> from hub.log.changes import ChangeFeed
+>>> from hub.log.sqlite import SqliteStore
+>>> from hub.log.store import Entry
+>>> feed = ChangeFeed(base=0)
+>>> writer = LogWriter(SqliteStore(":memory:"), feed)
+>>> seen = []
+>>> def apply(stored):
+...     seen.extend(e.body["n"] for e in stored if e is not None)
+...     return [{"kind": "table", "table": "t1"}]
+>>> [e.id for e in writer.write([Entry.new("console", {"n": 1}, table_id="t1")], apply)]
+[1]
+>>> seen, [c["kind"] for c in feed.since(0, 0)]
+([1], ['table'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from hub.log.changes import ChangeFeed
+from hub.log.store import Entry, EventStore, with_id
+
+JSONDict = dict[str, Any]
+Apply = Callable[[list[Entry | None]], Iterable[JSONDict]]
+
+
+class LogWriter:
+    """Store → apply → announce, for one store and one change feed (``None``: a process
+    that writes without readers, e.g. a tournament loaded from the command line)."""
+
+    def __init__(self, store: EventStore, feed: ChangeFeed | None) -> None:
+        self.store, self.feed = store, feed
+
+    def write(self, entries: Sequence[Entry], apply: Apply | None = None) -> list[Entry | None]:
+        """Commit ``entries`` (all or none), then ``apply(stored)`` — each entry with its
+        id, ``None`` for one the store already held — then announce what ``apply``
+        returns. A store error propagates before anything is applied."""
+        ids = self.store.append(entries) if entries else []
+        stored = [None if i is None else with_id(e, i) for e, i in zip(entries, ids, strict=True)]
+        changes = list(apply(stored)) if apply is not None else []
+        if changes and self.feed is not None:
+            self.feed.changed(changes)
+        return stored
+
+    def next_id(self) -> int:
+        """The id the next entry will get if no other writer shares the store."""
+        return self.store.last_id() + 1

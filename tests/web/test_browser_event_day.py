@@ -1,0 +1,78 @@
+"""Issue 26, event day second pass, in a real Chromium (Playwright) beside a real hub:
+each test stands for one numbered item of the issue and failed before its fix."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from hub.facade import Hub
+from tests.web.conftest import login_page as login
+from tests.web.conftest import new_page, shot
+from web.server import ServerHandle
+
+pytestmark = pytest.mark.browser
+
+
+def three_player_table(hub: Hub, table_id: str = "t1") -> None:
+    hub.create_table("trigono", seats=["Ana", "Ben", "Chloé"], boards=["B1", "B2"], seed=3, table_id=table_id,
+                     options={"first": "Ana"})
+
+
+def wait_panel_at(page: Any, hub: Hub, table_id: str = "t1") -> None:
+    """Until the console's panel shows the table as the hub has it now."""
+    change = hub.table_view(table_id)["change_id"]
+    page.wait_for_selector(f"#panel[data-change='{change}']", state="attached", timeout=10_000)
+
+
+# -- item 1: live updates never replace what was typed -----------------------------------
+def test_item1_console_keeps_typed_values_open_sections_and_focus_across_three_updates(
+    browser: Any, hub: Hub, server: ServerHandle
+) -> None:
+    three_player_table(hub)
+    for where in ("board:B1", "floor"):
+        hub.submit("t1", {"landed": where, "by": "referee"})
+    page = new_page(browser, locale="fr-FR")
+    login(page, server, "/console/t1")
+    page.locator("#manual summary").click()  # "Compter à la main" opened
+    page.select_option("#amend-index", index=1)  # the older throw (Ana's, on B1)
+    chosen = page.locator("#amend-index").input_value()
+    page.select_option(".recount select[name=board]", "B2")
+    count = page.locator(".recount input[name=count]")
+    count.fill("7")
+    count.press("Tab")  # focus moves on to the submit button: the field is no longer focused
+    assert page.evaluate("document.activeElement.textContent") == page.locator(".recount button").inner_text()
+    for where in ("board:B2", "B1.small", "floor"):  # three updates while the referee is busy
+        hub.submit("t1", {"landed": where, "by": "referee"})
+        wait_panel_at(page, hub)
+    assert count.input_value() == "7"
+    assert page.locator(".recount select[name=board]").input_value() == "B2"
+    assert page.locator("#amend-index").input_value() == chosen
+    assert page.locator("#manual details").get_attribute("open") is not None
+    assert page.evaluate("document.activeElement.closest('form').dataset.form") == "recount"
+    page.keyboard.press("Enter")  # submits what was typed, with the view's (fresh) version
+    page.wait_for_url(f"{server.url}/console/t1")
+    assert page.locator(".flash.error").count() == 0
+    recounts = [a for a in hub.table_view("t1")["events"] if (a.get("params") or {}).get("key") == "recount"]
+    assert recounts and recounts[-1]["params"]["value"] == {"board": "B2", "count": 7}
+    assert page.js_errors == []
+
+
+def test_item1_a_stale_answer_is_refused_plainly_and_the_fresh_question_shown(
+    browser: Any, hub: Hub, server: ServerHandle
+) -> None:
+    three_player_table(hub)
+    late = new_page(browser, locale="fr-FR")
+    login(late, server, "/console/t1")
+    late.route("**/api/stream**", lambda route: route.abort())  # this tablet misses the update
+    late.reload()
+    assert "Ana" in late.locator(".prompt[data-kind=landed] .question").inner_text()
+    hub.submit("t1", {"landed": "floor", "by": "referee"}, version=hub.table_view("t1")["version"])
+    late.locator(".prompt[data-kind=landed] button[data-choice='board:B1']").click()
+    late.locator(".flash.error").wait_for()
+    assert "Un autre arbitre a déjà répondu" in late.locator(".flash.error").inner_text()
+    assert "Ben" in late.locator(".prompt[data-kind=landed] .question").inner_text()  # the question now
+    assert late.url == f"{server.url}/console/t1"  # a reload does not post the old answer again
+    assert [a["action"]["throw"]["to"] for a in hub.table_view("t1")["state"]["log"]] == ["floor"]
+    shot(late, "issue26-stale.png")

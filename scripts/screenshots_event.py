@@ -56,6 +56,13 @@ def main(argv: list[str] | None = None) -> int:
     handle = start_server(hub, password=PASSWORD, max_streams=32)
     try:
         seed_big_event(hub)
+        # The computer-against-computer games play out first (a page redrawn at every bot
+        # move would not hold still for a screenshot).
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and any(
+                t.get("status") == "playing" and not t.get("winner") and t["id"].startswith("t3")
+                and int(t["id"][1:]) % 2 for t in hub.list_tables()):
+            time.sleep(0.5)
         shoot(handle.url, args)
     finally:
         handle.close()

@@ -14,6 +14,7 @@ from hub.api import BadInputError, HubError, TableSpec, jsonlimits, place
 from web.context import get_hub
 from web.describe import refusal_text
 from web.flashing import flash_key, flash_refusal
+from web.readiness import busy_tables, free_boards
 from web.security import login_required
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
@@ -105,8 +106,11 @@ def index() -> Any:
 
 def page_context(**extra: Any) -> dict[str, Any]:
     hub = get_hub()
-    return {"games": hub.games(), "tables": hub.list_tables(), **boards_context(),
-            "settings": {"mode": "admin"}, **extra}
+    tables = hub.list_tables()
+    boards = boards_context()
+    free = free_boards(boards["boards"], boards["unregistered"], busy_tables(tables))
+    return {"games": hub.games(), "tables": tables, **boards,
+            "settings": {"mode": "admin", "free_boards": free, "now": boards["now"]}, **extra}
 
 
 def boards_context() -> dict[str, Any]:

@@ -5,6 +5,7 @@ without JavaScript; web/static/js/console.js refreshes the panel when the table 
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, url_for
@@ -14,6 +15,7 @@ from hub.api import HubError, StaleViewError, UnknownTableError, jsonlimits
 from web.context import get_hub
 from web.describe import refusal_text
 from web.flashing import flash_key, flash_refusal
+from web.readiness import readiness, table_boards
 from web.security import login_required, seat_token
 from web.share import phone_url
 from web.views import human_seats, live_first
@@ -66,7 +68,17 @@ def panel_context(table_id: str) -> dict[str, Any]:
         "throws": amendable_throws(state),
         "events": list(reversed(view.get("events") or []))[:15],
         "settings": {"mode": "console", "table": table_id},
+        **boards_readiness(view),
     }
+
+
+def boards_readiness(view: dict[str, Any]) -> dict[str, Any]:
+    """The table's boards as they are (never seen, offline, faulty, online) and the table's
+    readiness (web/readiness.py): never "armed" on boards that are not there."""
+    if not view.get("layout"):
+        return {"table_boards": [], "readiness": "no_boards", "now": time.time()}
+    boards = table_boards(view, get_hub().boards())
+    return {"table_boards": boards, "readiness": readiness(view, boards), "now": time.time()}
 
 
 @bp.get("/")

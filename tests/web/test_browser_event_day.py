@@ -3,13 +3,14 @@ each test stands for one numbered item of the issue and failed before its fix.""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from hub.facade import Hub
 from tests.web.conftest import login_page as login
-from tests.web.conftest import new_page, shot
+from tests.web.conftest import new_page, serial_board, shot
 from web.server import ServerHandle
 
 pytestmark = pytest.mark.browser
@@ -76,3 +77,62 @@ def test_item1_a_stale_answer_is_refused_plainly_and_the_fresh_question_shown(
     assert late.url == f"{server.url}/console/t1"  # a reload does not post the old answer again
     assert [a["action"]["throw"]["to"] for a in hub.table_view("t1")["state"]["log"]] == ["floor"]
     shot(late, "issue26-stale.png")
+
+
+# -- item 2: readiness is what the boards are -------------------------------------------
+def test_item2_boards_that_never_connected_are_not_armed_and_a_live_one_is(
+    browser: Any, hub: Hub, server: ServerHandle, tmp_path: Path
+) -> None:
+    hub.create_table("trigono", seats=["Ana", "Ben"], boards=["pico-A", "pico-B"], seed=1, table_id="typo",
+                     options={"first": "Ana"})
+    assert hub.table_view("typo")["armed"]  # the hub arms the table: its boards are another matter
+    page = new_page(browser, locale="fr-FR")
+    login(page, server, "/console/typo")
+    status = page.locator(".status-line .armed")
+    assert status.get_attribute("data-readiness") == "never_seen"
+    assert "Capteurs armés" not in page.locator("#panel").inner_text()
+    assert "jamais connecté" in status.inner_text()
+    assert page.locator(".board-state[data-board=pico-A]").get_attribute("data-state") == "never_seen"
+    assert "jamais vu" in page.locator(".board-state[data-board=pico-B]").inner_text()
+    shot(page, "issue26-never-seen.png")
+    board = serial_board(hub, tmp_path, "B1")  # a real board on a pseudo-terminal, said hello
+    try:
+        hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=1, table_id="real",
+                         options={"first": "Ana"})
+        page.goto(server.url + "/console/real")
+        assert page.locator(".status-line .armed").get_attribute("data-readiness") == "armed"
+        line = page.locator(".board-state[data-board=B1]")
+        assert line.get_attribute("data-state") == "online"
+        assert "dernier contact il y a" in line.inner_text()
+    finally:
+        board.unplug()
+    assert page.js_errors == []
+
+
+# -- item 11: bind from the connected free boards ----------------------------------------
+def test_item11_admin_binds_a_connected_free_board_from_a_list(
+    browser: Any, hub: Hub, server: ServerHandle, tmp_path: Path
+) -> None:
+    board = serial_board(hub, tmp_path, "pico-7")
+    try:
+        page = new_page(browser, locale="fr-FR")
+        login(page, server, "/admin/")
+        page.locator("#layout-grid g[data-cell='0,0,up']").click()
+        page.locator("#layout-grid g[data-cell='-1,0,down']").click()
+        first = page.locator("#bindings select[data-board=B1]")
+        assert first.input_value() == "pico-7"  # the connected free board, offered first
+        assert "pico-7" in first.locator("option").first.inner_text()
+        # The second has no connected board left: typed in, and said to be not connected yet.
+        second = page.locator("#bindings tr[data-pending=true]")
+        assert "pas encore connecté" in second.inner_text()
+        second.locator("input[data-board=B2]").fill("pico-8")
+        page.fill("textarea[name=players]", "Ana\nBen")
+        shot(page, "issue26-bind.png")
+        page.click("#create-form button[type=submit]")
+        page.wait_for_url(f"{server.url}/console/t1")
+        assert [b["board"] for b in hub.table_view("t1")["layout"]] == ["pico-7", "pico-8"]
+        assert page.locator(".board-state[data-board=pico-8]").get_attribute("data-state") == "never_seen"
+        assert page.locator(".board-state[data-board=pico-7]").get_attribute("data-state") == "online"
+    finally:
+        board.unplug()
+    assert page.js_errors == []

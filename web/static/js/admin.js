@@ -1,6 +1,6 @@
 // Admin: the layout editor (click triangles of the lattice to place boards; jackpots
 // appear where six boards make a hexagon) and live board health.
-import { t, el, lattice } from "./common.js";
+import { t, el, lattice, page } from "./common.js";
 import { connect } from "./live.js";
 
 const svg = document.getElementById("layout-grid");
@@ -8,6 +8,7 @@ const hidden = document.getElementById("layout");
 const bindings = document.querySelector("#bindings tbody");
 const gameSelect = document.getElementById("game");
 const fieldset = document.getElementById("layout-fieldset");
+const settings = page.settings || {};
 const SCALE = 46;
 const RANGE = 4;
 
@@ -25,12 +26,16 @@ function toggle(cell) {
   const key = lattice.key(cell);
   const index = placed.findIndex((b) => lattice.key(b.cell) === key);
   if (index >= 0) placed.splice(index, 1);
-  else placed.push({ id: nextId(), cell, device: "" });
+  else placed.push({ id: nextId(), cell });
   save();
 }
 
+function layoutJSON() {
+  return JSON.stringify(placed.map((b) => ({ id: b.id, cell: b.cell, device: b.device || b.id })));
+}
+
 function save() {
-  hidden.value = JSON.stringify(placed.map((b) => ({ id: b.id, cell: b.cell, device: b.device || b.id })));
+  hidden.value = layoutJSON();
   drawGrid();
   drawBindings();
 }
@@ -65,14 +70,48 @@ function drawGrid() {
   svg.replaceChildren(...parts, ...jackpots);
 }
 
+// A board is bound by picking one of the connected free boards (settings.free_boards);
+// one that is not connected yet is typed in, and said to be so.
+const freeBoards = settings.free_boards || [];
+const LATER = "";
+
+function boardOption(free, chosen) {
+  const ago = free.last_seen ? Math.max(0, Math.round((settings.now || 0) - free.last_seen)) : null;
+  const label = ago === null ? free.board : `${free.board} · ${t("admin.bind_seen", { s: ago })}`;
+  return el("option", { value: free.board, selected: chosen === free.board }, label);
+}
+
 function drawBindings() {
   if (!bindings) return;
-  bindings.replaceChildren(...placed.map((b) => el("tr", {},
-    el("td", {}, b.id),
-    el("td", {}, el("input", {
-      type: "text", value: b.device || b.id, "data-board": b.id, maxlength: 40,
-      oninput: (event) => { b.device = event.target.value; hidden.value = JSON.stringify(placed); },
-    })))));
+  const taken = (b) => new Set(placed.filter((o) => o !== b).map((o) => o.device));
+  for (const b of placed) {
+    if (b.device === undefined || b.device === "") {
+      const first = freeBoards.find((f) => !taken(b).has(f.board));
+      b.device = first ? first.board : b.id; // not connected yet: named after its place
+      b.pending = !first;
+    }
+  }
+  bindings.replaceChildren(...placed.map((b) => {
+    const choices = freeBoards.filter((f) => f.board === b.device || !taken(b).has(f.board));
+    const pending = b.pending || !freeBoards.some((f) => f.board === b.device);
+    const select = el("select", { "data-board": b.id, "aria-label": t("admin.bind_device_of", { id: b.id }),
+      onchange: (event) => {
+        const value = event.target.value;
+        b.pending = value === LATER;
+        b.device = value === LATER ? b.id : value;
+        save();
+      } },
+      ...choices.map((f) => boardOption(f, pending ? null : b.device)),
+      el("option", { value: LATER, selected: pending }, t("admin.bind_later")));
+    const typed = pending ? el("input", {
+      type: "text", value: b.device || "", "data-board": b.id, maxlength: 40, required: true,
+      placeholder: t("admin.bind_later_placeholder"), "aria-label": t("admin.bind_later_id", { id: b.id }),
+      oninput: (event) => { b.device = event.target.value.trim(); hidden.value = layoutJSON(); },
+    }) : null;
+    return el("tr", { "data-pending": pending ? "true" : "false" },
+      el("td", {}, b.id),
+      el("td", {}, select, typed, pending ? el("span", { class: "badge warn" }, t("admin.bind_not_connected")) : null));
+  }));
 }
 
 function showEditor() {

@@ -18,6 +18,8 @@ from engines import game_spec
 from engines.core import GameError
 from engines.records import ReplayError, replay
 from hub import jsonlimits
+from hub.cli import commands as hub_commands
+from hub.cli import tournament as tournament_commands
 
 EXIT_BAD_RECORD = 2
 
@@ -162,29 +164,17 @@ def add_analyze(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 AddCommand = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
 
-# Each entry adds one subcommand. Other modules' commands are imported lazily inside
-# their adder so `trigono replay` never pays for the hub's start-up.
-COMMANDS: list[AddCommand] = [add_replay, add_analyze]
-
-
-def _optional_commands() -> list[AddCommand]:
-    found: list[AddCommand] = []
-    for module_name in ("hub.cli.commands", "hub.cli.tournament"):
-        try:
-            module = __import__(module_name, fromlist=["COMMANDS"])
-        except ModuleNotFoundError as err:
-            if err.name != module_name:
-                raise
-            continue
-        found.extend(module.COMMANDS)
-    return found
+# Each entry adds one subcommand. The hub's and the tournament's modules import the hub
+# itself only inside their commands, so `trigono replay` never pays for its start-up.
+COMMANDS: list[AddCommand] = [add_replay, add_analyze, *hub_commands.COMMANDS,
+                              *tournament_commands.COMMANDS]
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="trigono", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    for add in COMMANDS + _optional_commands():
+    for add in COMMANDS:
         add(sub)
     return parser
 

@@ -463,8 +463,8 @@ class Node:
                                        + " passages in a row saw only beam " + other})
 
     def _gate_event(self, kind, lane, arg):
-        if kind == "throw":
-            self._emit("throw", arg, {"lane": lane})
+        if kind == "throw":  # loadcell: the hub may take "nothing landed here" as seen
+            self._emit("throw", arg, {"lane": lane, "loadcell": True} if self.cell is not None else {"lane": lane})
         elif kind == "other":  # not a palet: counted by why (health), never sent
             self.counters[arg] += 1
         elif kind == "blocked":

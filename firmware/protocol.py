@@ -22,7 +22,8 @@
 #   button   button (str)  a throw-line or referee button
 #   weight   board_palets (int >= 0)          optional load cell under the board
 #   throw    lane (str)    a palet crossed the throw gate of that lane outward (t_us: the
-#                          near plane's leading edge; hardware/throw-line.md)
+#                          near plane's leading edge; hardware/throw-line.md); loadcell
+#                          optional (true: this board also weighs its game board)
 #   health   uptime_s, mem_free, beams {hole: "open"|"closed"|"blocked"}, counters {str: int},
 #            overflow (int), rssi optional     not queued, not acknowledged
 # Hub to board: ack {boot, seq} (cumulative: everything up to seq of that boot was
@@ -84,7 +85,7 @@ FIELDS = {
     "fault": ("reason", "hole"),
     "button": ("button",),
     "weight": ("board_palets",),
-    "throw": ("lane",),
+    "throw": ("lane", "loadcell"),
     "health": ("uptime_s", "mem_free", "beams", "counters", "overflow", "rssi"),
 }
 
@@ -183,6 +184,8 @@ def validate(msg):
     elif kind == "throw":
         if not is_name(msg.get("lane")):
             return "throw: bad lane"
+        if "loadcell" in msg and msg["loadcell"] is not True and msg["loadcell"] is not False:
+            return "throw: bad loadcell"
     elif kind == "health":
         return _health_reason(msg)
     return None

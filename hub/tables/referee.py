@@ -15,7 +15,19 @@ hole names (``big``, ``small``, ``jackpot``…) to the engine's hole ids. Then:
 - with no drop, only the console, a throw-line button (``floor``/``board``) or the
   weight sensor (one more palet on a board) can say where the palet came to rest: the
   ``landed`` prompt stays open until one does (R2);
-- ``bounce`` events are logged and never scored (T11);
+- a ``throw`` from a board's throw gate (hardware/throw-line.md) opens the thrower's
+  *landing* for ``landing_s`` seconds (on that board's clock): a drop or a weight change
+  within it decides the throw as above; nothing at all → ``floor``, scored by the sensors
+  (R2) when every board of the table is weighed (its hello, a ``weight`` event or the
+  ``throw`` itself said it has a load cell) — else, or
+  when something ambiguous happened meanwhile, the ``landed`` prompt stays. A second
+  ``throw`` of the same lane within the window is the same throw (merged); a throw from
+  another board's lane than the thrower's home (T3), or while another throw is being
+  decided, is flagged (an alert) and never scored. With no throw (no gate, or it missed
+  the palet) everything works as before;
+- ``bounce`` events are logged and never scored (T11); a hole whose board then says its
+  beam B failed (beam A alone decides) offers that passage as a drop: the ``landed``
+  prompt's default is that hole (issue 24 item 9);
 - after a round the sensors are disarmed (players pick the palets out of the holes)
   until the console starts the next round;
 - undo, void, amend, recount are new entries (R1): the action list is edited and the
@@ -31,6 +43,7 @@ from collections.abc import Mapping
 from typing import Any, Self
 
 from engines.core import GameError, check_keys
+from firmware import protocol
 from hub.errors import BadInputError, RefusedError
 from hub.log.store import Entry
 from hub.tables.layout import Bindings
@@ -48,6 +61,8 @@ from hub.tables.throws import (
 )
 
 DEFAULT_SETTLE_S = 1.0
+DEFAULT_LANDING_S = 3.0  # flight (~0.6 s) + the load cell's steady reading (< 2 s) + margin
+A_ALONE = "beam A alone decides"  # the firmware's fault words for a dead beam B
 BUTTON_INPUTS = ("floor", "board", "invalid", "undo", "next_round")
 
 
@@ -57,6 +72,10 @@ class TrigonoTable(Table):
     def __init__(self, table_id: str, spec: Mapping[str, Any], created_at: float) -> None:
         super().__init__(table_id, spec, created_at)
         self.settle_s: float = float(spec.get("referee", {}).get("settle_s", DEFAULT_SETTLE_S))
+        self.landing_s: float = float(spec.get("referee", {}).get("landing_s", DEFAULT_LANDING_S))
+        self.landing: dict[str, Any] | None = None  # a throw seen at the line, not decided yet
+        self.weighed: dict[str, bool] = {}  # physical board -> it has a load cell (hello, weight, throw)
+        self.misread: dict[str, Any] | None = None  # a passage a dead beam B made a bounce
         self.armed = True
         self.throw: dict[str, Any] | None = None
         self.stuck = False  # the open throw could not be resolved: the referee must say
@@ -68,6 +87,9 @@ class TrigonoTable(Table):
         twin = super().trial()
         twin.throw = None if self.throw is None else {**self.throw, "drops": list(self.throw["drops"])}
         twin.voided = list(self.voided)
+        twin.landing = None if self.landing is None else dict(self.landing)
+        twin.weighed = dict(self.weighed)
+        twin.misread = None if self.misread is None else dict(self.misread)
         return twin
 
     # -- the layout ----------------------------------------------------------------------
@@ -95,6 +117,7 @@ class TrigonoTable(Table):
         if kind == "hello":
             unmapped = self.bindings.unmapped(board, list(msg.get("holes", [])))
             self.note(entry, "hello", board=board, fw=msg.get("fw"), holes=list(msg.get("holes", [])))
+            self.weighed[board] = msg.get("loadcell") is True
             if unmapped:
                 self.alert(entry, "unmapped", holes=unmapped,
                            board=board, key=f"unmapped:{board}")
@@ -111,16 +134,85 @@ class TrigonoTable(Table):
             self.note(entry, "beam_clear", hole=f"{board}.{hole}")
         elif kind == "bounce":
             self.note(entry, "bounce_out", hole=f"{board}.{hole}")
+            mapped = self.bindings.engine_hole(board, str(hole))
+            self.misread = None if mapped is None else {
+                "hole": mapped[0], "board": board, "name": hole, "actions": len(self.actions)}
         elif kind == "fault":
             where = f"{board}.{hole}" if hole else board
             self.alert(entry, "fault", where=where, reason=msg.get("reason"), level="error",
                        board=board, key=f"fault:{where}")
+            self._on_a_alone(entry, board, hole, str(msg.get("reason", "")))
+        elif kind == "throw":
+            self._on_throw(entry, board, str(msg.get("lane")))
         elif kind == "button":
             self._on_button(entry, board, str(msg.get("button")))
         elif kind == "weight":
+            self.weighed[board] = True
             self._on_weight(entry, board, int(msg.get("board_palets", 0)))
         else:
             self.note(entry, "board_kind", board=board, kind=kind)
+
+    def _on_a_alone(self, entry: Entry, board: str, hole: Any, reason: str) -> None:
+        """A dead beam B, told right after the passage that revealed it (firmware: a
+        beam-A-only passage self-tests its hole): that passage was a bounce only for want
+        of beam B, so the throw it ended is offered as that hole (one tap)."""
+        misread = self.misread
+        if (A_ALONE not in reason or misread is None or misread["board"] != board or misread["name"] != hole
+                or misread["actions"] != len(self.actions)):
+            return
+        misread["alerted"] = True
+        if self.landing is not None:
+            self.landing["ambiguous"] = True  # not the floor: the referee says (one tap)
+        self.alert(entry, "misread_drop", hole=misread["hole"], board=board, key=f"misread:{board}.{hole}")
+
+    def _on_throw(self, entry: Entry, board: str, lane: str) -> None:
+        """A palet crossed ``board``'s throw gate outward: open the thrower's landing, or
+        merge it with the one open, or flag it."""
+        assert entry.id is not None
+        where = f"{board}.{lane}"
+        if entry.body.get("loadcell") is True:
+            self.weighed[board] = True
+        if not self.armed or self.finished:
+            self.note(entry, "throw_ignored", lane=where)
+            return
+        player = self.state.current_player()
+        landing = self.landing
+        if landing is not None and landing["device"] == board and landing["boot"] == entry.body.get("boot") \
+                and 0 <= protocol.t_us_diff(int(entry.body.get("t_us", 0)), landing["t_us"]) <= self.landing_s * 1e6:
+            self.note(entry, "throw_merged", lane=where, player=landing["player"])  # one palet, two triggers
+            return
+        if landing is not None or self.throw is not None:
+            self.alert(entry, "throw_out_of_turn", lane=where, player=player, board=board,
+                       key=f"throw_flag:{board}")
+            return
+        home = self.printed().get("homes", {}).get(player)
+        lane_board = self.bindings.engine_board(board)
+        if home is not None and len(self.printed().get("boards", {})) > 1 and lane_board != home:
+            self.alert(entry, "throw_wrong_lane", lane=where, player=player, home=home, board=board,
+                       key=f"throw_flag:{board}")
+            return
+        self.landing = {"player": player, "lane": where, "device": board, "boot": entry.body.get("boot"),
+                        "t_us": entry.body.get("t_us"), "entry": entry.id, "closes_at": entry.at + self.landing_s,
+                        "ambiguous": False}
+        self.note(entry, "throw_seen", lane=where, player=player)
+
+    def _landing_window(self) -> dict[str, Any]:
+        """The open landing as a throw of :mod:`hub.tables.throws` (its window's clock)."""
+        assert self.landing is not None
+        landing = self.landing
+        return {"drops": [{"board": landing["device"], "boot": landing["boot"], "t_us": landing["t_us"],
+                           "entry": landing["entry"]}], "closes_at": landing["closes_at"]}
+
+    def _close_landing(self, entry: Entry) -> None:
+        """Nothing decided the throw within its window: on the floor (R2), when every
+        board is weighed and nothing ambiguous happened; else the prompt stays."""
+        landing, self.landing = self.landing, None
+        if landing is None or self.throw is not None or self.state.current_player() != landing["player"]:
+            return
+        if landing["ambiguous"] or not all(self.weighed.get(b) for b in self.physical_boards()):
+            self.note(entry, "throw_undecided", lane=landing["lane"], player=landing["player"])
+            return
+        self._device_input(entry, {"landed": "floor"}, "sensors")
 
     def _settle_early(self, entry: Entry) -> None:
         """Resolve the open throw now if this sensor event is past its settle window
@@ -147,6 +239,7 @@ class TrigonoTable(Table):
         drop = {"hole": engine_hole, "from": from_board, "entry": entry.id, "kind": kind,
                 "board": board, "boot": entry.body.get("boot"), "t_us": entry.body.get("t_us")}
         if self.throw is None:
+            self.landing = None  # a throw seen at the line: this drop decides it
             self.throw = {"player": self.state.current_player(), "drops": [drop],
                           "invalid": False, "closes_at": entry.at + self.settle_s}
             self.stuck = False
@@ -181,6 +274,8 @@ class TrigonoTable(Table):
                 and on_board is not None and palets == on_board + 1):
             self._device_input(entry, {"landed": f"board:{engine_board}"}, f"weight on {board}")
         else:
+            if self.landing is not None and on_board is not None and palets != on_board:
+                self.landing["ambiguous"] = True  # a board changed, not by one more: ask
             self.note(entry, "weight", board=board, palets=palets)
 
     def _device_input(self, entry: Entry, inp: dict[str, Any], what: str) -> None:
@@ -197,23 +292,36 @@ class TrigonoTable(Table):
     # -- the settle window ------------------------------------------------------------------
     def due(self, now: float, clock: BoardClock | None = None) -> list[dict[str, Any]]:
         """The settle entry to log when the open throw's window is over
-        (:func:`hub.tables.throws.settle_over`)."""
+        (:func:`hub.tables.throws.settle_over`), or the landing entry when an open
+        landing's window is (the same clocks)."""
+        if self.throw is None and self.landing is not None:
+            if settle_over(self._landing_window(), self.landing_s, now, clock):
+                return [{"settle": {"landing": self.landing["entry"]}}]
+            return []
         if self.throw is None or self.stuck or not settle_over(self.throw, self.settle_s, now, clock):
             return []
         return [{"settle": {"first": self.throw["drops"][0]["entry"]}}]
 
     def timer_wanted(self) -> bool:
-        return self.throw is not None and not self.stuck
+        return (self.throw is not None and not self.stuck) or self.landing is not None
 
     def clock_wanted(self, now: float) -> tuple[str, int] | None:
         """(board, boot) whose clock the open throw waits for, once its window is over on
         the hub's clock: the hub then asks that board for a health message (its time)."""
+        if self.throw is None and self.landing is not None:
+            if now < self.landing["closes_at"] + DECIDE_S or self.landing["boot"] is None:
+                return None
+            return (self.landing["device"], self.landing["boot"])
         if self.throw is None or self.stuck or now < self.throw["closes_at"] + DECIDE_S:
             return None
         first = self.throw["drops"][0]
         return (first["board"], first["boot"]) if first.get("boot") is not None else None
 
     def on_timer(self, entry: Entry) -> None:
+        if "landing" in entry.body["settle"]:
+            if self.landing is not None and self.landing["entry"] == entry.body["settle"]["landing"]:
+                self._close_landing(entry)
+            return
         first = entry.body["settle"].get("first")
         if self.throw is None or self.stuck or self.throw["drops"][0]["entry"] != first:
             return  # that throw was resolved or voided meanwhile
@@ -258,6 +366,10 @@ class TrigonoTable(Table):
     def _after_action(self, entry: Entry) -> None:
         """Disarm between rounds (palets are being collected) and when the match is over."""
         self.clear_alert("stuck")
+        self.landing = None  # the throw is decided
+        if self.misread is not None and self.misread.get("alerted"):
+            self.clear_alert(f"misread:{self.misread['board']}.{self.misread['name']}")
+        self.misread = None
         done = self._rounds_done()
         if done > self.rounds_seen or self.state.is_terminal():
             self.armed = False
@@ -309,6 +421,7 @@ class TrigonoTable(Table):
         if self.throw is not None:
             self._cancel_throw("undone")
             return
+        self.landing = None
         super().input_undo(value, entry, by)
         self.armed = True
 
@@ -417,6 +530,11 @@ class TrigonoTable(Table):
             first = self.throw["drops"][0]
             return [prompt(f"valid-{first['entry']}", "valid", self.throw["player"], ["valid", "invalid"],
                             default="valid", hole=first["hole"])]
+        misread = self.misread if self.misread is not None and self.misread.get("alerted") else None
+        if misread is not None and misread["hole"] in self._where_choices():
+            # the passage a dead beam B made a bounce: one tap makes it the drop it was
+            return [prompt(f"landed-{n}", "landed", player, self._where_choices(), default=misread["hole"],
+                           misread=misread["hole"])]
         return [prompt(f"landed-{n}", "landed", player, self._where_choices())]
 
     def view(self, state: dict[str, Any] | None = None, events: int | None = None) -> dict[str, Any]:
@@ -431,13 +549,16 @@ class TrigonoTable(Table):
             "stuck": self.stuck,
         }
         out["settle_s"] = self.settle_s
+        out["landing"] = None if self.landing is None else {
+            "player": self.landing["player"], "lane": self.landing["lane"], "closes_at": self.landing["closes_at"]}
         out["events"] = mark_events(out["events"], self.throw, self.actions, self.voided)
         return out
 
     def dump(self) -> dict[str, Any]:
         data = super().dump()
         data["referee"] = {"armed": self.armed, "throw": self.throw, "stuck": self.stuck,
-                           "rounds_seen": self.rounds_seen, "voided": self.voided}
+                           "rounds_seen": self.rounds_seen, "voided": self.voided, "landing": self.landing,
+                           "weighed": self.weighed, "misread": self.misread}
         return data
 
     def load(self, data: Mapping[str, Any]) -> None:
@@ -446,3 +567,6 @@ class TrigonoTable(Table):
         self.armed, self.throw, self.stuck = ref["armed"], ref["throw"], ref["stuck"]
         self.rounds_seen = ref["rounds_seen"]
         self.voided = list(ref.get("voided", []))  # snapshots before voided was kept have none
+        self.landing = ref.get("landing")  # snapshots before the throw gate have none of these
+        self.weighed = dict(ref.get("weighed", {}))
+        self.misread = ref.get("misread")

@@ -28,7 +28,7 @@ from hub.tables.layout import default_holes, row_boards
 
 JSONDict = dict[str, Any]
 SPEC_FIELDS = ("id", "game", "options", "seats", "boards", "seed", "referee")
-REFEREE_FIELDS = ("settle_s",)
+REFEREE_FIELDS = ("settle_s", "landing_s")
 MAX_SETTLE_S = 30.0
 
 
@@ -60,6 +60,7 @@ class TableSpec:
     seed: int | None = None
     table_id: str | None = None
     settle_s: float | None = None
+    landing_s: float | None = None  # a throw seen at the line waits this long for a sensor
 
     @classmethod
     def build(cls, game: Any, *, options: Any = None, seats: Any = None, boards: Any = None,
@@ -76,7 +77,7 @@ class TableSpec:
         if bindings and game != "trigono":
             raise BadInputError(f"boards: a {game} table has no sensor boards", "no_sensor_boards", game=game)
         return cls(game, dict(options or {}), parse_seats(seats), bindings, seed, table_id,
-                   parse_referee(referee))
+                   parse_referee(referee), parse_landing(referee))
 
     @classmethod
     def from_json(cls, data: Any) -> TableSpec:
@@ -118,8 +119,11 @@ class TableSpec:
         if seats:
             opts["players"] = [s["name"] for s in seats]
         settle = self.settle_s if self.settle_s is not None else default_settle_s
+        referee: JSONDict = {"settle_s": float(settle)}
+        if self.landing_s is not None:
+            referee["landing_s"] = self.landing_s
         return {"game": self.game, "options": opts, "seed": seed, "seats": seats,
-                "boards": [dict(b) for b in self.boards], "referee": {"settle_s": float(settle)}}
+                "boards": [dict(b) for b in self.boards], "referee": referee}
 
     def to_json(self) -> JSONDict:
         """The JSON object :meth:`from_json` reads back."""
@@ -136,6 +140,8 @@ class TableSpec:
             out["seed"] = self.seed
         if self.settle_s is not None:
             out["referee"] = {"settle_s": self.settle_s}
+        if self.landing_s is not None:
+            out["referee"] = {**out.get("referee", {}), "landing_s": self.landing_s}
         return out
 
 
@@ -247,3 +253,18 @@ def parse_referee(referee: Any) -> float | None:
     if isinstance(settle, bool) or not isinstance(settle, (int, float)) or not 0 <= settle <= MAX_SETTLE_S:
         raise BadInputError("referee: settle_s must be 0 to 30 seconds")
     return float(settle)
+
+
+def parse_landing(referee: Any) -> float | None:
+    """``referee["landing_s"]`` (0.5 to 30 s: how long a throw seen at the throw line
+    waits for a drop or a weight change before it is on the floor), None: the default.
+
+    >>> parse_landing({"landing_s": 2}), parse_landing(None)
+    (2.0, None)
+    """
+    landing = referee.get("landing_s") if isinstance(referee, Mapping) else None
+    if landing is None:
+        return None
+    if isinstance(landing, bool) or not isinstance(landing, (int, float)) or not 0.5 <= landing <= MAX_SETTLE_S:
+        raise BadInputError("referee: landing_s must be 0.5 to 30 seconds")
+    return float(landing)

@@ -37,6 +37,10 @@ TEMPLATES: dict[str, str] = {
     "throw": "{player}: throw into {hole}",
     "throw_invalid": "{player}: throw into {hole} (invalid, T10)",
     "throw_knocking": "{player}: throw into {hole} knocking {n} in (T12)",
+    "throw_seen": "{lane}: {player}'s palet crossed the throw line",
+    "throw_merged": "{lane}: the same throw seen twice ({player})",
+    "throw_ignored": "{lane}: a throw ignored (between rounds or match over)",
+    "throw_undecided": "{lane}: {player}'s throw seen, no sensor says where it rests",
     # table alerts
     "unmapped": "{board}: holes {holes} are not in the layout",
     "blocked": "{hole}: beam blocked, counted as a drop (T13)",
@@ -45,6 +49,9 @@ TEMPLATES: dict[str, str] = {
     "cannot_referee": "cannot referee the drops ({reasons}): say what happened",
     "recount_mismatch": "recount: {count} palet(s) on {board}, the log says {expected}; "
                         "amend the throw that was misread",
+    "throw_out_of_turn": "{lane}: a throw while another is being decided: not scored",
+    "throw_wrong_lane": "{lane}: a throw at another board's line ({player} throws at {home}): not scored",
+    "misread_drop": "{hole}: beam B failed, so the last passage read as a bounce: tap {hole} if it fell in",
     # board-health alerts
     "seq_gap": "seq gap: {seqs} of boot {boot} missing",
     "link_lost": "link lost ({link})",

@@ -21,6 +21,37 @@ _wiring = {}  # emitter gpio -> receiver gpios
 _inverted = [False]  # "ir": "38khz" receivers: HIGH while broken (no carrier seen)
 _palet = {}  # receiver gpio -> interrupted by a palet
 _dead = set()  # receiver gpios unplugged (a scripted fault: ["dead", gpio])
+
+
+class _Hx711:
+    """The HX711's side of its two wires (config "loadcell"): DOUT low = a conversion is
+    ready; each SCK rising edge shifts the next bit out, MSB first; after the read the
+    next conversion is ready at once. Scripted ["palets", n]: n palets lie on the board
+    (raw = TARE + n * PER, the calibration a test writes in the board's loadcell.txt)."""
+
+    TARE = 81234
+    PER = 21500
+
+    def __init__(self):
+        self.raw = self.TARE
+        self.value = 0
+        self.pulses = 0
+        self.clock = 0
+
+    def sck(self, level):
+        if level and not self.clock:
+            self.pulses += 1
+        self.clock = level
+
+    def dout(self):
+        if self.pulses == 0 or self.pulses > 24:  # idle, or the last read is over
+            self.pulses = 0
+            self.value = self.raw & 0xFFFFFF
+            return 0
+        return (self.value >> (24 - self.pulses)) & 1
+
+
+_hx = [None, None, None]  # the chip, its SCK gpio, its DOUT gpio
 irq_calls = 0
 _raise_on_read = None  # text of a RuntimeError the next pin read raises (a scripted bug)
 CAUSE_FILE = "fake_reset_cause"  # in the board's cwd: the cause the next boot reads
@@ -49,6 +80,11 @@ class Pin:
 
     def value(self, v=None):
         global _raise_on_read
+        chip = _hx[0]
+        if chip is not None and self.gpio == _hx[1] and v is not None:
+            chip.sck(v)
+        if chip is not None and self.gpio == _hx[2] and v is None:
+            return chip.dout()
         if v is None:
             if _raise_on_read is not None:
                 text, _raise_on_read = _raise_on_read, None
@@ -104,6 +140,8 @@ def wire(cfg):
     for hole in cfg["holes"]:
         if hole.get("emitter") is not None:
             _wiring[hole["emitter"]] = list(hole["beams"])
+    if cfg.get("loadcell"):
+        _hx[0], _hx[1], _hx[2] = _Hx711(), cfg["loadcell"]["sck"], cfg["loadcell"]["dout"]
     line = cfg.get("line")
     if line and line.get("emitter") is not None:
         _wiring[line["emitter"]] = [line["near"], line["far"]]
@@ -119,6 +157,8 @@ def _step(gpio, arg):
     global _raise_on_read
     if gpio == "raise":
         _raise_on_read = arg
+    elif gpio == "palets":  # arg palets now lie on the board (its load cell reads them)
+        _hx[0].raw = _Hx711.TARE + arg * _Hx711.PER
     elif gpio == "dead":  # receiver `arg` unplugged: its pull-up reads clear for ever
         _dead.add(arg)
         _update(arg)

@@ -19,7 +19,7 @@ from hub.api import TableSpec
 from web.context import get_feed, get_hub
 from web.i18n import current_language
 from web.security import claimed_seat, is_logged_in, login_required
-from web.views import seat_names
+from web.view_readers import seat_names
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

@@ -18,7 +18,7 @@ from web.flashing import flash_key, flash_refusal
 from web.readiness import readiness, table_boards
 from web.security import login_required, seat_token
 from web.share import phone_url
-from web.views import human_seats, live_first
+from web.view_readers import human_seats, live_first
 
 bp = Blueprint("console", __name__, url_prefix="/console")
 

@@ -21,7 +21,7 @@ from web.context import get_hub
 from web.flashing import flash_key
 from web.i18n import gettext
 from web.security import claim_seat, seat_for_token
-from web.views import live_first, seat_names
+from web.view_readers import live_first, seat_names
 
 bp = Blueprint("play", __name__, url_prefix="/play")
 

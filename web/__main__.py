@@ -81,6 +81,7 @@ def announce(app: Flask, host: str, url: str) -> dict[str, Any]:
     from web.addresses import where_served
 
     shown = where_served(host, url)
+    app.config["SERVED_HOST"] = host  # the pages offer only addresses that answer (web/share.py)
     configured = app.config.get("PUBLIC_URL")
     if configured:
         given = str(configured).rstrip("/") + "/"

@@ -24,7 +24,6 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-import segno
 from flask import (
     Blueprint,
     Response,
@@ -52,6 +51,7 @@ from web.errors import page as error_page
 from web.errors import status_key
 from web.flashing import flash_key, flash_refusal
 from web.security import is_logged_in, json_error, login_required
+from web.share import phone_url, qr_data_uri, reachable_by_phones
 
 for _lang, _texts in (("fr", tournament_messages.FR), ("en", tournament_messages.EN)):
     i18n.MESSAGES[_lang].update(_texts)
@@ -401,23 +401,16 @@ def players_import(tid: str) -> Any:
     return redirect(url_for("tournament.admin", tid=tid))
 
 
-def qr_data_uri(url: str) -> str:
-    """An SVG QR code of ``url`` as a data: URI (the CSP allows data: images).
-
-    >>> qr_data_uri("http://hub/t").startswith("data:image/svg+xml")
-    True
-    """
-    return str(segno.make(url, error="m").svg_data_uri(scale=4, border=2))
-
-
 @bp.get("/tournaments/<tid>/sheets")
 @login_required
 def sheets(tid: str) -> Any:
     view = service().view(tid)
     only = request.args.get("status", "")
     matches = [m for m in view["matches"] if m["players"] and not m["bye"] and (not only or m["status"] == only)]
-    qr = {m["id"]: qr_data_uri(url_for("tournament.match", tid=tid, mid=m["id"], _external=True)) for m in matches}
-    return _page("sheets.html", view, matches=matches, qr=qr, body_class="print-page")
+    # The address phones reach (--public-url wins): no QR code of one they cannot open.
+    links = {m["id"]: phone_url(url_for("tournament.match", tid=tid, mid=m["id"])) for m in matches}
+    qr = {mid: qr_data_uri(link) for mid, link in links.items()} if reachable_by_phones() else {}
+    return _page("sheets.html", view, matches=matches, qr=qr, links=links, body_class="print-page")
 
 
 # -- JSON API --------------------------------------------------------------------------------

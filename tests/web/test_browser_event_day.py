@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from hub.facade import Hub
+from tests.web.conftest import BROWSER_PASSWORD, new_page, serial_board, shot
 from tests.web.conftest import login_page as login
-from tests.web.conftest import new_page, serial_board, shot
-from web.server import ServerHandle
+from web.__main__ import announce
+from web.server import ServerHandle, start_server
 
 pytestmark = pytest.mark.browser
 
@@ -136,3 +137,92 @@ def test_item11_admin_binds_a_connected_free_board_from_a_list(
     finally:
         board.unplug()
     assert page.js_errors == []
+
+
+# -- item 3: addresses and QR codes that answer ------------------------------------------
+def game_with_seat(hub: Hub) -> None:
+    hub.create_table("trike", seats=[{"name": "Lou", "bot": False}, {"name": "Robot", "bot": True}], seed=1,
+                     table_id="g1")
+
+
+def test_item3_served_on_loopback_only_the_pages_say_so_and_show_no_qr(browser: Any, hub: Hub) -> None:
+    game_with_seat(hub)
+    handle = start_server(hub, host="127.0.0.1", password=BROWSER_PASSWORD, max_streams=8)
+    try:
+        announce(handle.app, "127.0.0.1", handle.url)
+        page = new_page(browser, locale="fr-FR")
+        login(page, handle, "/console/g1")
+        page.locator(".seat-share summary").first.click()
+        assert page.locator(".seats [data-notice=loopback-only]").count() == 1
+        assert "ne sert que cet ordinateur" in page.locator(".seats .notice").inner_text()
+        assert page.locator(".seats img.qr").count() == 0
+        assert page.locator(".seats .notice a").count() == 0  # no LAN address that is not served
+        page.goto(handle.url + "/admin/")
+        assert page.locator("[data-notice=loopback-only]").count() == 1
+        assert page.locator(".share img.qr").count() == 0
+        shot(page, "issue26-loopback-admin.png")
+    finally:
+        handle.close()
+
+
+def test_item3_public_url_wins_on_console_admin_and_match_sheets(browser: Any, hub: Hub) -> None:
+    game_with_seat(hub)
+    public = "http://hall.example:8080"
+    handle = start_server(hub, host="127.0.0.1", password=BROWSER_PASSWORD, max_streams=8,
+                          config={"PUBLIC_URL": public})
+    try:
+        announce(handle.app, "127.0.0.1", handle.url)
+        page = new_page(browser)
+        login(page, handle, "/console/g1")
+        assert page.locator(".seats .notice").count() == 0
+        link = page.locator(".seats a.seat-link").first.get_attribute("href")
+        assert link and link.startswith(public + "/play/g1/join?seat=")
+        assert page.locator(".seats img.qr").count() == 1
+        page.goto(handle.url + "/admin/")
+        assert page.locator(".share img.qr").count() == 3
+        assert all(c.startswith(public + "/") for c in page.locator(".share code").all_inner_texts())
+        status = page.evaluate(
+            """async () => {
+                const headers = {'Content-Type': 'application/json',
+                                 'X-CSRFToken': document.querySelector('meta[name=csrf-token]').content};
+                let r = await fetch('/api/tournaments', {method: 'POST', headers,
+                    body: JSON.stringify({id: 'cup', name: 'Coupe', game: 'trike', format: 'pools'})});
+                for (const name of ['Ana', 'Ben', 'Chloé', 'Dan']) {
+                    r = await fetch('/api/tournaments/cup/entries', {method: 'POST', headers,
+                        body: JSON.stringify({type: 'register', player: {name}})});
+                }
+                r = await fetch('/api/tournaments/cup/entries', {method: 'POST', headers,
+                    body: JSON.stringify({type: 'start'})});
+                return r.status;
+            }""")
+        assert status in (200, 201)
+        page.goto(handle.url + "/tournaments/cup/sheets")
+        captions = page.locator(".sheet-qr figcaption").all_inner_texts()
+        assert captions and all(c.startswith(public + "/tournaments/cup/matches/") for c in captions)
+        # The QR code sits beside the header, not over the score table (item 13).
+        qr = page.locator(".sheet .qr").first.bounding_box()
+        table = page.locator(".sheet .sheet-table").first.bounding_box()
+        assert qr and table and qr["y"] + qr["height"] <= table["y"]
+        shot(page, "issue26-sheets.png")
+    finally:
+        handle.close()
+
+
+def test_item3_a_lan_bind_gives_the_lan_address(browser: Any, hub: Hub) -> None:
+    from web.addresses import lan_addresses
+
+    if not lan_addresses():
+        pytest.skip("this machine has no LAN address")
+    game_with_seat(hub)
+    handle = start_server(hub, host="0.0.0.0", password=BROWSER_PASSWORD, max_streams=8)
+    try:
+        shown = announce(handle.app, "0.0.0.0", handle.url)
+        lan = lan_addresses()[0][1]
+        assert shown["public_url"] and lan in shown["public_url"]
+        page = new_page(browser)
+        login(page, handle, "/console/g1")  # opened at 127.0.0.1
+        link = page.locator(".seats a.seat-link").first.get_attribute("href")
+        assert link and link.startswith(f"http://{lan}:")
+        assert page.locator(".seats img.qr").count() == 1
+    finally:
+        handle.close()

@@ -50,7 +50,8 @@ from firmware import protocol  # noqa: E402
 from hub.cli.assemble import tune_gc  # noqa: E402
 from hub.devices.mqtt_link import MqttProcessTransport  # noqa: E402
 from hub.facade import Hub  # noqa: E402
-from hub.log.store import EventStore, is_postgres_url, open_store  # noqa: E402
+from hub.log.open import is_postgres_url, open_store  # noqa: E402
+from hub.log.store import EventStore  # noqa: E402
 from tests.broker import Broker  # noqa: E402
 
 TICKS_MASK = (1 << 30) - 1

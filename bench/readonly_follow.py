@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from hub.facade import Hub  # noqa: E402
-from hub.log.store import is_postgres_url, open_store  # noqa: E402
+from hub.log.open import is_postgres_url, open_store  # noqa: E402
 from hub.replica import ReadOnlyHub  # noqa: E402
 
 SIZE = 7  # a 7x7 Trike board: games of up to ~40 moves

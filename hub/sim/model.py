@@ -160,18 +160,22 @@ class LoadCellModel:
 
 
 # -- the throw gate at the throw line (hardware/throw-line.md) ---------------------------------
-# Geometry of the gate: two vertical planes of vertical IR beams, GATE_GAP_MM apart, the
-# near one GATE_X_M in front of the throw line; beams every GATE_PITCH_MM across
-# GATE_WIDTH_M, from GATE_BOTTOM_M to GATE_TOP_M above the floor. A palet occludes a vertical
-# beam while its horizontal footprint (a disk: diameter across, tilted by its bank and
-# pitch) covers the beam's point; each plane's receivers are OR-ed onto one input.
+# Two "sky screens", as in a ballistic chronograph: each plane is the fan of light from an
+# IR-lit diffuser strip along the gate's top bar (GATE_TOP_M above the floor) down to
+# SCREEN_SEGMENTS photodiodes behind slits in its bottom bar (GATE_BOTTOM_M), across
+# GATE_WIDTH_M; the near plane GATE_X_M in front of the throw line, the far one GATE_GAP_MM
+# further. An object in the plane hides a share of the strip from a photodiode: its width
+# across (mm) over its distance from the photodiode, against the segment's fan angle; a
+# dip of SCREEN_DIP_MIN or more closes that plane's comparator output (OR-ed per plane).
 GATE_X_M = 1.0
 GATE_GAP_MM = 50.0
 GATE_WIDTH_M = 0.9
 GATE_BOTTOM_M = 0.35
 GATE_TOP_M = 1.9
-GATE_PITCH_MM = 25.0
-RECEIVER_MIN_US = 600  # a TSSP4038 light barrier needs ~0.3-0.6 ms of darkness to answer
+SCREEN_SEGMENTS = 4
+SCREEN_DIP_MIN = 0.03  # the comparator's threshold: 3 % less light (chronographs see < 1 %)
+SCREEN_THICK_MM = 4.0  # the plane's thickness (the slit's image): added to the palet's length
+RECEIVER_MIN_US = 300  # the band-pass and envelope detector need ~0.3 ms of dip to answer
 # The throw (a 3 m underhand throw): release a little in front of the line, hip to chest
 # height, on the thrower's marked spot; launch from flat to lob; the speed follows from
 # where the palet lands (no drag: a 150 g palet at 5 m/s feels 2 % of its weight).
@@ -234,11 +238,11 @@ def gate_crossing(rng: random.Random, rest: str) -> GateCrossing:
     pitch = math.atan2(abs(vz), vx) + math.radians(rng.gauss(0.0, ATTACK_DEG_SIGMA))
     across = radius * math.cos(bank) + half_t * math.sin(bank)  # footprint half-width, mm
     along = radius * abs(math.cos(pitch)) + half_t * abs(math.sin(pitch))  # half-length, mm
-    offset = (y * 1000 + GATE_WIDTH_M * 500) % GATE_PITCH_MM  # to the nearest beam
-    u = min(offset, GATE_PITCH_MM - offset)
     inside = GATE_BOTTOM_M < z < GATE_TOP_M and abs(y) < GATE_WIDTH_M / 2
-    chord = 2 * along * math.sqrt(max(0.0, 1 - (u / across) ** 2)) if u < across else 0.0
-    closed_us = int((chord + BEAM_WIDTH_MM) / vx * 1000) if inside and chord > 0 else 0
+    fan = GATE_WIDTH_M / SCREEN_SEGMENTS / (GATE_TOP_M - GATE_BOTTOM_M)  # one segment's fan, rad
+    dip = 2 * across / 1000 / max(0.05, z - GATE_BOTTOM_M) / fan  # share of its strip hidden
+    seen_dip = inside and dip >= SCREEN_DIP_MIN
+    closed_us = int((2 * along + SCREEN_THICK_MM) / vx * 1000) if seen_dip else 0
     flight_us = int((dx - xg) / vx * 1e6)
     return GateCrossing(z, y, vx, closed_us, flight_us, closed_us >= RECEIVER_MIN_US)
 
@@ -325,7 +329,7 @@ def gate_rates(n: int = 20_000, seed: int = 1) -> dict[str, float]:
     """Shares over ``n`` modelled throws (75 % ending on a board or in a hole, 25 % on
     the floor), through the firmware's classifier: ``miss`` no ``throw`` reported (with
     the geometric part: ``over`` the top bar, ``under`` the bottom bar, ``wide`` of the
-    gate, ``short`` a closure too short for the receiver), ``double`` two or more reported
+    gate, ``short`` a dip too small, an edge-on palet high up), ``double`` two or more reported
     (the hub merges them), ``false`` a ``throw`` with no palet behind it (a stray object)
     per throw.
 

@@ -17,7 +17,7 @@ import pytest
 
 from firmware.node import Node
 from firmware.outbox import MemoryStorage
-from tests.firmware.test_hub_boot import CFG, Board, HubLink, board_after_a_throw, stored
+from tests.hub.devices.test_boot_ids import CFG, Board, HubLink, board_after_a_throw, stored
 from tests.hub.boards import wait_for
 from tests.hub.conftest import Rig
 

@@ -100,8 +100,11 @@ def _is_count(v, top=MAX_COUNT):
 
 
 def _printable(v, bad=""):
+    # A lone surrogate (U+D800-DFFF, which a JSON escape can carry) cannot be encoded as
+    # UTF-8: one stored would break every later encoding of the text (the live feed).
     for ch in v:
-        if ch < " " or ch == "\x7f" or ch in bad:
+        code = ord(ch)
+        if code < 32 or code == 127 or 0xD800 <= code <= 0xDFFF or ch in bad:
             return False
     return True
 

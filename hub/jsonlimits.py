@@ -24,6 +24,8 @@ hub.jsonlimits.JSONLimitError: JSON integer longer than 100 digits
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterator
 from typing import IO, Any
 
 MAX_DEPTH = 64  # a game record nests 5 levels; a table spec 4
@@ -70,6 +72,65 @@ def loads(text: str | bytes, max_depth: int = MAX_DEPTH, max_int_digits: int = M
         raise JSONLimitError(f"JSON nested deeper than {max_depth} levels") from None
     if depth_of(value, max_depth) > max_depth:
         raise JSONLimitError(f"JSON nested deeper than {max_depth} levels")
+    if _SURROGATE_ESCAPE.search(text if isinstance(text, str) else text.decode("utf-8", "replace")) \
+            and not is_encodable(value):
+        raise JSONLimitError("JSON text holds a lone surrogate (\\ud800-\\udfff): not encodable")
+    return value
+
+
+# Only a \u escape can put a surrogate in a parsed string (raw ones are not valid UTF-8);
+# a valid pair decodes to one character, so a match is only a suspect.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _strings(value: Any) -> Iterator[str]:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+
+
+def is_encodable(value: Any) -> bool:
+    """False when a string in ``value`` holds a lone surrogate (U+D800-DFFF): it has no
+    UTF-8 form, so every encoding of it fails (orjson, ``str.encode``).
+
+    >>> is_encodable({"fw": "1.0\U0001F600"}), is_encodable({"fw": ["1.0" + chr(0xD800)]})
+    (True, False)
+    """
+    try:
+        for text in _strings(value):
+            text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def encodable(value: Any) -> Any:
+    """``value`` with each lone surrogate replaced by U+FFFD (itself when it holds none):
+    what the hub shows for text that was stored before the edge refused it.
+
+    >>> encodable({"fw": "1.0" + chr(0xD800), "n": [1, "ok"]})
+    {'fw': '1.0\ufffd', 'n': [1, 'ok']}
+    """
+    if is_encodable(value):
+        return value
+    return _replaced(value)
+
+
+def _replaced(value: Any) -> Any:
+    if isinstance(value, str):
+        # Through UTF-16: a split pair joins up again, a lone half becomes U+FFFD.
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if isinstance(value, dict):
+        return {_replaced(k): _replaced(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_replaced(v) for v in value]
     return value
 
 

@@ -63,3 +63,19 @@ def test_names_texts_and_fields_are_bounded() -> None:
     health = {"type": "health", "board": "B1", "boot": 1, "seq": 9, "t_us": 0, "uptime_s": 1,
               "mem_free": 1, "overflow": 0, "beams": {"big": "open"}, "counters": {"acked": 3}, "rssi": -60}
     assert protocol.validate(health) is None
+
+
+def test_text_with_a_lone_surrogate_is_refused_with_a_reason() -> None:
+    """Issue 24.1: a JSON escape can carry a lone surrogate (U+D800-DFFF), text with no
+    UTF-8 form; one stored broke every later encoding of the live feed."""
+    lone = chr(0xD800)
+    hello = {"type": "hello", "board": "B1", "boot": 1, "seq": 1, "t_us": 0, "fw": "1.0" + lone,
+             "config": "c", "holes": ["big"]}
+    fault = {"type": "fault", "board": "B1", "boot": 1, "seq": 2, "t_us": 0, "reason": "beam" + chr(0xDFFF)}
+    for msg, reason in ((hello, "hello: bad fw or config"), (fault, "fault: bad reason"),
+                        ({**DROP, "hole": "b" + lone}, "drop: bad hole")):
+        line = protocol.encode_line(msg)  # json.dumps writes the escape "\ud800": valid JSON
+        assert b"\\ud" in line
+        assert protocol.decode_line(line) == (None, reason)
+    paired = {**hello, "fw": "1.0\U0001F600"}  # a pair is one character: fine
+    assert protocol.decode_line(protocol.encode_line(paired)) == (paired, None)

@@ -87,7 +87,7 @@ def create_from_form() -> TableSpec:
         if not isinstance(options, dict):
             raise BadRequest("options: expected a JSON object")
     seed_text = form.get("seed", "").strip()
-    if seed_text and not seed_text.isdigit():
+    if seed_text and not (seed_text.isascii() and seed_text.isdigit() and len(seed_text) <= 20):
         raise BadRequest("seed: expected a whole number")
     boards: list[dict[str, Any]] | None = None
     if game == "trigono" and form.get("layout", "").strip() not in ("", "[]"):

@@ -17,6 +17,7 @@ from werkzeug.exceptions import BadRequest, Forbidden, ServiceUnavailable
 
 from hub.api import TableSpec
 from web.context import get_feed, get_hub
+from web.feed import is_event_id
 from web.i18n import current_language
 from web.security import claimed_seat, is_logged_in, login_required
 from web.view_readers import seat_names
@@ -197,7 +198,9 @@ def stream() -> Any:
     that event."""
     feed = get_feed()
     raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
-    last_id = int(raw) if raw is not None and raw.isdigit() else None
+    if raw and not is_event_id(raw):
+        raise BadRequest("bad Last-Event-ID: expected the id of an event sent")
+    last_id = int(raw) if raw else None
     only = request.args.get("table") or None
     boards = request.args.get("boards") == "1"
     slots = current_app.extensions["stream_slots"]

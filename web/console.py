@@ -110,7 +110,8 @@ def form_json(name: str) -> Any:
 
 def form_int(name: str) -> int:
     raw = request.form.get(name, "").strip()
-    if not raw.lstrip("-").isdigit():
+    digits = raw.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 20):
         raise BadRequest(f"{name}: expected a whole number")
     return int(raw)
 

@@ -21,6 +21,8 @@ from typing import Any
 
 import orjson
 
+from hub.api import jsonlimits
+
 log = logging.getLogger(__name__)
 
 JSONDict = dict[str, Any]
@@ -38,7 +40,36 @@ def sse_frame(event: str, data: Any, event_id: int | None = None) -> bytes:
     head = f"id: {event_id}\n" if event_id is not None else ""
     # orjson: the same compact UTF-8 as json.dumps(ensure_ascii=False), ten times faster
     # (each change is encoded once, but at 10 a second).
-    return b"%sevent: %s\ndata: %s\n\n" % (head.encode(), event.encode(), orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS))
+    try:
+        body = orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError:
+        # Text with no UTF-8 form (a lone surrogate the edges now refuse, from an older
+        # log) must not blank every screen: it goes out as U+FFFD.
+        if jsonlimits.is_encodable(data):
+            raise
+        _log_once("a %s frame held text with no UTF-8 form: sent with U+FFFD", event)
+        body = orjson.dumps(jsonlimits.encodable(data), option=orjson.OPT_NON_STR_KEYS)
+    return b"%sevent: %s\ndata: %s\n\n" % (head.encode(), event.encode(), body)
+
+
+_logged: set[str] = set()
+
+
+def _log_once(message: str, *args: Any) -> None:
+    """One log line per kind of fault, not one per frame (a feed encodes 10 a second)."""
+    if message not in _logged:
+        _logged.add(message)
+        log.warning(message, *args)
+
+
+def is_event_id(text: str) -> bool:
+    """An id the feed may have sent: ASCII digits, at most 20 (``str.isdigit`` alone takes
+    "²", which ``int`` refuses, and ``int`` refuses 5,000 digits).
+
+    >>> is_event_id("42"), is_event_id("\u00b2"), is_event_id("9" * 5000), is_event_id("-1")
+    (True, False, False, False)
+    """
+    return 0 < len(text) <= 20 and text.isascii() and text.isdigit()
 
 
 @dataclass(frozen=True)
@@ -133,7 +164,10 @@ class Feed:
             self._boards_pending = newest.pop(("boards", ""))
         events = []
         for (kind, table), event_id in sorted(newest.items(), key=lambda kv: kv[1]):
-            events.append(self._event(kind, table, event_id))
+            try:
+                events.append(self._event(kind, table, event_id))
+            except Exception:  # one table's fault must not hold back the others' updates
+                log.exception("the live feed skipped %s %s (change %d)", kind, table, event_id)
         return events
 
     def _due_boards(self) -> list[StreamEvent]:
@@ -186,6 +220,8 @@ class Feed:
                 tables.append(self.hub.public_view(str(summary["id"])))
             except ValueError:
                 continue
+            except Exception:  # one table's fault must not leave new viewers with none
+                log.exception("the snapshot skipped table %s", summary.get("id"))
         return {"tables": tables, "boards": self.hub.boards()}
 
     def cached_snapshot(self) -> tuple[int, bytes] | None:

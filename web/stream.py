@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Iterable, MutableMap
 from typing import Any, Protocol, cast
 from urllib.parse import parse_qs
 
-from web.feed import Feed, StreamEvent, newest_per_table, wanted
+from web.feed import Feed, StreamEvent, is_event_id, newest_per_table, wanted
 
 log = logging.getLogger(__name__)
 
@@ -169,7 +169,10 @@ class StreamFanout:
         table = (query.get("table") or [""])[0] or None
         boards = (query.get("boards") or [""])[0] == "1"
         raw = header(scope, b"last-event-id") or (query.get("last_event_id") or [""])[0]
-        cursor = int(raw) if raw.isdigit() else None
+        if raw and not is_event_id(raw):
+            await refuse(send, 400, b"bad Last-Event-ID: expected the id of an event sent")
+            return
+        cursor = int(raw) if raw else None
         group: Group = (table, boards)
 
         await send({"type": "http.response.start", "status": 200, "headers": HEADERS})

@@ -35,7 +35,15 @@ import psycopg
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
-from hub.log.store import HELLO_LIKE, HELLOS_QUERY, Entry, EventStore, encode_body, hellos_of
+from hub.log.store import (
+    HELLO_LIKE,
+    HELLOS_QUERY,
+    Entry,
+    EventStore,
+    decode_body,
+    encode_body,
+    hellos_of,
+)
 
 NOTIFY_PREFIX = "trigono_log:"  # + the schema: each event (schema) has its own channel
 MIGRATE_LOCK = 0x7472_6967  # "trig": pg_advisory_xact_lock key serialising migrations
@@ -171,7 +179,7 @@ class PostgresStore(EventStore):
                     f"SELECT {_COLUMNS} FROM log WHERE table_id = %s AND id > %s ORDER BY id",
                     (table_id, after)).fetchall()
         for row in rows:
-            yield Entry(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7])
+            yield Entry(row[0], row[1], row[2], row[3], decode_body(row[4]), row[5], row[6], row[7])
 
     def last_id(self) -> int:
         with self.pool.connection() as conn:

@@ -16,6 +16,7 @@ from hub.log.store import (
     SCHEMA,
     Entry,
     EventStore,
+    decode_body,
     encode_body,
     hellos_of,
     is_postgres_url,
@@ -87,7 +88,7 @@ class SqliteStore(EventStore):
                     "SELECT id, at, source, table_id, body, board, boot, seq FROM log"
                     " WHERE table_id = ? AND id > ? ORDER BY id", (table_id, after)).fetchall()
         for row in rows:
-            yield Entry(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7])
+            yield Entry(row[0], row[1], row[2], row[3], decode_body(row[4]), row[5], row[6], row[7])
 
     def last_id(self) -> int:
         with self._lock:

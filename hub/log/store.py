@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hub.jsonlimits import encodable
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS log (
     id INTEGER PRIMARY KEY,
@@ -111,6 +113,18 @@ def encode_body(entry: Entry) -> str:
     return json.dumps(entry.body, separators=(",", ":"), ensure_ascii=False)
 
 
+def decode_body(text: str) -> dict[str, Any]:
+    r"""A stored body's JSON text back to the body. A log written before the edges refused
+    lone surrogates (issue 24) may hold one in a ``\u`` escape: it comes back as U+FFFD,
+    so restoring such a log works and every view of it stays encodable.
+
+    >>> decode_body(r'{"type":"hello","fw":"1.0\ud800"}')["fw"] == "1.0\ufffd"
+    True
+    """
+    body: dict[str, Any] = json.loads(text)
+    return encodable(body) if "\\u" in text else body
+
+
 class EventStore(ABC):
     """What the hub needs from a store. Implementations must be safe to call from several
     threads (the hub serialises writes, but readers such as ``export`` may overlap)."""
@@ -186,7 +200,7 @@ def hellos_of(rows: Iterable[Sequence[Any]]) -> dict[tuple[str, int], dict[str, 
     """
     out: dict[tuple[str, int], dict[str, Any]] = {}
     for board, boot, text in rows:
-        body = json.loads(text)
+        body = decode_body(text)
         if isinstance(body, dict) and body.get("type") == "hello":
             out.setdefault((board, int(boot)), body)
     return out

@@ -34,14 +34,14 @@ class Board(BoardBase):
 
     def start(self, node):
         pins = self.beam_pins + self.button_pins + self.line_pins
-        buttons = range(len(self.beam_pins), len(self.beam_pins) + len(self.button_pins))
         for chan, pin in enumerate(pins):
             unit = esp32.PCNT(chan, min=0, max=PCNT_MAX)
             unit.init(channel=0, pin=pin, rising=esp32.PCNT.INCREMENT, falling=esp32.PCNT.INCREMENT,
                       filter=self.filter_ticks)
             unit.start()
             self.units.append(unit)
-            closed = 0 if chan in buttons else self.closed_level  # buttons pull to GND
+            beam = chan < len(self.beam_pins)  # buttons pull to GND, the gate's comparators too
+            closed = self.closed_level if beam else 0
             self.counters.append(EdgeCounter(node.ring, chan, pin.value() == closed, unit.value(), PCNT_MAX))
 
     def poll(self):

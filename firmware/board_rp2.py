@@ -52,8 +52,8 @@ class BoardBase:
         return time.ticks_ms()
 
     def read_beam(self, chan):
-        if chan >= len(self.beam_pins):  # the throw gate (its receivers are the beams' kind)
-            return self.line_pins[chan - len(self.beam_pins) - len(self.button_pins)].value() == self.closed_level
+        if chan >= len(self.beam_pins):  # the throw gate: its comparators pull LOW while dark
+            return self.line_pins[chan - len(self.beam_pins) - len(self.button_pins)].value() == 0
         return self.beam_pins[chan].value() == self.closed_level
 
     def set_emitter(self, hole, on):
@@ -97,8 +97,7 @@ class Board(BoardBase):
             pin.irq(handler=pin_handler(node.ring, base + i, 0, time.ticks_us), trigger=trigger, hard=True)
         base += len(self.button_pins)
         for i, pin in enumerate(self.line_pins):
-            pin.irq(handler=pin_handler(node.ring, base + i, self.closed_level, time.ticks_us), trigger=trigger,
-                    hard=True)
+            pin.irq(handler=pin_handler(node.ring, base + i, 0, time.ticks_us), trigger=trigger, hard=True)
 
     def poll(self):
         """Nothing to do: the interrupts fill the ring."""

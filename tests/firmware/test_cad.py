@@ -51,3 +51,12 @@ def test_a_bore_that_does_not_fit_is_refused(tmp_path: Path) -> None:
     proc = subprocess.run([OPENSCAD, "-o", str(tmp_path / "x.stl"), "-D", "rebate=0",
                            str(CAD / "beam_ring.scad")], capture_output=True, text=True, timeout=300)
     assert "does not fit" in proc.stderr
+
+
+def test_the_throw_gate_heads_keep_the_planes_apart(tmp_path: Path) -> None:
+    log, _ = render("throw_gate", tmp_path)
+    assert 'ECHO: "planes 50 mm apart' in log, log  # the firmware's line_lag thresholds assume 50 mm
+    assert OPENSCAD is not None
+    proc = subprocess.run([OPENSCAD, "-o", str(tmp_path / "x.stl"), "-D", "baffle=40",
+                           str(CAD / "throw_gate.scad")], capture_output=True, text=True, timeout=300)
+    assert "the baffle is too short" in proc.stderr

@@ -132,6 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         Hub,
         HubError,
         HubOptions,
+        StoreOpenError,
         attach_links,
         open_hub,
         stop_on_signal,
@@ -153,6 +154,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             hub = open_hub(options)  # PostgreSQL: waits as the standby while another hub is active
         except HubError as err:
             print(f"--table: {err}", file=sys.stderr)
+            return 2
+        except StoreOpenError as err:  # another hub on the file, a read-only location
+            print(f"--db: {err}", file=sys.stderr)
             return 2
         try:
             attach_links(hub, options)

@@ -17,6 +17,7 @@ EXIT_BAD_INPUT = 2
 def cmd_hub(args: argparse.Namespace) -> int:
     from hub.cli.assemble import HubOptions, attach_links, open_hub, stop_on_signal, wait
     from hub.errors import HubError
+    from hub.log.store import StoreOpenError
 
     options = HubOptions.from_args(args)
     stop = stop_on_signal()
@@ -24,6 +25,9 @@ def cmd_hub(args: argparse.Namespace) -> int:
         hub = open_hub(options)
     except HubError as err:
         print(f"--table: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except StoreOpenError as err:  # another hub on the file, a read-only location
+        print(f"--db: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
         attach_links(hub, options)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import sqlite3
@@ -16,6 +17,7 @@ from hub.log.store import (
     SCHEMA,
     Entry,
     EventStore,
+    StoreOpenError,
     decode_body,
     encode_body,
     hellos_of,
@@ -24,6 +26,47 @@ from hub.log.store import (
 
 _INSERT = ("INSERT OR IGNORE INTO log (at, source, table_id, board, boot, seq, body)"
            " VALUES (?, ?, ?, ?, ?, ?, ?)")
+
+
+def is_file(path: str) -> bool:
+    """A store path that names a file (not ``:memory:`` nor a ``file:`` URI)."""
+    return path != ":memory:" and not path.startswith("file:")
+
+
+WRITER_LOCK_SUFFIX = ".lock"
+_writer_locks: dict[str, int] = {}  # real path of the store -> the locked file's descriptor
+
+
+def lock_writer(path: str | Path) -> None:
+    """Make this process the one writer of the SQLite store at ``path`` for the rest of its
+    life (``trigono hub`` calls this before opening it): an exclusive ``flock`` on
+    ``<path>.lock``, which the kernel drops when the process ends, however it ends. A
+    second hub on the same file gets :class:`StoreOpenError` (two writers interleave
+    entries and snapshots: wrong scores after a restart, issue 24.3). Calling it again in
+    the same process is a no-op.
+    """
+    path = str(path)
+    if not is_file(path):
+        return
+    real = os.path.realpath(path)
+    if real in _writer_locks:
+        return
+    lock_path = real + WRITER_LOCK_SUFFIX
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as err:
+        raise StoreOpenError(f"cannot open the event store {path} for writing: "
+                             f"{err.strerror or err}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
+        os.close(fd)
+        raise StoreOpenError(f"another hub (pid {holder}) is already using {path}: one hub per "
+                             "SQLite file; stop it or give this one another --db") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    _writer_locks[real] = fd
 
 
 class SqliteStore(EventStore):
@@ -40,14 +83,18 @@ class SqliteStore(EventStore):
             raise ValueError(f"{path!r} is a PostgreSQL URL: open it with hub.log.open.open_store")
         self.path = str(path)
         self._lock = threading.Lock()
-        if self.path != ":memory:" and not self.path.startswith("file:"):
-            # The events hold table seeds: a new file is its owner's only (SQLite gives
-            # its -wal and -shm files the same mode).
-            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-        self._db.executescript(SCHEMA)
+        try:
+            if is_file(self.path):
+                # The events hold table seeds: a new file is its owner's only (SQLite gives
+                # its -wal and -shm files the same mode).
+                os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            self._db.executescript(SCHEMA)
+        except (OSError, sqlite3.Error) as err:  # a read-only or missing folder, a full disk
+            raise StoreOpenError(f"cannot open the event store {self.path} for writing: "
+                                 f"{getattr(err, 'strerror', None) or err}") from None
 
     def append(self, entries: Sequence[Entry]) -> list[int | None]:
         rows = [(e.at, e.source, e.table_id, e.board, e.boot, e.seq, encode_body(e))

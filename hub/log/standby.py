@@ -148,11 +148,15 @@ def _leave(signum: int, frame: Any) -> None:
 def become_active(db: str) -> ActiveLock | None:
     """What ``trigono hub`` does before opening the store ``db``: on PostgreSQL, print
     ``{"hub": "standby"}`` if another hub is active and wait for its lock, then watch it
-    (see the module doc); on SQLite (one hub per file) nothing. The lock lives as long as
-    the process."""
+    (see the module doc); on SQLite (one hub per file) refuse with
+    :class:`hub.log.store.StoreOpenError` when another process holds the file's writer lock
+    (:func:`hub.log.sqlite.lock_writer`). The lock lives as long as the process."""
     from hub.log.open import is_postgres_url
 
     if not is_postgres_url(db):
+        from hub.log.sqlite import lock_writer
+
+        lock_writer(db)  # StoreOpenError when another hub writes this file
         return None
     lock = ActiveLock(db)
 

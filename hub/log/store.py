@@ -215,6 +215,11 @@ def with_id(entry: Entry, entry_id: int) -> Entry:
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
+class StoreOpenError(RuntimeError):
+    """The store cannot be opened for writing: another hub holds it, or its location is
+    read-only or missing. The message is the one line ``trigono hub`` prints."""
+
+
 def is_postgres_url(db: str | Path) -> bool:
     """Whether ``--db`` names a PostgreSQL database rather than a SQLite file.
 

@@ -2,8 +2,10 @@
 
 The throttle (:class:`web.security.LoginThrottle`) decides and counts an attempt before
 the password is hashed; a successful login marks this browser as known (a signed device
-cookie) so guessing from the same address cannot lock it out later. Logout ends every
-referee session issued so far (:class:`web.security.SessionGeneration`).
+cookie) so guessing from the same address cannot lock it out later. Logout ends this
+session only (:class:`web.security.RevokedSessions`); "log out everywhere" ends every
+referee session issued so far (:class:`web.security.SessionGeneration`). Both need a
+logged-in session.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from web.security import (
     check_password,
     known_device,
     log_in,
+    log_out,
     log_out_everywhere,
+    login_required,
     remember_device,
     safe_next,
 )
@@ -58,7 +62,18 @@ def login() -> Any:
 
 
 @bp.post("/logout")
+@login_required
 def logout() -> Any:
+    """This session only: an anonymous visitor's POST changes nothing (issue 24.4)."""
+    log_out()
+    flash_key("auth.logged_out")
+    return redirect(url_for("dashboard.index"))
+
+
+@bp.post("/logout-everywhere")
+@login_required
+def logout_everywhere() -> Any:
+    """Every referee session issued so far (a lost phone, a shared password changed)."""
     log_out_everywhere()
     flash_key("auth.logged_out")
     return redirect(url_for("dashboard.index"))

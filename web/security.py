@@ -231,6 +231,68 @@ class SessionGeneration:
             return new
 
 
+class RevokedSessions:
+    """Sessions ended by their own logout: a cookie carries its session's id (``sid``),
+    and a logout revokes that id only — the other referees stay logged in (issue 24.4).
+    Kept in a file (``SESSION_STATE_FILE`` + ``.revoked``, one ``sid expiry`` line each)
+    so a restart, and every other web process sharing it, refuse a cookie replayed after
+    its logout; an id is forgotten once no cookie signed before its logout can still be
+    valid (its expiry). Without a file: this process only."""
+
+    def __init__(self, path: str | None, lifetime_s: float) -> None:
+        self.path = path
+        self.lifetime_s = lifetime_s
+        self._lock = threading.Lock()
+        self._stamp: tuple[int, int, int] | None = None
+        self._revoked: dict[str, float] = {}
+
+    def _file_stamp(self) -> tuple[int, int, int] | None:
+        try:
+            st = os.stat(self.path) if self.path else None
+        except FileNotFoundError:
+            return None
+        return (st.st_mtime_ns, st.st_ino, st.st_size) if st else None
+
+    def _current(self) -> dict[str, float]:
+        if self.path:
+            stamp = self._file_stamp()
+            if stamp != self._stamp:
+                with self._lock:
+                    self._stamp, self._revoked = stamp, self._read()
+        return self._revoked
+
+    def _read(self) -> dict[str, float]:
+        revoked: dict[str, float] = {}
+        try:
+            with open(str(self.path), encoding="ascii", errors="replace") as fh:
+                for line in fh:
+                    sid, _, expiry = line.partition(" ")
+                    try:
+                        revoked[sid] = float(expiry)
+                    except ValueError:
+                        continue
+        except FileNotFoundError:
+            pass
+        return revoked
+
+    def __contains__(self, sid: object) -> bool:
+        return sid in self._current()
+
+    def revoke(self, sid: str) -> None:
+        now = time.time()
+        with self._lock:
+            revoked = {k: v for k, v in (self._read() if self.path else self._revoked).items() if v > now}
+            revoked[sid] = now + self.lifetime_s
+            if self.path:  # rewritten whole (expired ids dropped), replaced atomically
+                tmp = f"{self.path}.{os.getpid()}.tmp"
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                with os.fdopen(fd, "w", encoding="ascii") as fh:
+                    fh.writelines(f"{k} {v:.0f}\n" for k, v in revoked.items())
+                os.replace(tmp, self.path)
+                self._stamp = self._file_stamp()
+            self._revoked = revoked
+
+
 def password_fingerprint() -> str:
     """Changes with the password: a cookie from before a password change is dead."""
     return fingerprint(str(current_app.config["SECRET_KEY"]), str(current_app.config.get("PASSWORD_HASH") or ""))
@@ -246,21 +308,33 @@ def log_in() -> None:
     session.clear()
     session.permanent = True
     session["referee"] = True
+    session["sid"] = secrets.token_urlsafe(12)
     session["generation"] = current_app.extensions["session_generation"].value
     session["password"] = password_fingerprint()
 
 
+def log_out() -> None:
+    """Logout: this session only (its cookie, wherever it was copied, is dead)."""
+    sid = session.get("sid")
+    if isinstance(sid, str):
+        current_app.extensions["revoked_sessions"].revoke(sid)
+    session.clear()
+
+
 def log_out_everywhere() -> None:
-    """Logout: this session and every other referee cookie issued so far."""
+    """"Log out everywhere": this session and every other referee cookie issued so far."""
     current_app.extensions["session_generation"].advance()
     session.clear()
 
 
 def is_logged_in() -> bool:
+    sid = session.get("sid")
     return (
         bool(session.get("referee"))
+        and isinstance(sid, str)
         and session.get("generation") == current_app.extensions["session_generation"].value
         and session.get("password") == password_fingerprint()
+        and sid not in current_app.extensions["revoked_sessions"]
     )
 
 
@@ -398,7 +472,10 @@ def init_app(app: Flask) -> None:
     app.json = BoundedJSONProvider(app)
     app.before_request(check_json_body)
     app.extensions["login_throttle"] = LoginThrottle()
-    app.extensions["session_generation"] = SessionGeneration(app.config.get("SESSION_STATE_FILE"))
+    state_file = app.config.get("SESSION_STATE_FILE")
+    app.extensions["session_generation"] = SessionGeneration(state_file)
+    app.extensions["revoked_sessions"] = RevokedSessions(
+        f"{state_file}.revoked" if state_file else None, app.permanent_session_lifetime.total_seconds())
     app.session_interface = SessionInterface()
     proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
     if proxies:

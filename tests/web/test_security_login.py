@@ -143,14 +143,42 @@ def test_logout_revocation_survives_a_restart(hub: Hub, tmp_path: Path) -> None:
     before = make_app(hub, state, SLOW_HASH)
     staying, leaving = before.test_client(), before.test_client()
     assert login(staying).status_code == 302
-    captured = steal_cookie(staying, before).get_cookie("session")
+    kept = steal_cookie(staying, before).get_cookie("session")
     assert login(leaving).status_code == 302
+    captured = steal_cookie(leaving, before).get_cookie("session")
     leaving.post("/auth/logout", data={"csrf_token": csrf_token(leaving)})
     after = make_app(hub, state, SLOW_HASH)  # the hub restarted
-    thief = after.test_client()
-    assert captured is not None
+    assert captured is not None and kept is not None
+    thief, other = after.test_client(), after.test_client()
     thief.set_cookie("session", captured.value)
+    other.set_cookie("session", kept.value)
     assert thief.get("/console/").status_code == 302
+    assert other.get("/console/").status_code == 200  # issue 24.4: that logout was not theirs
+
+
+def test_logout_needs_a_session_and_ends_that_session_only_24_4(app: Flask) -> None:
+    """Issue 24.4: an anonymous visitor with a page's CSRF token logged every referee out."""
+    first, second = app.test_client(), app.test_client()
+    assert login(first).status_code == 302 and login(second).status_code == 302
+    anonymous = app.test_client()
+    for path in ("/auth/logout", "/auth/logout-everywhere"):
+        answer = anonymous.post(path, data={"csrf_token": csrf_token(anonymous)})
+        assert answer.status_code == 302 and "/auth/login" in answer.headers["Location"]
+    assert first.get("/console/").status_code == 200 and second.get("/console/").status_code == 200
+    first.post("/auth/logout", data={"csrf_token": csrf_token(first)})
+    assert first.get("/console/").status_code == 302
+    assert second.get("/console/").status_code == 200
+
+
+def test_log_out_everywhere_ends_every_referee_session(hub: Hub, tmp_path: Path) -> None:
+    state = tmp_path / "event.db.web-sessions"
+    app = make_app(hub, state, SLOW_HASH)
+    first, second = app.test_client(), app.test_client()
+    assert login(first).status_code == 302 and login(second).status_code == 302
+    assert second.post("/auth/logout-everywhere", data={"csrf_token": csrf_token(second)}).status_code == 302
+    assert first.get("/console/").status_code == 302 and second.get("/console/").status_code == 302
+    assert login(first).status_code == 302  # a new login works again
+    assert first.get("/console/").status_code == 200
 
 
 def test_a_password_change_revokes_older_cookies(hub: Hub, tmp_path: Path) -> None:

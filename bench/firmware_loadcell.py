@@ -45,7 +45,7 @@ from hub.facade import Hub  # noqa: E402
 from hub.sim.board import LANE  # noqa: E402
 from hub.sim.model import gate_rates, hole_edges, throw_outcome, throw_timeline  # noqa: E402
 from hub.sim.runner import REFEREE, WAIT_S, SimEvent, TableRun, make_specs  # noqa: E402
-from hub.tables.referee import DEFAULT_LANDING_S  # noqa: E402
+from hub.tables.referee import DEFAULT_LANDING_S, DEFAULT_SETTLE_S  # noqa: E402
 
 AUTO_WAIT_S = 3.0  # a board landing: the load cell's weight comes within this
 LANDING_WAIT_S = DEFAULT_LANDING_S + 1.0  # a throw seen at the line: its window, then the timer
@@ -184,11 +184,12 @@ def main() -> int:
     args = parser.parse_args()
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
-        hub = Hub(Path(tmp) / "hub.db", settle_s=0.3)
+        # the referee's own knock-in window (a knock-in lands 350-450 ms after the palet, T12)
+        hub = Hub(Path(tmp) / "hub.db", settle_s=DEFAULT_SETTLE_S)
         hub.start()
         specs = make_specs(args.tables * 50, args.players, seed=args.seed)  # more tables than run at once
         event = LoadCellEvent(hub, Path(tmp) / "dev", specs[:args.tables], speed=0.0, seed=args.seed,
-                              settle_s=0.3, throws=args.throws, throw_sensor=args.throw_sensor)
+                              settle_s=DEFAULT_SETTLE_S, throws=args.throws, throw_sensor=args.throw_sensor)
         event.start()
         while not event._stop.is_set() and not event.wait(timeout=1.0):
             pass

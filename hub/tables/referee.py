@@ -21,7 +21,7 @@ hole names (``big``, ``small``, ``jackpot``…) to the engine's hole ids. Then:
   (R2) when every board of the table is weighed (its hello, a ``weight`` event or the
   ``throw`` itself said it has a load cell) — else, or
   when something ambiguous happened meanwhile, the ``landed`` prompt stays. A second
-  ``throw`` of the same lane within the window is the same throw (merged); a throw from
+  ``throw`` of the same lane within ``MERGE_S`` is the same throw (merged); a throw from
   another board's lane than the thrower's home (T3), or while another throw is being
   decided, is flagged (an alert) and never scored. With no throw (no gate, or it missed
   the palet) everything works as before;
@@ -62,6 +62,7 @@ from hub.tables.throws import (
 
 DEFAULT_SETTLE_S = 1.0
 DEFAULT_LANDING_S = 3.0  # flight (~0.6 s) + the load cell's steady reading (< 2 s) + margin
+MERGE_S = 0.5  # two triggers of one lane this close are one throw (a wobbling palet, a hand behind it)
 A_ALONE = "beam A alone decides"  # the firmware's fault words for a dead beam B
 BUTTON_INPUTS = ("floor", "board", "invalid", "undo", "next_round")
 
@@ -178,10 +179,15 @@ class TrigonoTable(Table):
         player = self.state.current_player()
         landing = self.landing
         if landing is not None and landing["device"] == board and landing["boot"] == entry.body.get("boot") \
-                and 0 <= protocol.t_us_diff(int(entry.body.get("t_us", 0)), landing["t_us"]) <= self.landing_s * 1e6:
+                and 0 <= protocol.t_us_diff(int(entry.body.get("t_us", 0)), landing["t_us"]) <= MERGE_S * 1e6:
             self.note(entry, "throw_merged", lane=where, player=landing["player"])  # one palet, two triggers
             return
         if landing is not None or self.throw is not None:
+            # A second palet before the first is decided, or the first trigger was not a
+            # palet: either way the sensors cannot say which landed where, so nothing is
+            # taken for the floor (a drop or a weight change still decides).
+            if landing is not None:
+                landing["ambiguous"] = True
             self.alert(entry, "throw_out_of_turn", lane=where, player=player, board=board,
                        key=f"throw_flag:{board}")
             return

@@ -175,6 +175,17 @@ def test_one_throw_seen_twice_is_merged_into_one_landing(bench: Bench) -> None:
     assert wait_for(lambda: bench.view()["landing"] is None, 5)
 
 
+def test_T4_a_second_throw_before_the_first_is_decided_is_flagged_and_nothing_is_guessed(bench: Bench) -> None:
+    board = bench.plug("B1")
+    bench.table(["B1"], landing_s=3.0)
+    board.script(CROSSING, [[1000, "hang", 0]], CROSSING)  # two palets 1 s apart, nothing sensed
+    assert wait_for(lambda: bench.alerts("throw_out_of_turn") and bench.events("throw_undecided"), 15), \
+        bench.view()["events"]
+    assert bench.throws() == []  # not two floors, not one: the referee says
+    (prompt,) = bench.view()["prompts"]
+    assert prompt["kind"] == "landed" and prompt["player"] == "Ana"
+
+
 def test_T4_a_throw_while_a_drop_is_settling_is_flagged_not_scored(bench: Bench) -> None:
     board = bench.plug("B1")
     bench.table(["B1"])

@@ -12,6 +12,7 @@ CONFIG = {
         {"name": "jackpot", "beams": [10, 11], "emitter": 12},
     ],
     "buttons": [{"name": "line", "pin": 14}],
+    # "line": {"name": "L1", "near": 16, "far": 17, "emitter": 18},  # a throw gate (hardware/throw-line.md)
     "links": ["serial", "mqtt"],
     "mqtt": {"broker": "192.168.50.2", "port": 1883, "keepalive_s": 15},
     "thresholds": {"stuck_ms": 1500},

@@ -139,6 +139,17 @@ class Hole:
 
 
 @dataclass
+class Edge:
+    """A beam edge as set: when (simulated ns) and what the chip's ticks_us read then."""
+
+    hole: str
+    beam: int
+    closed: bool
+    at_ns: float
+    ticks_us: int
+
+
+@dataclass
 class Line:
     """A line the board wrote on USB, with the simulated time its last byte left."""
 
@@ -170,9 +181,14 @@ class Chip:
         deploy = deploy_board()
         deploy.load_board_config(config_path)  # the same checks as deploy-board, before flashing
         self.spec = resolve_firmware(BOARDS[board], "micropython", str(images / IMAGE_FILES[board]))
+        self.radios: list[Any] = []
         if board == "pico_w":
+            def radio() -> Any:
+                self.radios.append(loopback_radio())
+                return self.radios[-1]
+
             self.spec = dataclasses.replace(self.spec, extras=tuple(
-                loopback_radio if getattr(f, "__name__", "") == "Cyw43439" else f for f in self.spec.extras))
+                radio if getattr(f, "__name__", "") == "Cyw43439" else f for f in self.spec.extras))
         layout = self.spec.layout
         assert layout is not None
         self.layout = layout
@@ -185,6 +201,7 @@ class Chip:
                                       [False] * len(h["beams"]), [False] * len(h["beams"]))
                       for h in cfg["holes"]}
         self.lines: list[Line] = []
+        self.edges: list[Edge] = []
         self.console: list[str] = []  # every non-protocol line (human lines, REPL, tracebacks)
         self.lock = threading.Lock()
         self._partial = b""
@@ -223,20 +240,25 @@ class Chip:
 
     def close(self) -> None:
         if self.device is not None:
+            self._on_engine(self._let_go)
             self.device.stop()
-            loop = self.device.simulator._loop
-            if loop is not None:
-                try:
-                    loop.call_soon_threadsafe(loop.remove_reader, self._master)
-                    loop.call_soon_threadsafe(loop.remove_writer, self._master)
-                except RuntimeError:
-                    pass
-        time.sleep(0.05)
         for fd in (self._master, self._slave):
             try:
                 os.close(fd)
             except OSError:
                 pass
+
+    def _let_go(self) -> None:
+        """On the emulator's thread: stop watching the pty, close the radio's host sockets."""
+        loop = asyncio.get_running_loop()
+        loop.remove_reader(self._master)
+        loop.remove_writer(self._master)
+        for radio in self.radios:
+            for flow in list(radio.bus.nat_bridge._tcp._flows.values()):
+                if flow.pump_task is not None:
+                    flow.pump_task.cancel()
+                if flow.writer is not None:
+                    flow.writer.close()
 
     # -- the engine thread --------------------------------------------------------------------
     def _on_engine(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -329,20 +351,23 @@ class Chip:
         """Schedule a palet's beam edges ``(beam, closed, t_us)`` (hub/sim/model.py's
         ``hole_edges``, t relative) at exact simulated times, ``lead_us`` from now; returns the
         simulated time (µs, ``now_us`` scale) that t=0 maps to."""
-        h = self.holes[hole]
+        assert hole in self.holes, hole
 
         def schedule() -> float:
             clock = self.device.simulator.clock
             base_ns = float(clock.nanos) + lead_us * NS_PER_US
             for beam, closed, t_us in edges:
-                self._at(base_ns + t_us * NS_PER_US, self._set_beam, h, beam, closed)
+                self._at(base_ns + t_us * NS_PER_US, self._set_beam, hole, beam, closed)
             return base_ns / NS_PER_US
 
         return float(self._on_engine(schedule))
 
-    def _set_beam(self, hole: Hole, beam: int, closed: bool) -> None:
+    def _set_beam(self, name: str, beam: int, closed: bool) -> None:
+        hole = self.holes[name]
         hole.blocked[beam] = closed
         self._drive(hole, beam)
+        ticks = self.device.mcu.timer.read_uint32(TIMER_RAWL)
+        self.edges.append(Edge(name, beam, closed, float(self.device.simulator.clock.nanos), ticks))
 
     def _at(self, at_ns: float, fn: Callable[..., None], *args: Any) -> None:
         clock = self.device.simulator.clock
@@ -435,9 +460,12 @@ class Chip:
         with self.lock:
             return "\n".join(self.console)
 
-    def wait(self, predicate: Callable[[], Any], timeout: float = 120.0, what: str = "") -> Any:
-        """Poll ``predicate`` (real time: the chip's time runs at its own pace) until it is
-        true; AssertionError with the console's tail after ``timeout`` seconds."""
+    def wait(self, predicate: Callable[[], Any], sim_s: float = 5.0, what: str = "",
+             timeout: float = 1200.0) -> Any:
+        """Poll ``predicate`` until it is true. The budget is ``sim_s`` seconds of the chip's
+        time (simulated: the same whatever the host's load), with ``timeout`` real seconds
+        as a last resort; AssertionError with the console's tail when either runs out."""
+        until_us = self.now_us() + sim_s * 1e6
         deadline = time.monotonic() + timeout
         while True:
             got = predicate()
@@ -445,15 +473,15 @@ class Chip:
                 return got
             if self.device.simulator.engine_room_error is not None:
                 raise AssertionError("the emulator crashed") from self.device.simulator.engine_room_error
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what or predicate} "
-                                     f"(sim {self.now_us() / 1e6:.2f} s); console:\n{self.text()[-3000:]}")
+            if self.now_us() > until_us or time.monotonic() > deadline:
+                raise AssertionError(f"no {what or predicate} within {sim_s} s of chip time (now "
+                                     f"{self.now_us() / 1e6:.2f} s); console:\n{self.text()[-3000:]}")
             time.sleep(0.05)
 
-    def run_for(self, sim_us: float, timeout: float = 300.0) -> None:
+    def run_for(self, sim_us: float) -> None:
         """Wait until ``sim_us`` more simulated microseconds have passed on the chip."""
         until = self.now_us() + sim_us
-        self.wait(lambda: self.now_us() >= until, timeout, f"{sim_us / 1e3:.0f} ms of chip time")
+        self.wait(lambda: self.now_us() >= until, sim_us / 1e6 + 1, f"{sim_us / 1e3:.0f} ms of chip time")
 
 
 class HubLog:

@@ -20,7 +20,8 @@ from tests.broker import Broker
 from tests.chaos.rig import HubProcess
 from tests.hil.chip import BROKER_IP, Chip, HubLog
 
-pytestmark = [pytest.mark.hil, pytest.mark.slow, pytest.mark.mqtt, pytest.mark.xdist_group("hil-pico-w")]
+pytestmark = [pytest.mark.hil, pytest.mark.slow, pytest.mark.mqtt, pytest.mark.xdist_group("hil-pico-w"),
+              pytest.mark.timeout(1500)]
 
 BOARD = "W1"
 STALL_GOAL_MS = 50
@@ -71,7 +72,7 @@ class Rig:
         return c.get("acked", 0) >= at_least and c.get("unacked", 1) == 0
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def pico_w(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Rig]:
     work = tmp_path_factory.mktemp("pico_w")
     broker = Broker(work / "mosquitto")
@@ -92,20 +93,16 @@ def pico_w(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Rig]:
         print(chip.text()[-3000:])
 
 
-def test_the_pico_w_joins_wifi_and_its_hello_reaches_the_hub_over_mqtt(pico_w: Rig) -> None:
+def test_the_pico_w_joins_wifi_says_hello_over_mqtt_and_its_drop_is_acknowledged_end_to_end(pico_w: Rig) -> None:
     chip = pico_w.chip
-    hello = chip.wait(lambda: pico_w.stored("hello"), 400, "a hello at the hub over MQTT")[0]
+    hello = chip.wait(lambda: pico_w.stored("hello"), 10, "a hello at the hub over MQTT")[0]
     assert hello["holes"] == ["big"], hello
-    chip.wait(lambda: pico_w.all_acked(1), 200, "the hub's ack of the hello in the board's health")
-
-
-def test_a_drop_is_acknowledged_end_to_end(pico_w: Rig) -> None:
-    chip = pico_w.chip
-    acked = pico_w.health.counters()["acked"]
     chip.play("big", hole_edges(random.Random(1), 0, passes=True))
-    drop = chip.wait(lambda: pico_w.stored("drop"), 200, "the drop at the hub")[0]
-    assert drop["hole"] == "big"
-    chip.wait(lambda: pico_w.all_acked(acked + 1), 200, "the drop acknowledged on the board")
+    drop = chip.wait(lambda: pico_w.stored("drop"), 3, "the drop at the hub")[0]
+    assert drop["hole"] == "big" and drop["boot"] == hello["boot"]
+    # The hub's acks reached the board: its outbox holds nothing (its own health says so).
+    chip.wait(lambda: pico_w.all_acked(2), 4, "hello and drop acknowledged on the board")
+    print(f"longest main-loop stall from boot (Wi-Fi bring-up included): {chip.longest_stall_ms():.1f} ms")
 
 
 def test_a_broker_restart_loses_nothing_and_the_loop_never_blocks_meanwhile(pico_w: Rig) -> None:
@@ -116,10 +113,10 @@ def test_a_broker_restart_loses_nothing_and_the_loop_never_blocks_meanwhile(pico
     pico_w.broker.stop()
     rng = random.Random(2)
     chip.play("big", hole_edges(rng, 0, passes=True) + hole_edges(rng, 450_000, passes=True))
-    chip.run_for(1_200_000)  # the board finds the broker gone, retries, keeps counting
+    chip.run_for(900_000)  # the board finds the broker gone, retries, keeps counting
     pico_w.broker.start()
-    chip.wait(lambda: len(pico_w.stored("drop")) >= drops + 2, 300, "both drops at the hub after the restart")
-    chip.wait(lambda: pico_w.all_acked(acked + 2), 200, "both acknowledged on the board")
+    chip.wait(lambda: len(pico_w.stored("drop")) >= drops + 2, 6, "both drops at the hub after the restart")
+    chip.wait(lambda: pico_w.all_acked(acked + 2), 4, "both acknowledged on the board")
     stall = chip.longest_stall_ms(since)
     print(f"longest main-loop stall through the broker outage: {stall:.1f} ms (board clock)")
     assert stall <= STALL_GOAL_MS, stall

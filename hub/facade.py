@@ -48,8 +48,9 @@ from hub.errors import (
 )
 from hub.log.changes import ChangeFeed
 from hub.log.sqlite import SqliteStore
-from hub.log.store import Entry, EventStore, with_id
+from hub.log.store import Entry, EventStore, StoreWriteError, with_id
 from hub.log.writer import LogWriter
+from hub.ratelog import RateLog
 from hub.tables.bots import BotTurn, BotWorker
 from hub.tables.spec import TableSpec
 from hub.tables.table import Table, game_bot, parse_input
@@ -68,6 +69,7 @@ __all__ = [
 
 JSONDict = dict[str, Any]
 log = logging.getLogger("hub")
+TIMER_LOG = RateLog(log)
 
 TICK_S = 0.02  # the timer's pace while something is due soon (a settle window, held acks, input)
 IDLE_TICK_S = 0.25  # and otherwise: gaps, silent boards and snapshots can wait that long
@@ -351,6 +353,11 @@ class Hub:
         with self._lock:
             return [self.devices.health[b].to_json() for b in sorted(self.devices.health)]
 
+    def store_alert(self) -> str | None:
+        """Why the store stopped committing for good (its file deleted or replaced), else
+        None: the admin page shows it (issue 24.5)."""
+        return self.store.fault
+
     def links(self) -> list[JSONDict]:
         """The device links the hub listens on (serial ports, MQTT broker) and their state."""
         return [t.describe() for t in self._transports]
@@ -397,8 +404,10 @@ class Hub:
             self._timer_wake.clear()
             try:
                 busy = self.tick(time.time())
-            except Exception:  # noqa: BLE001 - the timer thread must survive anything
-                log.exception("timer tick failed")
+            except StoreWriteError as err:  # a full disk: one line per 30 s, not 45 tracebacks a second
+                TIMER_LOG.error("store", "timer tick: %s", err)
+            except Exception as err:  # noqa: BLE001 - the timer thread must survive anything
+                TIMER_LOG.error(type(err).__name__, "timer tick failed: %s", err, exc_info=True)
 
     def tick(self, now: float) -> bool:
         """Close due settle windows (logged entries), give up old seq gaps, mark silent

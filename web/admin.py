@@ -109,7 +109,7 @@ def page_context(**extra: Any) -> dict[str, Any]:
     tables = hub.list_tables()
     boards = boards_context()
     free = free_boards(boards["boards"], boards["unregistered"], busy_tables(tables))
-    return {"games": hub.games(), "tables": tables, **boards,
+    return {"games": hub.games(), "tables": tables, **boards, "store_alert": hub.store_alert(),
             "settings": {"mode": "admin", "free_boards": free, "now": boards["now"]}, **extra}
 
 

@@ -22,7 +22,7 @@ from flask import Flask, jsonify, render_template
 from flask_wtf.csrf import CSRFError  # type: ignore[import-untyped]
 from werkzeug.exceptions import HTTPException
 
-from hub.api import ConflictError, HubError, StaleViewError, UnknownTableError
+from hub.api import ConflictError, HubError, StaleViewError, StoreWriteError, UnknownTableError
 from web import security
 from web.describe import refusal_text
 
@@ -68,6 +68,14 @@ def register(app: Flask) -> None:
         if security.wants_json():
             return security.json_error(503, "NoHub", "the hub is not running")
         return page(503, "error.no_hub")
+
+    @app.errorhandler(StoreWriteError)
+    def store_failed(err: StoreWriteError) -> Any:
+        # Nothing was stored (a full disk, a lost store file): say so in one line, no
+        # traceback per request; the hub logs it (rate-limited) and the admin page shows it.
+        if security.wants_json():
+            return security.json_error(503, "StoreWriteError", str(err))
+        return page(503, "error.busy", str(err))
 
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException) -> Any:

@@ -83,6 +83,10 @@ class HubAPI(Protocol):
         """Boards heard that no table binds (admin: bind or ignore)."""
         ...
 
+    def store_alert(self) -> str | None:
+        """Why the event store stopped committing for good, else None (admin page)."""
+        ...
+
     def ignore_board(self, board: str) -> None:
         """Only count a board bound to no table from now on."""
         ...

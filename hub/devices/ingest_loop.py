@@ -24,13 +24,15 @@ from hub.devices.inbox import Inbox
 from hub.devices.ingest import Ack, Arrival, IngestState, Intake
 from hub.devices.transport import Transport
 from hub.log.changes import ChangeFeed
-from hub.log.store import Entry
+from hub.log.store import Entry, StoreWriteError
 from hub.log.writer import LogWriter
+from hub.ratelog import RateLog
 from hub.tables.table import Table
 from hub.tables.tableset import TableSet
 
 JSONDict = dict[str, Any]
 log = logging.getLogger("hub")
+STORE_LOG = RateLog(log)  # a full disk fails every batch: one line per 30 s
 
 INGEST_BATCH = 1000
 CLOCK_ASK_S = 0.5  # health requests to a board whose clock a settle window waits for
@@ -87,6 +89,9 @@ class IngestLoop:
     def _isolated(self, batch: list[Arrival[Transport]]) -> list[JSONDict]:
         try:
             return self._once(batch)
+        except StoreWriteError as err:  # the whole store, not one entry: nothing acked
+            STORE_LOG.error("store", "device messages not stored, not acknowledged: %s", err)
+            return []
         except Exception as err:  # noqa: BLE001 - whatever the store refused, isolate it
             if len(batch) == 1:
                 self._unstorable(batch[0], err)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import os
 import sqlite3
+import tempfile
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -17,12 +19,16 @@ from hub.log.store import (
     SCHEMA,
     Entry,
     EventStore,
+    StoreLostError,
     StoreOpenError,
+    StoreWriteError,
     decode_body,
     encode_body,
     hellos_of,
     is_postgres_url,
 )
+
+log = logging.getLogger("hub.log")
 
 _INSERT = ("INSERT OR IGNORE INTO log (at, source, table_id, board, boot, seq, body)"
            " VALUES (?, ?, ?, ?, ?, ?, ?)")
@@ -31,6 +37,23 @@ _INSERT = ("INSERT OR IGNORE INTO log (at, source, table_id, board, boot, seq, b
 def is_file(path: str) -> bool:
     """A store path that names a file (not ``:memory:`` nor a ``file:`` URI)."""
     return path != ":memory:" and not path.startswith("file:")
+
+
+def file_identity(path: str) -> tuple[int, int] | None:
+    """(device, inode) of the file at ``path``, None when there is none: another pair
+    means the file was replaced (a copy moved over it), None that it was deleted."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def is_disk_failure(err: sqlite3.OperationalError) -> bool:
+    """A commit that fails for the whole store, not for one entry: a full disk, an I/O
+    error, a read-only file."""
+    text = str(err).lower()
+    return any(word in text for word in ("disk is full", "disk i/o", "readonly", "read-only", "unable to open"))
 
 
 WRITER_LOCK_SUFFIX = ".lock"
@@ -95,14 +118,17 @@ class SqliteStore(EventStore):
         except (OSError, sqlite3.Error) as err:  # a read-only or missing folder, a full disk
             raise StoreOpenError(f"cannot open the event store {self.path} for writing: "
                                  f"{getattr(err, 'strerror', None) or err}") from None
+        self._identity = file_identity(self.path) if is_file(self.path) else None
 
     def append(self, entries: Sequence[Entry]) -> list[int | None]:
         rows = [(e.at, e.source, e.table_id, e.board, e.boot, e.seq, encode_body(e))
                 for e in entries]  # a body that cannot be encoded fails here: nothing stored
         with self._lock:
+            if self.fault is not None:
+                raise StoreLostError(self.fault)
             cur = self._db.cursor()
-            cur.execute("BEGIN IMMEDIATE")
             try:
+                cur.execute("BEGIN IMMEDIATE")
                 # Fast path: the hub drops duplicates before storing, so nearly always
                 # every row goes in; under the write lock their ids are then consecutive.
                 before = self._db.total_changes
@@ -110,19 +136,67 @@ class SqliteStore(EventStore):
                 if self._db.total_changes - before == len(rows):
                     last = int(cur.execute("SELECT last_insert_rowid()").fetchone()[0])
                     cur.execute("COMMIT")
-                    return list(range(last - len(rows) + 1, last + 1))
-                cur.execute("ROLLBACK")  # some were stored before: find which, one by one
-                cur.execute("BEGIN IMMEDIATE")
-                ids: list[int | None] = []
-                for row in rows:
-                    cur.execute(_INSERT, row)
-                    ids.append(cur.lastrowid if cur.rowcount == 1 else None)
-                cur.execute("COMMIT")
-            except BaseException:
+                    ids: list[int | None] = list(range(last - len(rows) + 1, last + 1))
+                else:
+                    cur.execute("ROLLBACK")  # some were stored before: find which, one by one
+                    cur.execute("BEGIN IMMEDIATE")
+                    ids = []
+                    for row in rows:
+                        cur.execute(_INSERT, row)
+                        ids.append(cur.lastrowid if cur.rowcount == 1 else None)
+                    cur.execute("COMMIT")
+            except BaseException as err:
                 if self._db.in_transaction:
                     cur.execute("ROLLBACK")
+                if isinstance(err, sqlite3.OperationalError) and is_disk_failure(err):
+                    raise StoreWriteError(f"the event store {self.path} cannot commit: {err}") from err
                 raise
+            # Committed: but into the file at our path? One stat before the ids go back
+            # (and the acks with them), so a deleted or replaced file is never acked into.
+            self._check_file()
         return ids
+
+    def _check_file(self) -> None:
+        if self._identity is None:
+            return
+        now = file_identity(self.path)
+        if now == self._identity:
+            return
+        what = "deleted" if now is None else "replaced by another file"
+        where = self._rescue()
+        self.fault = (f"the event store {self.path} was {what} while the hub ran: the hub "
+                      f"acknowledges nothing more; {where}; stop the hub, put that file back "
+                      "as the store and start it again (the boards resend what was not acknowledged)")
+        log.critical("%s", self.fault)
+        raise StoreLostError(self.fault)
+
+    def _rescue(self) -> str:
+        """Copy what this connection still reads (the unlinked file, WAL included) to a
+        new file beside the old one (else in the temporary folder): everything
+        acknowledged so far. Never over an existing file."""
+        folders = [os.path.dirname(os.path.abspath(self.path)), tempfile.gettempdir()]
+        errors = []
+        for folder in folders:
+            for n in range(1, 1000):
+                dest = os.path.join(folder, f"{os.path.basename(self.path)}.rescued-{n}")
+                try:
+                    os.close(os.open(dest, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
+                except FileExistsError:
+                    continue
+                except OSError as err:
+                    errors.append(f"{folder}: {err.strerror or err}")
+                    break
+                try:
+                    target = sqlite3.connect(dest)
+                    try:
+                        self._db.backup(target)
+                    finally:
+                        target.close()
+                except sqlite3.Error as err:
+                    errors.append(f"{dest}: {err}")
+                    break
+                return f"everything it acknowledged was saved to {dest}"
+        return "saving what it acknowledged failed (" + "; ".join(errors) + "): keep this process running"
 
     def entries(self, table_id: str | None = None, after: int = 0) -> Iterator[Entry]:
         with self._lock:

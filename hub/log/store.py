@@ -129,6 +129,10 @@ class EventStore(ABC):
     """What the hub needs from a store. Implementations must be safe to call from several
     threads (the hub serialises writes, but readers such as ``export`` may overlap)."""
 
+    fault: str | None = None
+    """Set when the store stopped committing for good (:class:`StoreLostError`): the
+    alert the admin page and the log show."""
+
     @abstractmethod
     def append(self, entries: Sequence[Entry]) -> list[int | None]:
         """Store entries in one transaction; the id of each, None for a duplicate
@@ -213,6 +217,17 @@ def with_id(entry: Entry, entry_id: int) -> Entry:
 
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+class StoreWriteError(RuntimeError):
+    """The store cannot commit anything now — its file was deleted or replaced, the disk
+    is full or failing: nothing of the batch was stored (so nothing is acknowledged),
+    and storing each entry alone would fail the same way. The message is one line."""
+
+
+class StoreLostError(StoreWriteError):
+    """The store's file was deleted or replaced while the hub ran: it stops committing for
+    good (:attr:`EventStore.fault` says why and where what it acknowledged was saved)."""
 
 
 class StoreOpenError(RuntimeError):

@@ -217,9 +217,15 @@ class State(ABC, Generic[ActionT]):
 
 
 class Game(ABC, Generic[ActionT]):
-    """Rules plus options; the factory of initial states."""
+    """Rules plus options; the factory of initial states.
+
+    A subclass names its ``actions`` module as :attr:`notation`, which gives
+    :meth:`parse_action` and :meth:`action_to_json`.
+    """
 
     name: ClassVar[str]
+    notation: Notation[ActionT]
+    """The game's ``actions`` module: the RECORDS.md notation of an action."""
 
     def __init__(self, options: Mapping[str, JSON] | None = None) -> None:
         self.options: dict[str, JSON] = dict(options or {})
@@ -230,13 +236,14 @@ class Game(ABC, Generic[ActionT]):
     ) -> State[ActionT]:
         """The start of a game: dealt with ``rng``, or set up from a record's ``position``."""
 
-    @abstractmethod
     def parse_action(self, obj: JSON) -> ActionT:
-        """An action from its record notation (JSON); raises RecordError/InvalidMoveError."""
+        """An action from its record notation (JSON); raises RecordError/InvalidMoveError.
+        A game whose notation depends on its options (Trike's board size) checks that here."""
+        return self.notation.parse_action(obj)
 
-    @abstractmethod
     def action_to_json(self, action: ActionT) -> JSON:
         """An action in its record notation (inverse of :meth:`parse_action`)."""
+        return self.notation.action_to_json(action)
 
     @abstractmethod
     def load(self, data: Mapping[str, JSON]) -> State[ActionT]:
@@ -304,6 +311,14 @@ class GameSpec(Generic[StateT, ActionT]):
     - ``bot``: the computer opponent, or None (Trigono is played by people).
     - ``analyze(state, budget_s)``: ``trigono analyze``'s report, or None when the
       game has none.
+    - ``always_a_winner``: every finished game has a single first (Trigono: play goes
+      on until one player has won the rounds needed), so a result with a shared first
+      place is a typing error, never a tie.
+    - ``scoreboard(printed)``: a few lines of plain text for a printed state
+      (:meth:`State.to_json`), or None when the game has none (Trigono has one).
+    - ``hexagon_boards(prefix)``: for games played on physical boards (Trigono), the
+      options ``boards`` of the standard table, six boards around one vertex with ids
+      ``<prefix>1`` … ``<prefix>6``; None for the others.
     """
 
     name: str
@@ -313,6 +328,9 @@ class GameSpec(Generic[StateT, ActionT]):
     action_to_json: Callable[[ActionT], JSON]
     bot: Bot[StateT, ActionT] | None = None
     analyze: Callable[[StateT, float], dict[str, JSON]] | None = None
+    always_a_winner: bool = False
+    scoreboard: Callable[[Mapping[str, JSON]], str] | None = None
+    hexagon_boards: Callable[[str], list[dict[str, JSON]]] | None = None
 
 
 class Notation(Protocol[ActionT]):
@@ -342,6 +360,10 @@ def build_spec(
     actions: Notation[ActionT],
     bot: BotModule[StateT, ActionT] | None = None,
     analyze: Callable[[StateT, float], dict[str, JSON]] | None = None,
+    *,
+    always_a_winner: bool = False,
+    scoreboard: Callable[[Mapping[str, JSON]], str] | None = None,
+    hexagon_boards: Callable[[str], list[dict[str, JSON]]] | None = None,
 ) -> GameSpec[StateT, ActionT]:
     """A game package's :class:`GameSpec`, from its classes and its ``actions`` and
     ``bot`` modules (the notation and the opponent are those modules' functions).
@@ -352,7 +374,8 @@ def build_spec(
     ('c2', True, None)
     """
     opponent = None if bot is None else Bot(bot.choose, bot.hint)
-    return GameSpec(name, game, state, actions.parse_action, actions.action_to_json, opponent, analyze)
+    return GameSpec(name, game, state, actions.parse_action, actions.action_to_json, opponent, analyze,
+                    always_a_winner, scoreboard, hexagon_boards)
 
 
 class SeatScoreState(State[ActionT]):
@@ -389,6 +412,15 @@ class SeatScoreState(State[ActionT]):
         leaders = [p for p, s in zip(self.players, self.score_list, strict=True) if s == best]
         return leaders[0] if len(leaders) == 1 else None
 
+    @abstractmethod
+    def deal(self, rng: random.Random) -> None:
+        """Start a new game (a new state, not yet dealt): racks, bag or pool, first player."""
+
+    @abstractmethod
+    def set_up(self, position: Mapping[str, JSON], rng: random.Random) -> None:
+        """Start a new state from a RECORDS.md ``position`` instead (``rng``: whatever the
+        position leaves to chance)."""
+
     def set_position_scores(self, position: Mapping[str, JSON]) -> None:
         """Read a record position's ``scores`` {player: int} and ``to_move`` (default seat 0)."""
         scores = check_keys(position.get("scores", {}), self.players, "position.scores")
@@ -401,6 +433,40 @@ class SeatScoreState(State[ActionT]):
         if to_move not in self.players:
             raise RecordError(f"position.to_move: unknown player {to_move!r}")
         self.to_move = self.players.index(to_move)
+
+
+SeatStateT = TypeVar("SeatStateT", bound=SeatScoreState[Any])
+
+
+class SeatScoreGame(Game[ActionT], Generic[ActionT, SeatStateT]):
+    """The Game of a :class:`SeatScoreState` (Triominos, Triolet): a state is made with
+    a seed drawn from the ``rng`` (for the shuffles to come), then dealt or set up from a
+    record's position; a dump holds :attr:`dump_fields`, checked by :func:`load_dump`.
+    """
+
+    dump_fields: ClassVar[tuple[str, ...]]
+    """The keys of the state's :meth:`State.dump`, ``"options"`` first."""
+
+    def new_initial_state(
+        self, rng: random.Random, position: Mapping[str, JSON] | None = None
+    ) -> SeatStateT:
+        state = self.seeded_state(rng.getrandbits(63))
+        if position is None:
+            state.deal(rng)
+        else:
+            state.set_up(position, rng)
+        return state
+
+    def load(self, data: Mapping[str, JSON]) -> SeatStateT:
+        return load_dump(self, data, self.dump_fields, self.rebuild)
+
+    @abstractmethod
+    def seeded_state(self, seed: int) -> SeatStateT:
+        """A new state of this game with its seed, before the deal."""
+
+    @abstractmethod
+    def rebuild(self, data: Mapping[str, JSON]) -> SeatStateT:
+        """The state a dump describes (the dump's fields already checked)."""
 
 
 LoadedT = TypeVar("LoadedT")

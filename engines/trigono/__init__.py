@@ -24,8 +24,10 @@ from engines.trigono.events import describe_event
 from engines.trigono.game import TrigonoGame, TrigonoState
 from engines.trigono.layout import Layout, hexagon_boards
 from engines.trigono.options import Options
+from engines.trigono.scoreboard import describe as describe_scoreboard
 
-SPEC = build_spec("trigono", TrigonoGame, TrigonoState, actions)
+SPEC = build_spec("trigono", TrigonoGame, TrigonoState, actions, always_a_winner=True,
+                  scoreboard=describe_scoreboard, hexagon_boards=hexagon_boards)
 
 __all__ = [
     "SPEC",

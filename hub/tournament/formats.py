@@ -4,13 +4,9 @@ Every function takes players already ordered by standing (or seed) and answers w
 player ids; nothing here reads the clock or a global random source, so a draw is
 reproducible.
 
-Swiss pairs are a maximum-weight matching (networkx): a repeat opponent costs more than
-any distance in the standings, so one is only chosen when it cannot be avoided; a bye
-goes to one of the players with the fewest byes so far (rotating byes), the lowest in
-the standings first.
+Swiss duels are paired by :mod:`hub.tournament.pairing` (the Dutch system's
+criteria); larger Swiss tables are grouped here.
 
->>> pair_swiss(["a", "b", "c", "d"], met={("a", "b")}, byes={})
-([('a', 'c'), ('b', 'd')], None)
 >>> bracket_order(8, 2)
 [1, 8, 4, 5, 2, 7, 3, 6]
 >>> snake_pools(["s1", "s2", "s3", "s4", "s5", "s6"], 3)
@@ -23,106 +19,10 @@ import itertools
 import math
 from collections.abc import Iterator, Mapping, Sequence
 
-import networkx as nx
+from hub.tournament.pairing import pair_key, pair_swiss
 
-BLOCK = 32  # players per independent matching (a whole draw is one block up to 2 * BLOCK)
-REPEAT = 10**12  # cost of a repeat opponent: more than any sum of distances
-BYE_NODE = "\x00bye"
-
-
-def pair_key(a: str, b: str) -> tuple[str, str]:
-    """The unordered pair ``(a, b)`` as a sorted tuple (how ``met`` is keyed)."""
-    return (a, b) if a < b else (b, a)
-
-
-def _match_block(block: Sequence[str], met: set[tuple[str, str]] | frozenset[tuple[str, str]],
-                 bye_candidates: set[str] | None) -> tuple[list[tuple[str, str]], str | None, int]:
-    """Max-weight matching of one block; (pairs, bye player, repeats)."""
-    graph: nx.Graph[str] = nx.Graph()
-    n = len(block)
-    base = REPEAT * 4
-    for i in range(n):
-        for j in range(i + 1, n):
-            a, b = block[i], block[j]
-            cost = (j - i) ** 2 + (REPEAT if pair_key(a, b) in met else 0)
-            graph.add_edge(a, b, weight=base - cost)
-    if bye_candidates is not None:
-        for i, p in enumerate(block):
-            if p in bye_candidates:
-                graph.add_edge(BYE_NODE, p, weight=base - (n - i))  # the lowest first
-    mate = nx.max_weight_matching(graph, maxcardinality=True)
-    pairs: list[tuple[str, str]] = []
-    bye = None
-    repeats = 0
-    position = {p: i for i, p in enumerate(block)}
-    for a, b in mate:
-        if a == BYE_NODE or b == BYE_NODE:
-            bye = b if a == BYE_NODE else a
-            continue
-        if position[a] > position[b]:
-            a, b = b, a
-        repeats += pair_key(a, b) in met
-        pairs.append((a, b))
-    pairs.sort(key=lambda pair: position[pair[0]])
-    return pairs, bye, repeats
-
-
-def pair_swiss(
-    ranked: Sequence[str],
-    met: set[tuple[str, str]] | frozenset[tuple[str, str]],
-    byes: Mapping[str, int],
-) -> tuple[list[tuple[str, str]], str | None]:
-    """Pair players (best first) for a Swiss round: (pairs in standing order, bye).
-
-    ``met`` holds the pairs (sorted tuples) that already played each other; ``byes``
-    counts the byes each player had. Players are matched in blocks of ~:data:`BLOCK`
-    consecutive standings (a full matching on 512 players is too slow); a block whose
-    best matching still repeats an opponent is merged with the next, so a repeat is
-    only left when the whole field cannot avoid it.
-    """
-    players = list(ranked)
-    if len(players) != len(set(players)):
-        raise ValueError("pair_swiss: a player is listed twice")
-    need_bye = len(players) % 2 == 1
-    fewest = min((byes.get(p, 0) for p in players), default=0)
-    candidates = {p for p in players if byes.get(p, 0) == fewest} if need_bye else set()
-    pairs: list[tuple[str, str]] = []
-    bye: str | None = None
-    done: list[tuple[int, int]] = []  # (start of a drawn block, len(pairs) before it)
-    n = len(players)
-    start = 0
-    while start < n:
-        end = _block_end(start, start + BLOCK, n)
-        while True:
-            block = players[start:end]
-            last = end == n
-            widen_up = last and done and (
-                need_bye and not candidates.intersection(block))
-            if not widen_up:
-                found, found_bye, repeats = _match_block(
-                    block, met, candidates if last and need_bye else None)
-                if repeats and not last:
-                    end = _block_end(start, end + BLOCK, n)
-                    continue
-                widen_up = bool(repeats and done)
-            if widen_up:  # draw the previous block again together with this one
-                start, keep = done.pop()
-                del pairs[keep:]
-                continue
-            break
-        done.append((start, len(pairs)))
-        pairs.extend(found)
-        bye = found_bye if found_bye is not None else bye
-        start = end
-    return pairs, bye
-
-
-def _block_end(start: int, end: int, n: int) -> int:
-    """Where a block from ``start`` ends: an even size, and the rest of the field when
-    less than a block would be left."""
-    if n - end < BLOCK:
-        return n
-    return end + (end - start) % 2
+__all__ = ["bracket_order", "bracket_size", "group_sizes", "group_swiss", "pair_key", "pool_count",
+           "pool_rounds", "snake_pools", "spread_pools"]
 
 
 def group_sizes(n: int, seats: int) -> list[int]:
@@ -144,23 +44,25 @@ def group_sizes(n: int, seats: int) -> list[int]:
 
 def group_swiss(
     ranked: Sequence[str],
+    scores: Mapping[str, float],
     seats: int,
     met: set[tuple[str, str]] | frozenset[tuple[str, str]],
     byes: Mapping[str, int],
 ) -> tuple[list[tuple[str, ...]], str | None]:
     """Groups of ``seats`` for a Swiss round, formed by standing: (groups, bye).
 
-    Pairs (``seats == 2``) use :func:`pair_swiss`. Larger groups: a depth-first search
+    Pairs (``seats == 2``): :func:`hub.tournament.pairing.pair_swiss` (``scores``: the
+    points so far, for its score groups). Larger groups: a depth-first search
     in standing order for groups where nobody meets a past opponent (the first found is
     the closest to the standings); when there is none, or the search runs past
     :data:`GROUP_SEARCH_NODES`, groups filled in standing order, each next member the
     first of the next few unplaced players who met the fewest of the group already.
 
-    >>> group_swiss(["a", "b", "c", "d", "e", "f"], 3, {("a", "b")}, {})
+    >>> group_swiss(["a", "b", "c", "d", "e", "f"], {}, 3, {("a", "b")}, {})
     ([('a', 'c', 'd'), ('b', 'e', 'f')], None)
     """
     if seats == 2:
-        pairs, bye = pair_swiss(ranked, met, byes)
+        pairs, bye = pair_swiss(ranked, scores, met, byes)
         return [tuple(p) for p in pairs], bye
     players = list(ranked)
     sizes = group_sizes(len(players), seats)

@@ -2,8 +2,9 @@
 Swiss standings, the pools' qualifiers for the brackets, bracket places, the final
 ranking and the podium — all derived from the matches played so far.
 
-Functions of the tournament; :class:`~hub.tournament.state.Tournament` has them as its
-methods (``t.standings()``, ``t.final_ranking()``, ``t.podium()``...).
+The final ranking places every entrant once (a permutation of the start's order) once
+the tournament is over: bracket places first, then those a bracket did not place (pools
+without a consolation bracket, withdrawals before their bracket match) by standing.
 """
 
 from __future__ import annotations
@@ -46,11 +47,14 @@ def pool_outcome(t: Tournament) -> dict[str, list[str]]:
     return out
 
 
-def standings(t: Tournament, players: Iterable[str] | None = None) -> list[Standing]:
+def standings(t: Tournament, players: Iterable[str] | None = None, *,
+              before_round: int | None = None) -> list[Standing]:
     """Standings of ``players`` (default: everyone registered) over the matches
-    played so far (pools and Swiss; brackets are ranked by :meth:`final_ranking`)."""
+    played so far (pools and Swiss; brackets are ranked by :func:`final_ranking`), or
+    over the rounds before ``before_round`` only."""
     ids = list(t.players) if players is None else list(players)
-    return standing_lines(t.spec, ids, (m for m in t.matches.values() if m.stage in ("pools", "swiss")))
+    return standing_lines(t.spec, ids, (m for m in t.matches.values() if m.stage in ("pools", "swiss")
+                                        and (before_round is None or m.round < before_round)))
 
 
 def pool_standings(t: Tournament) -> list[list[Standing]]:
@@ -80,14 +84,21 @@ def bracket_ranking(t: Tournament, stage: str) -> list[tuple[int, str]]:
 def final_ranking(t: Tournament, lines: list[Standing] | None = None) -> list[tuple[int, str]]:
     """(place, player) for everyone placed so far, best first (``lines``: the
     standings of everyone, when the caller has them already)."""
+    lines = lines or standings(t)
     if t.spec.format == "swiss":
         seated = {p for m in t.matches.values() if m.status != "cancelled" for p in m.players}
-        ranked = [s for s in (lines or t.standings()) if s.player in seated]
+        ranked = [s for s in lines if s.player in seated]
         return [(place, s.player) for place, s in enumerate(ranked, 1)]
-    out = t.bracket_ranking("main")
+    out = bracket_ranking(t, "main")
     if t.spec.format == "pools":
         offset = len(out)
-        out += [(place + offset, p) for place, p in t.bracket_ranking("consolation")]
+        out += [(place + offset, p) for place, p in bracket_ranking(t, "consolation")]
+    if t.status == "finished":  # everyone placed once: those no bracket placed, by standing
+        placed = {p for _, p in out}
+        withdrawn = {p for p in t.order if t.players[p].status == "withdrawn"}
+        rest = [s.player for s in lines if s.player in t.order and s.player not in placed]
+        rest.sort(key=lambda p: p in withdrawn)
+        out += [(len(out) + i, p) for i, p in enumerate(rest, 1)]
     return out
 
 
@@ -95,4 +106,4 @@ def podium(t: Tournament, ranking: list[tuple[int, str]] | None = None) -> list[
     """The places 1 to 3 once the tournament is finished ([] before)."""
     if t.status != "finished":
         return []
-    return [(place, p) for place, p in (ranking or t.final_ranking()) if place <= 3]
+    return [(place, p) for place, p in (ranking or final_ranking(t)) if place <= 3]

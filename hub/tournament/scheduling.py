@@ -3,9 +3,8 @@
 entries, the queue of ready matches, and the director's follow-ups (redraws, the next
 Swiss round, calls of ready matches to free stations).
 
-Functions of the tournament; :class:`~hub.tournament.state.Tournament` has them as its
-methods (``t.queue()``, ``t.next_calls()``, ``t.follow_up(entry)``...) and its entry
-handlers.
+Functions of the tournament; the ``station``, ``call`` and ``uncall`` handlers are
+registered in :data:`hub.tournament.state.HANDLERS`.
 """
 
 from __future__ import annotations
@@ -14,6 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from hub.errors import BadInputError, RefusedError
+from hub.tournament import swiss
 from hub.tournament.model import JSONDict, Match, Station, UnknownMatchError, text
 
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ def on_call(t: Tournament, body: Mapping[str, Any], at: float) -> None:
         raise RefusedError(f"station {station.id} is busy")
     if len(m.players) > station.seats:
         raise RefusedError(f"station {station.id} seats {station.seats}, match {m.number} has {len(m.players)} players")
-    busy = t.busy_players().intersection(m.players)
+    busy = busy_players(t).intersection(m.players)
     if busy:
         raise RefusedError(f"{', '.join(t.name(p) for p in sorted(busy))} already playing")
     table = body.get("table")
@@ -98,11 +98,11 @@ def queue(t: Tournament) -> list[Match]:
 def next_calls(t: Tournament) -> list[JSONDict]:
     """``call`` entries for the free stations now: each ready match (in queue order)
     whose players are all free goes to the smallest free station that seats it."""
-    busy = t.busy_players()
+    busy = busy_players(t)
     free = sorted((s for s in t.stations.values()
                    if s.active and not _station_busy(t, s.id)), key=lambda s: (s.seats, s.id))
     calls: list[JSONDict] = []
-    for m in t.queue():
+    for m in queue(t):
         if busy.intersection(m.players):
             continue
         station = next((s for s in free if s.seats >= len(m.players)), None)
@@ -119,16 +119,14 @@ def follow_up(t: Tournament, after: Mapping[str, Any]) -> JSONDict | None:
     (apply it, then ask again with it): the redraw of the current Swiss round's
     matches not started after a correction of an earlier round, the next Swiss round
     once the last is over, then a call of a ready match to each free station."""
-    if after.get("type") == "correct" and t.spec.format == "swiss":
-        corrected = t.matches.get(str(after.get("match")))
-        if corrected is not None and corrected.round < t.round:
-            redraw = t.redraw_entry()
-            if redraw is not None:
-                return redraw
+    if after.get("type") == "correct" and t.redraw_due:
+        redraw = swiss.redraw_entry(t)
+        if redraw is not None:
+            return redraw
     if t.spec.format == "swiss" and t.status == "running":
         try:
-            return t.draw_round()
+            return swiss.draw_round(t)
         except RefusedError:
             pass  # the round is not over (or all are drawn)
-    calls = t.next_calls()
+    calls = next_calls(t)
     return calls[0] if calls else None

@@ -42,11 +42,11 @@ from typing import Any
 from hub.errors import BadInputError, ConflictError, HubError
 from hub.log.store import Entry, EventStore
 from hub.log.writer import LogWriter
-from hub.tournament import tables
+from hub.tournament import corrections, scheduling
 from hub.tournament.model import JSONDict, UnknownTournamentError
 from hub.tournament.ratings import Rating, rate
 from hub.tournament.state import Tournament
-from hub.tournament.tables import TableHub, tables_in_play
+from hub.tournament.tables import MatchTables, TableHub, result_entry, tables_in_play
 
 log = logging.getLogger("hub.tournament")
 
@@ -71,13 +71,12 @@ class TournamentService:
         self.store = store
         self.writer = LogWriter(store, None)  # a tournament announces through _changed
         self.hub = hub
-        self.create_tables = create_tables and hub is not None
         self.follows_log = follows_log
+        self.tables = MatchTables(hub, create_tables=create_tables, writes=not follows_log)
         """A read-only replica: another hub writes the log; :meth:`tail` reads it on."""
         self._through = 0  # the newest store entry read
         self._lock = threading.RLock()
         self._tournaments: dict[str, Tournament] = {}
-        self._by_table: dict[str, tuple[str, str]] = {}  # table id -> (tournament, match)
         self._entries: dict[str, list[tuple[JSONDict, float]]] = {}  # as stored, for a rebuild
         self._since_snapshot = 0
         self._version = 0  # bumped by every stored entry: the caches below are of a version
@@ -113,7 +112,7 @@ class TournamentService:
                 continue
             self._tournaments[tid] = t
             self._entries[tid] = items
-            self._index_tables(t)
+            self.tables.index(t)
 
     def _scan(self, after: int) -> Iterator[tuple[str, JSONDict, float]]:
         """(tournament id, body, time) of the tournament entries after ``after``; notes
@@ -141,7 +140,7 @@ class TournamentService:
                 except HubError as err:  # the writer checked it; keep going regardless
                     log.error("tournament %s: entry %s: %s", tid, body.get("type"), err)
                     continue
-                self._index_tables(self._tournaments[tid])
+                self.tables.index(self._tournaments[tid])
                 changed[tid] = None
             if changed:
                 self._version += 1
@@ -164,11 +163,6 @@ class TournamentService:
         if by:
             payload["by"] = by
         self.writer.write([Entry.new(SOURCE, payload, at=at)])
-
-    def _index_tables(self, t: Tournament) -> None:
-        for m in t.matches.values():
-            if m.table:
-                self._by_table[m.table] = (t.id, m.id)
 
     # -- reading --------------------------------------------------------------------------
     def ids(self) -> list[str]:
@@ -286,11 +280,11 @@ class TournamentService:
         self._apply(tid, entry, by)
         last = entry
         for _ in range(MAX_FOLLOW_UPS):
-            follow = self._tournaments[tid].follow_up(last)
+            follow = scheduling.follow_up(self._tournaments[tid], last)
             if follow is None:
                 break
             if follow["type"] == "call":
-                follow = self._open_table(self._tournaments[tid], follow)
+                follow = self.tables.open_table(self._tournaments[tid], follow)
             self._apply(tid, follow, "director")
             last = follow
 
@@ -314,8 +308,8 @@ class TournamentService:
             self._rebuild(tid)
             raise
         self._stored(tid, [(body, now)])
-        self._index_tables(t)
-        self._release(in_play - tables_in_play(t), by or "director")
+        self.tables.index(t)
+        self.tables.release(in_play - tables_in_play(t), by or "director")
 
     def _stored(self, tid: str, items: list[tuple[JSONDict, float]]) -> None:
         """Bookkeeping once entries are stored: the copy kept for a rebuild and the
@@ -363,9 +357,50 @@ class TournamentService:
         self._changed(tid)
         return self.view(tid)
 
+    def preview(self, tid: str, body: Mapping[str, Any]) -> JSONDict:
+        """What a ``correct`` entry would change, changing nothing
+        (:func:`hub.tournament.corrections.preview`)."""
+        with self._lock:
+            return corrections.preview(self._get(tid), body)
+
     # -- tables on the hub (:mod:`hub.tournament.tables`) ---------------------------------
-    _release, _open_table = tables.release, tables.open_table
-    table_changed, catch_up = tables.table_changed, tables.catch_up
+    def table_changed(self, table_id: str) -> None:
+        """A hub table changed: if it plays a called match and its game is over, store
+        the match's result (its ranking by player id, its scores)."""
+        link = self.tables.by_table.get(table_id)
+        if link is None:
+            return
+        tid, mid = link
+        with self._lock:
+            t = self._tournaments[tid]
+            m = t.matches.get(mid)
+            if m is None or m.status != "called" or m.table != table_id:
+                return
+            detailed = t.spec.ranking == "trigono_detailed"
+        found = self.tables.finished_result(table_id, detailed)
+        if found is None:
+            return
+        with self._lock:
+            t = self._tournaments[tid]
+            m = t.matches.get(mid)
+            if m is None or m.status != "called" or m.table != table_id:
+                return  # decided meanwhile
+            try:
+                self._submit(tid, result_entry(t, mid, table_id, *found), "table")
+            except HubError as err:
+                log.warning("table %s: result refused: %s", table_id, err)
+                return
+        self._changed(tid)
+
+    def catch_up(self) -> None:
+        """Report the results of tables that ended while nobody was listening, and
+        abandon the open tables of matches decided meanwhile (a stop between storing a
+        result by hand and abandoning its table)."""
+        for table_id in list(self.tables.by_table):
+            self.table_changed(table_id)
+        with self._lock:
+            in_play = {table for t in self._tournaments.values() for table in tables_in_play(t)}
+            self.tables.release(set(self.tables.by_table) - in_play, "director")
 
     def start(self) -> None:
         """Follow the hub's change feed in a thread (idempotent)."""

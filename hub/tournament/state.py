@@ -18,8 +18,13 @@ Each entry body has a ``type``:
   ``r`` drawn again after a correction (started matches stay);
 - ``call`` ``{"match", "station", "table"?}`` — a match is sent to a free station;
   ``uncall`` ``{"match"}`` — back to the queue (a station failed);
-- ``result`` / ``correct`` ``{"match", "ranking", "scores"?}`` — a match's ranking
+- ``result`` ``{"match", "ranking", "scores"?}`` — a match's ranking
   (:func:`hub.tournament.model.parse_ranking`), entered by hand or reported by its table;
+- ``correct`` ``{"match", "ranking", "scores"?, "reset"?: [ids]}`` — a done match's
+  ranking changed; the started matches that depended on the old one (a bracket match
+  its winner or a pool's qualifier went on to) are reset only when listed in ``reset``
+  (the organizer confirmed them), else the correction is refused naming them
+  (:mod:`hub.tournament.corrections`: what a correction changes, before it is made);
 - ``forfeit`` ``{"match", "player"}`` — a no-show, ranked last of that match.
 
 Everything else — who plays the next bracket match, byes, standings, the podium — is
@@ -46,11 +51,12 @@ from __future__ import annotations
 import copy
 import math
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from engines import game_spec
 from hub.errors import BadInputError, RefusedError
-from hub.tournament import formats, placings, scheduling, swiss
+from hub.tournament import corrections, formats, placings, scheduling, swiss
 from hub.tournament.model import (
     JSONDict,
     Match,
@@ -68,6 +74,8 @@ from hub.tournament.model import (
 BRACKETS = ("main", "consolation")
 ENTRY_TYPES = ("create", "register", "check_in", "withdraw", "station", "start", "round",
                "redraw", "call", "uncall", "result", "correct", "forfeit")
+RESULT_ENTRIES = ("result", "correct", "forfeit")
+Handler = Callable[["Tournament", Mapping[str, Any], float], None]
 EMPTY = ""  # a bracket slot nobody fills (a bye)
 
 
@@ -88,15 +96,12 @@ class Tournament:
         self.calls: list[JSONDict] = []
         self.log: list[JSONDict] = []
         self.applied = 0
-
-    # Whole ideas of their own modules, as methods (each module's doc says what it does):
-    _on_station, _on_call, _on_uncall = scheduling.on_station, scheduling.on_call, scheduling.on_uncall
-    busy_players, queue = scheduling.busy_players, scheduling.queue
-    next_calls, follow_up = scheduling.next_calls, scheduling.follow_up
-    _on_round, _on_redraw = swiss.on_round, swiss.on_redraw
-    draw_round, redraw_entry, met, byes = swiss.draw_round, swiss.redraw_entry, swiss.met, swiss.byes
-    standings, pool_standings = placings.standings, placings.pool_standings
-    bracket_ranking, final_ranking, podium = placings.bracket_ranking, placings.final_ranking, placings.podium
+        self.revision = 0
+        """Bumped by every entry that can change the pools' outcome (cached by it)."""
+        self._outcome: tuple[int, dict[str, list[str]]] = (-1, {})
+        self.redraw_due = False
+        """Set by a ``correct`` entry that changed a Swiss result of an earlier round: the
+        current round's matches not started are drawn again (:func:`swiss.redraw_entry`)."""
 
     # -- building from the log --------------------------------------------------------
     @classmethod
@@ -125,9 +130,12 @@ class Tournament:
         kind = body.get("type")
         if kind not in ENTRY_TYPES or kind == "create":
             raise BadInputError(f"type: expected one of {', '.join(ENTRY_TYPES[1:])}")
-        handler = getattr(self, f"_on_{kind}")
-        handler(body, at)
-        self._resolve()
+        HANDLERS[kind](self, body, at)
+        touched = self.matches.get(str(body.get("match")))
+        if kind in ("withdraw", "start") or (kind in RESULT_ENTRIES and touched is not None
+                                             and touched.stage == "pools"):
+            self.revision += 1
+        self.resolve()
         self.log.append(copy.deepcopy(dict(body)))  # the caller's object may change later
         self.applied += 1
 
@@ -190,7 +198,7 @@ class Tournament:
         for m in self.matches.values():
             if p.id not in m.players or p.id in m.forfeits:
                 continue
-            # A bracket match not started is simply filled again without them (_resolve).
+            # A bracket match not started is simply filled again without them (resolve).
             if m.status == "called" or (m.status == "ready" and m.stage not in BRACKETS):
                 self._forfeit(m, p.id)
 
@@ -230,7 +238,7 @@ class Tournament:
         elif self.spec.format == "pools":
             self._build_pools()
 
-    def _new_match(self, stage: str, rnd: int, players: tuple[str, ...] = (),
+    def new_match(self, stage: str, rnd: int, players: tuple[str, ...] = (),
                    pool: str | None = None, sources: tuple[Source, ...] = ()) -> Match:
         number = len(self.matches) + 1
         m = Match(f"m{number}", number, stage, rnd, players, pool, sources,
@@ -246,7 +254,7 @@ class Tournament:
         for r in range(max(len(s) for s in schedules)):
             for i, schedule in enumerate(schedules):
                 for group in schedule[r] if r < len(schedule) else []:
-                    self._new_match("pools", r + 1, group, pool=chr(ord("A") + i))
+                    self.new_match("pools", r + 1, group, pool=chr(ord("A") + i))
         qualified = sum(min(self.spec.advance, len(p)) for p in self.pools)
         self._bracket("main", [("qualifier", s) for s in range(1, qualified + 1)])
         if self.spec.consolation and len(self.order) - qualified >= 2:
@@ -259,49 +267,42 @@ class Tournament:
                                for s in formats.bracket_order(size, k)]
         rnd = 1
         while len(slots) > 1:
-            feeders = [self._new_match(stage, rnd, sources=tuple(slots[i:i + k])).id
+            feeders = [self.new_match(stage, rnd, sources=tuple(slots[i:i + k])).id
                        for i in range(0, len(slots), k)]
             slots = [("winner", mid) for mid in feeders]
             rnd += 1
 
     # -- results ---------------------------------------------------------------------------
-    def _ranking_for(self, m: Match, body: Mapping[str, Any]) -> tuple[Ranking, dict[str, float]]:
+    def ranking_for(self, m: Match, body: Mapping[str, Any]) -> tuple[Ranking, dict[str, float]]:
+        """The ranking and scores an entry gives match ``m``, checked: every player once;
+        a single winner in a bracket and in a game that always has one."""
         playing = [p for p in m.players if p not in m.forfeits]
         ranking = parse_ranking(body.get("ranking"), playing)
         if m.forfeits:
             ranking = (*ranking, tuple(m.forfeits))
-        if m.stage in BRACKETS and len(ranking[0]) != 1:
-            raise BadInputError("ranking: an elimination match needs a single winner")
+        if len(ranking[0]) != 1:
+            if m.stage in BRACKETS:
+                raise BadInputError("ranking: an elimination match needs a single winner")
+            if game_spec(self.spec.game).always_a_winner:
+                raise BadInputError(f"ranking: a game of {self.spec.game} always has a single winner")
         return ranking, parse_scores(body.get("scores"), m.players)
 
     def _on_result(self, body: Mapping[str, Any], at: float) -> None:
         m = self.match(body.get("match"))
         if m.status not in ("ready", "called"):
             raise RefusedError(f"match {m.number} is {m.status}: use a correction")
-        m.ranking, m.scores = self._ranking_for(m, body)
+        m.ranking, m.scores = self.ranking_for(m, body)
         table = body.get("table")
         if isinstance(table, str):
             m.table = table
         m.status = "done"
 
-    def _on_correct(self, body: Mapping[str, Any], at: float) -> None:
-        m = self.match(body.get("match"))
-        if m.status != "done" or m.bye:
-            raise RefusedError(f"match {m.number} has no result to correct")
-        ranking, scores = self._ranking_for(m, body)
-        if m.stage in BRACKETS and ranking[0] != m.ranking[0]:
-            # The winner went on: only while that next match has not started.
-            nxt = self._next_in_bracket(m)
-            if nxt is not None and nxt.started and not nxt.bye:
-                raise RefusedError(f"match {nxt.number}, which the winner went on to, has started")
-        m.ranking, m.scores = ranking, scores
-        m.corrected += 1
-
-    def _next_in_bracket(self, m: Match) -> Match | None:
-        for n in self.matches.values():
-            if ("winner", m.id) in n.sources:
-                return n
-        return None
+    def reset(self, m: Match) -> None:
+        """A started bracket match whose players are no longer those its sources give
+        (a correction upstream): back to waiting, its result and station forgotten;
+        :meth:`resolve` fills it again."""
+        m.status, m.players, m.ranking, m.scores = "waiting", (), (), {}
+        m.station, m.table, m.forfeits, m.bye = None, None, (), False
 
     def _forfeit(self, m: Match, player: str) -> None:
         m.forfeits = (*m.forfeits, player)
@@ -320,38 +321,53 @@ class Tournament:
         self._forfeit(m, player)
 
     # -- derived ---------------------------------------------------------------------------
-    def _resolve(self) -> None:
+    def pool_outcome(self) -> dict[str, list[str]]:
+        """:func:`placings.pool_outcome`, computed once per :attr:`revision`."""
+        if self._outcome[0] != self.revision:
+            self._outcome = (self.revision, placings.pool_outcome(self))
+        return self._outcome[1]
+
+    def slot_players(self, m: Match, outcome: dict[str, list[str]] | None) -> tuple[bool, list[str]]:
+        """Who a bracket match's sources give now: (all known, players, withdrawn ones
+        included). ``outcome``: :func:`placings.pool_outcome`, when computed already."""
+        players: list[str] = []
+        known = True
+        for kind, ref in m.sources:
+            if kind == "winner":
+                feeder = self.matches[ref]
+                if feeder.status != "done":
+                    known = False
+                    continue
+                slot = feeder.winner() or EMPTY
+            elif kind == "seed":
+                slot = self.order[ref - 1]
+            elif kind in ("qualifier", "consolation"):
+                if outcome is None:
+                    outcome = self.pool_outcome()
+                if not outcome:
+                    known = False
+                    continue
+                seeded = outcome[kind]
+                slot = seeded[ref - 1] if ref <= len(seeded) else EMPTY
+            else:
+                slot = EMPTY
+            if slot:
+                players.append(slot)
+        return known, players
+
+    def resolve(self) -> None:
         """Fill bracket slots from seeds and results (matches not started only), play
         byes through, and end the tournament when its last match is done."""
         if self.status == "registration":
             return
-        pools_done: dict[str, list[str]] | None = None
+        outcome: dict[str, list[str]] | None = None
         for m in self.matches.values():
             if m.stage not in BRACKETS or (m.started and not (m.bye or not m.players)):
                 continue
-            players: list[str] = []
-            known = True
-            for kind, ref in m.sources:
-                if kind == "winner":
-                    feeder = self.matches[ref]
-                    if feeder.status != "done":
-                        known = False
-                        continue
-                    slot = feeder.winner() or EMPTY
-                elif kind == "seed":
-                    slot = self.order[ref - 1]
-                elif kind in ("qualifier", "consolation"):
-                    if pools_done is None:
-                        pools_done = placings.pool_outcome(self)
-                    if not pools_done:
-                        known = False
-                        continue
-                    seeded = pools_done[kind]
-                    slot = seeded[ref - 1] if ref <= len(seeded) else EMPTY
-                else:
-                    slot = EMPTY
-                if slot and self.players[slot].status != "withdrawn":
-                    players.append(slot)
+            if outcome is None and any(kind in ("qualifier", "consolation") for kind, _ in m.sources):
+                outcome = self.pool_outcome()
+            known, slots = self.slot_players(m, outcome)
+            players = [p for p in slots if self.players[p].status != "withdrawn"]
             if not known:
                 m.players, m.status, m.ranking, m.bye = (), "waiting", (), False
             elif len(players) >= 2:
@@ -374,8 +390,8 @@ class Tournament:
 
     def to_json(self) -> JSONDict:
         """The whole public view of the tournament (plain JSON)."""
-        lines = self.standings()
-        ranking = self.final_ranking(lines)
+        lines = placings.standings(self)
+        ranking = placings.final_ranking(self, lines)
         names = {p.id: p.name for p in self.players.values()}
         return {
             "id": self.id, "spec": self.spec.to_json(), "status": self.status,
@@ -386,11 +402,23 @@ class Tournament:
             "standings": [{**s.to_json(), "name": names[s.player]} for s in lines],
             "pools": [{"name": chr(ord("A") + i), "standings": [{**s.to_json(), "name": names[s.player]}
                                                                 for s in pool]}
-                      for i, pool in enumerate(self.pool_standings())],
+                      for i, pool in enumerate(placings.pool_standings(self))],
             "ranking": [{"place": place, "player": p, "name": names[p]} for place, p in ranking],
-            "podium": [{"place": place, "player": p, "name": names[p]} for place, p in self.podium(ranking)],
-            "queue": [m.id for m in self.queue()],
+            "podium": [{"place": place, "player": p, "name": names[p]} for place, p in placings.podium(self, ranking)],
+            "queue": [m.id for m in scheduling.queue(self)],
             "calls": list(self.calls),
             "entries": self.applied,
         }
 
+
+
+HANDLERS: dict[str, Handler] = {
+    "register": Tournament._on_register, "check_in": Tournament._on_check_in,
+    "withdraw": Tournament._on_withdraw, "start": Tournament._on_start,
+    "result": Tournament._on_result, "forfeit": Tournament._on_forfeit,
+    "correct": corrections.on_correct,
+    "round": swiss.on_round, "redraw": swiss.on_redraw,
+    "station": scheduling.on_station, "call": scheduling.on_call, "uncall": scheduling.on_uncall,
+}
+"""Each entry type's handler: ``handler(tournament, body, at)`` checks the entry, then
+changes the tournament (each in the module of its idea)."""

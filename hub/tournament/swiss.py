@@ -1,9 +1,12 @@
 """Swiss rounds of a :class:`~hub.tournament.state.Tournament`: the draw of the next
-round by standing (avoiding rematches, spreading byes), its ``round`` entry, and the
-``redraw`` of the current round's matches not started after a correction.
+round (:mod:`hub.tournament.pairing`: the Dutch system's criteria for duels;
+:func:`hub.tournament.formats.group_swiss` for larger tables), its ``round`` entry,
+and the ``redraw`` of the current round's matches not started after a correction of
+an earlier round.
 
-Functions of the tournament; :class:`~hub.tournament.state.Tournament` has them as its
-methods (``t.draw_round()``, ``t.met()``...) and its ``round``/``redraw`` entry handlers.
+The pairing order is the score, then the seeding of the start entry (late entries
+after, in registration order) — not the tie-breaks, which rank the standings but do not
+pair: so round 1 pairs the seeded top half against the bottom half.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from hub.errors import BadInputError, RefusedError
-from hub.tournament import formats
+from hub.tournament import formats, placings
 from hub.tournament.model import JSONDict, Match
 
 if TYPE_CHECKING:
@@ -27,10 +30,21 @@ def draw_round(t: Tournament) -> JSONDict:
         raise RefusedError(f"all {t.spec.rounds} rounds are drawn")
     if any(m.status not in ("done", "cancelled") for m in t.matches.values()):
         raise RefusedError(f"round {t.round} is not over")
-    ranked = [s.player for s in t.standings(t.eligible())]
-    groups, bye = formats.group_swiss(ranked, t.spec.seats, t.met(), t.byes())
+    ranked, scores = pairing_order(t, t.eligible(), t.round + 1)
+    groups, bye = formats.group_swiss(ranked, scores, t.spec.seats, met(t), byes(t))
     return {"type": "round", "round": t.round + 1, "groups": [list(g) for g in groups],
             "bye": bye}
+
+
+def pairing_order(t: Tournament, players: list[str], before_round: int) -> tuple[list[str], dict[str, float]]:
+    """``players`` in pairing order (score over the rounds before ``before_round``,
+    then seed) and those scores."""
+    lines = placings.standings(t, players, before_round=before_round)
+    scores = {s.player: s.points for s in lines}
+    seed = {p: i for i, p in enumerate(t.order)}
+    registered = {p: i for i, p in enumerate(t.players)}
+    ranked = sorted(players, key=lambda p: (-scores[p], seed.get(p, len(seed)), registered[p]))
+    return ranked, scores
 
 
 def met(t: Tournament) -> set[tuple[str, str]]:
@@ -78,23 +92,24 @@ def on_round(t: Tournament, body: Mapping[str, Any], at: float) -> None:
     groups = _check_groups(t, body.get("groups"), [p for p in eligible if p != bye])
     t.round += 1
     for g in groups:
-        t._new_match("swiss", t.round, g)
+        t.new_match("swiss", t.round, g)
     if bye is not None:
-        m = t._new_match("swiss", t.round, (bye,))
+        m = t.new_match("swiss", t.round, (bye,))
         m.status, m.bye, m.ranking = "done", True, ((bye,),)
 
 
 def redraw_entry(t: Tournament) -> JSONDict | None:
-    """After a correction, the ``redraw`` entry for the current Swiss round's matches
-    not yet started (None when there is nothing to redraw or it would not change)."""
+    """After a correction that changed an earlier round's result, the ``redraw`` entry
+    for the current Swiss round's matches not yet started, paired by the scores before
+    this round (None when there is nothing to redraw or it would not change)."""
     if t.spec.format != "swiss" or t.status != "running":
         return None
     waiting = _redrawable(t)
     if not waiting:
         return None
-    players = {p for m in waiting for p in m.players}
-    ranked = [s.player for s in t.standings(sorted(players))]
-    groups, _ = formats.group_swiss(ranked, t.spec.seats, t.met(), {})
+    players = [p for m in waiting for p in m.players]
+    ranked, scores = pairing_order(t, players, t.round)
+    groups, _ = formats.group_swiss(ranked, scores, t.spec.seats, met(t), {})
     if sorted(sorted(g) for g in groups) == sorted(sorted(m.players) for m in waiting):
         return None
     return {"type": "redraw", "round": t.round, "groups": [list(g) for g in groups]}
@@ -114,4 +129,5 @@ def on_redraw(t: Tournament, body: Mapping[str, Any], at: float) -> None:
     for m in waiting:
         m.status = "cancelled"
     for g in groups:
-        t._new_match("swiss", t.round, g)
+        t.new_match("swiss", t.round, g)
+    t.redraw_due = False

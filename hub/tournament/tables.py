@@ -4,25 +4,22 @@ ranking comes back as the match's ``result``, and the table of a match decided
 otherwise (by hand, a forfeit, sent back to the queue) is abandoned so the station's
 boards are free again (the service's module doc tells the whole story).
 
-Functions of the service; :class:`~hub.tournament.service.TournamentService` has them as
-its methods (``service.table_changed(table_id)``, ``service.catch_up()``...).
+:class:`MatchTables` is the service's link to the hub's tables; the service decides
+when (:meth:`~hub.tournament.service.TournamentService.table_changed`).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from engines.records import replay
-from hub.errors import ConflictError, HubError, RefusedError, UnknownTableError
+from hub.errors import ConflictError, HubError
 from hub.log.store import EventStore
 from hub.tables.layout import hexagon
 from hub.tournament.model import JSONDict, Station, trigono_detailed
 from hub.tournament.state import Tournament
-
-if TYPE_CHECKING:
-    from hub.tournament.service import TournamentService
 
 log = logging.getLogger("hub.tournament")
 
@@ -48,94 +45,89 @@ class TableHub(Protocol):
     def submit(self, table_id: str, inp: Mapping[str, Any]) -> JSONDict: ...
 
 
-def release(service: TournamentService, tables: Iterable[str], by: str) -> None:
-    """Abandon the hub tables whose matches are no longer played there (decided by
-    hand or by a forfeit, sent back to the queue) so their station's boards can be
-    bound to the next match's table; a table whose game is over is left as it is.
-    A refusal is logged: the tournament entry is stored already."""
-    if service.hub is None or service.follows_log:
-        return
-    for table_id in sorted(tables):
-        try:
-            if not service.hub.game_over(table_id):
-                service.hub.submit(table_id, {"abandon": True, "by": by})
-        except HubError as err:
-            log.warning("table %s: cannot abandon it: %s", table_id, err)
+class MatchTables:
+    """The hub tables of one service's matches: which table plays which match
+    (``by_table``), opening a called match's table, reading a finished table's result,
+    abandoning the tables of matches decided otherwise. ``hub`` None (tests, a CLI
+    export) or ``writes`` False (a read-only replica): no table is opened or abandoned."""
 
+    def __init__(self, hub: TableHub | None, *, create_tables: bool, writes: bool) -> None:
+        self.hub = hub
+        self.create_tables = create_tables and hub is not None and writes
+        self.writes = writes and hub is not None
+        self.by_table: dict[str, tuple[str, str]] = {}  # table id -> (tournament, match)
 
-def open_table(service: TournamentService, t: Tournament, call: JSONDict) -> JSONDict:
-    """Create the match's table on the hub (its station's boards bound) and name it in
-    the call; a table the hub refuses leaves the match to a result entered by hand."""
-    if not service.create_tables or service.hub is None:
+    def index(self, t: Tournament) -> None:
+        """Note the tables of the tournament's matches."""
+        for m in t.matches.values():
+            if m.table:
+                self.by_table[m.table] = (t.id, m.id)
+
+    def release(self, tables: Iterable[str], by: str) -> None:
+        """Abandon the hub tables whose matches are no longer played there (decided by
+        hand or by a forfeit, sent back to the queue, reset by a correction) so their
+        station's boards can be bound to the next match's table; a table whose game is
+        over is left as it is. A refusal is logged: the tournament entry is stored already."""
+        if self.hub is None or not self.writes:
+            return
+        for table_id in sorted(tables):
+            try:
+                if not self.hub.game_over(table_id):
+                    self.hub.submit(table_id, {"abandon": True, "by": by})
+            except HubError as err:
+                log.warning("table %s: cannot abandon it: %s", table_id, err)
+
+    def open_table(self, t: Tournament, call: JSONDict) -> JSONDict:
+        """Create the match's table on the hub (its station's boards bound) and name it in
+        the call; a table the hub refuses leaves the match to a result entered by hand."""
+        if not self.create_tables or self.hub is None:
+            return call
+        m = t.matches[call["match"]]
+        seats = [t.name(p) for p in m.players]
+        base = f"{t.id}-{m.id}"
+        for attempt in range(5):
+            table_id = base if attempt == 0 else f"{base}-{attempt}"
+            options, boards = table_layout(t, t.stations[call["station"]], table_id)
+            try:
+                self.hub.create_table(t.spec.game, options=options, seats=seats, boards=boards,
+                                      table_id=table_id, seed=t.spec.seed + m.number)
+            except ConflictError as err:
+                if "table id" in str(err):
+                    continue
+                log.warning("match %s of %s: %s (result by hand)", m.number, t.id, err)
+                return call
+            except HubError as err:
+                log.warning("match %s of %s: no table: %s (result by hand)", m.number, t.id, err)
+                return call
+            return {**call, "table": table_id}
         return call
-    m = t.matches[call["match"]]
-    seats = [t.name(p) for p in m.players]
-    base = f"{t.id}-{m.id}"
-    for attempt in range(5):
-        table_id = base if attempt == 0 else f"{base}-{attempt}"
-        options, boards = table_layout(t, t.stations[call["station"]], table_id)
+
+    def finished_result(self, table_id: str, detailed: bool) -> tuple[list[list[str]], dict[str, float]] | None:
+        """A finished table's ranking (player names, best first) and scores; None while
+        it plays on or when it cannot be read (logged)."""
+        if self.hub is None or not self.writes:
+            return None
         try:
-            service.hub.create_table(t.spec.game, options=options, seats=seats, boards=boards,
-                                  table_id=table_id, seed=t.spec.seed + m.number)
-        except ConflictError as err:
-            if "table id" in str(err):
-                continue
-            log.warning("match %s of %s: %s (result by hand)", m.number, t.id, err)
-            return call
-        except HubError as err:
-            log.warning("match %s of %s: no table: %s (result by hand)", m.number, t.id, err)
-            return call
-        return {**call, "table": table_id}
-    return call
+            if not self.hub.game_over(table_id):
+                return None
+            state = replay(self.hub.export(table_id))
+            names = trigono_detailed(state.to_json()) if detailed else state.ranking()
+            return [list(g) for g in names], {n: float(v) for n, v in state.scores().items()}
+        except (HubError, ValueError) as err:
+            log.warning("table %s: cannot read its result: %s", table_id, err)
+            return None
 
 
-def table_changed(service: TournamentService, table_id: str) -> None:
-    """A hub table changed: if it plays a called match and its game is over, store
-    the match's result (its ranking by player id, its scores)."""
-    link = service._by_table.get(table_id)
-    if link is None or service.hub is None or service.follows_log:  # a replica writes nothing
-        return
-    tid, mid = link
-    with service._lock:
-        m = service._tournaments[tid].matches.get(mid)
-        if m is None or m.status != "called" or m.table != table_id:
-            return
-    try:
-        if not service.hub.game_over(table_id):
-            return
-        state = replay(service.hub.export(table_id))
-        detailed = service._tournaments[tid].spec.ranking == "trigono_detailed"
-        names = trigono_detailed(state.to_json()) if detailed else state.ranking()
-        scores = state.scores()
-    except (HubError, ValueError) as err:
-        log.warning("table %s: cannot read its result: %s", table_id, err)
-        return
-    with service._lock:
-        t = service._tournaments[tid]
-        ids = {p.name: p.id for p in t.players.values()}
-        ranking = [[ids[n] for n in group if n in ids] for group in names]
-        playing = [p for p in t.matches[mid].players if p not in t.matches[mid].forfeits]
-        ranking = [[p for p in g if p in playing] for g in ranking]
-        body = {"type": "result", "match": mid, "ranking": [g for g in ranking if g],
-                "scores": {ids[n]: float(v) for n, v in scores.items() if ids.get(n) in playing},
-                "table": table_id}
-        try:
-            service._submit(tid, body, "table")
-        except (HubError, UnknownTableError, RefusedError) as err:
-            log.warning("table %s: result refused: %s", table_id, err)
-            return
-    service._changed(tid)
-
-
-def catch_up(service: TournamentService) -> None:
-    """Report the results of tables that ended while nobody was listening, and
-    abandon the open tables of matches decided meanwhile (a stop between storing a
-    result by hand and abandoning its table)."""
-    for table_id in list(service._by_table):
-        service.table_changed(table_id)
-    with service._lock:
-        in_play = {table for t in service._tournaments.values() for table in tables_in_play(t)}
-        release(service, set(service._by_table) - in_play, "director")
+def result_entry(t: Tournament, match_id: str, table_id: str, names: list[list[str]],
+                 scores: dict[str, float]) -> JSONDict:
+    """The ``result`` entry of a finished table: its ranking by player id (names of
+    players no longer in the match dropped), its scores."""
+    ids = {p.name: p.id for p in t.players.values()}
+    playing = [p for p in t.matches[match_id].players if p not in t.matches[match_id].forfeits]
+    ranking = [[ids[n] for n in group if ids.get(n) in playing] for group in names]
+    return {"type": "result", "match": match_id, "ranking": [g for g in ranking if g],
+            "scores": {ids[n]: v for n, v in scores.items() if ids.get(n) in playing},
+            "table": table_id}
 
 
 def tables_in_play(t: Tournament) -> set[str]:

@@ -69,6 +69,8 @@ def test_referee_runs_a_tournament_from_the_pages(referee: FlaskClient, hub: Hub
         assert referee.get(f"/tournaments/{tid}{url}").status_code == 200, url
     big_tables = referee.get(f"/tournaments/{tid}/big?mode=tables")
     assert big_tables.status_code == 302 and big_tables.headers["Location"].startswith("/big")
+    assert referee.application is not None
+    referee.application.config["PUBLIC_URL"] = "http://192.168.1.20:8000"  # phones reach it (issue 26.3)
     sheets = referee.get(f"/tournaments/{tid}/sheets").get_data(as_text=True)
     assert sheets.count('src="data:image/svg+xml') >= 5
     rows = list(csv.reader(io.StringIO(referee.get(f"/tournaments/{tid}/results.csv").get_data(as_text=True))))

@@ -1,0 +1,162 @@
+"""Corrections with known consequences: what changing a done match's ranking changes,
+shown before it is made, and the ``correct`` entry that makes it.
+
+A correction can change who qualified from a pool, who won a bracket match, and so
+who plays later matches. Matches not started simply follow (their players are derived
+from results: :meth:`Tournament.resolve`); a Swiss round's matches not started are drawn
+again. A *started* match (called to a station, or done) whose players would change is
+a dependent: it is reset — sent back to waiting, its result forgotten, then filled and
+played again — only when the correction lists it in ``reset`` (the organizer saw the
+preview and confirmed); otherwise the correction is refused naming those matches. A
+correction that changes nothing (the same ranking, the same scores) changes nothing:
+no redraw, no reset.
+
+:func:`preview` answers what a correction would change — standings, qualifiers,
+pairings, the matches to reset, the final ranking — without changing anything.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from hub.errors import BadInputError, RefusedError
+from hub.tournament import placings, swiss
+from hub.tournament.model import JSONDict, Match
+
+if TYPE_CHECKING:
+    from hub.tournament.state import Tournament
+
+BRACKETS = ("main", "consolation")
+
+
+def _stale_started(t: Tournament) -> list[Match]:
+    """Started bracket matches whose sources now give other players."""
+    outcome: dict[str, list[str]] | None = None
+    stale = []
+    for m in t.matches.values():
+        if m.stage not in BRACKETS or not m.started or m.bye or not m.players:
+            continue
+        if outcome is None and any(kind in ("qualifier", "consolation") for kind, _ in m.sources):
+            outcome = t.pool_outcome()
+        known, players = t.slot_players(m, outcome)
+        if not known or sorted(players) != sorted(m.players):
+            stale.append(m)
+    return stale
+
+
+def dependents(t: Tournament, match_id: str, ranking: Any, scores: dict[str, float]) -> list[str]:
+    """Ids of the started matches a correction of ``match_id`` would reset, in match
+    order (a reset match's own dependents included). Tried on the tournament itself,
+    then undone: only matches change, and every one of them is put back as it was."""
+    if t.spec.format == "swiss":
+        return []  # a Swiss round's started matches stay: their pairings were fair when made
+    saved = {mid: (m.status, m.players, m.ranking, dict(m.scores), m.station, m.table, m.forfeits, m.bye)
+             for mid, m in t.matches.items() if m.stage in BRACKETS or mid == match_id}
+    status, revision = t.status, t.revision
+    m = t.matches[match_id]
+    m.ranking, m.scores = ranking, scores
+    t.revision += 1  # the pools' outcome is computed again
+    reset: list[str] = []
+    try:
+        while True:
+            t.resolve()
+            stale = _stale_started(t)
+            if not stale:
+                break
+            for s in stale:
+                t.reset(s)
+                reset.append(s.id)
+    finally:
+        for mid, (st, players, rk, sc, station, table, forfeits, bye) in saved.items():
+            x = t.matches[mid]
+            x.status, x.players, x.ranking, x.scores = st, players, rk, sc
+            x.station, x.table, x.forfeits, x.bye = station, table, forfeits, bye
+        t.status = status
+        t.revision = revision + 2  # not the trial's
+    return sorted(reset, key=lambda mid: t.matches[mid].number)
+
+
+def on_correct(t: Tournament, body: Mapping[str, Any], at: float) -> None:
+    """The ``correct`` entry (module doc)."""
+    m = t.match(body.get("match"))
+    if m.status != "done" or m.bye:
+        raise RefusedError(f"match {m.number} has no result to correct")
+    ranking, scores = t.ranking_for(m, body)
+    if "scores" not in body:
+        scores = m.scores  # a correction of the ranking alone keeps the scores
+    confirmed = body.get("reset", [])
+    if not isinstance(confirmed, list) or not all(isinstance(x, str) for x in confirmed):
+        raise BadInputError("reset: expected a list of match ids")
+    t.redraw_due = False
+    if ranking == m.ranking and scores == m.scores:
+        return  # changes nothing (finding 4: nothing is redrawn)
+    reset = dependents(t, m.id, ranking, scores)
+    missing = [mid for mid in reset if mid not in confirmed]
+    if missing:
+        listed = ", ".join(f"{t.matches[mid].number} ({t.matches[mid].status})" for mid in missing)
+        raise RefusedError(f"this correction changes who plays matches already started: {listed}; "
+                           "confirm resetting them")
+    m.ranking, m.scores = ranking, scores
+    m.corrected += 1
+    for mid in reset:
+        t.reset(t.matches[mid])
+    t.redraw_due = t.spec.format == "swiss" and m.round < t.round
+
+
+def preview(t: Tournament, body: Mapping[str, Any]) -> JSONDict:
+    """What the correction ``body`` would change, every reset confirmed: ``standings``
+    (players whose place or points change), ``qualifiers`` (who enters or leaves the
+    main bracket), ``pairings`` (matches not started whose players change, and a Swiss
+    redraw), ``reset`` (started matches replayed) and ``ranking`` (final places that
+    change). Raises as the entry would, except for the confirmation; changes nothing."""
+    m = t.match(body.get("match"))
+    if m.status != "done" or m.bye:
+        raise RefusedError(f"match {m.number} has no result to correct")
+    ranking, scores = t.ranking_for(m, body)
+    if "scores" not in body:
+        scores = m.scores
+    reset = dependents(t, m.id, ranking, scores)
+    after = copy.deepcopy(t)
+    entry = {**dict(body), "type": "correct", "reset": reset}
+    after.apply(entry)
+    follow = swiss.redraw_entry(after) if after.redraw_due else None
+    if follow is not None:
+        after.apply(follow)
+
+    def lines(x: Tournament) -> dict[str, tuple[int, float]]:
+        return {s.player: (s.rank, s.points) for s in placings.standings(x) if s.played}
+
+    before_lines, after_lines = lines(t), lines(after)
+    standings = [{"player": p, "name": t.name(p), "before": list(before_lines.get(p, (0, 0.0))),
+                  "after": list(after_lines.get(p, (0, 0.0)))}
+                 for p in sorted(set(before_lines) | set(after_lines), key=lambda p: after_lines.get(p, (0, 0))[0])
+                 if before_lines.get(p) != after_lines.get(p)]
+    q_before = placings.pool_outcome(t).get("qualifier", []) if t.spec.format == "pools" else []
+    q_after = placings.pool_outcome(after).get("qualifier", []) if t.spec.format == "pools" else []
+    qualifiers = {"in": [{"player": p, "name": t.name(p)} for p in q_after if p not in q_before],
+                  "out": [{"player": p, "name": t.name(p)} for p in q_before if p not in q_after]}
+    pairings = []
+    for mid, was in t.matches.items():
+        now = after.matches[mid]
+        if mid in reset or was.started or now.status == "cancelled" and was.status == "cancelled":
+            continue
+        if (was.players, was.status) != (now.players, now.status):
+            pairings.append({"match": mid, "number": was.number,
+                             "before": [t.name(p) for p in was.players] if was.status != "cancelled" else [],
+                             "after": [t.name(p) for p in now.players] if now.status != "cancelled" else []})
+    for mid, now in after.matches.items():
+        if mid not in t.matches:
+            pairings.append({"match": mid, "number": now.number, "before": [],
+                             "after": [t.name(p) for p in now.players]})
+    rank_before = dict((p, place) for place, p in placings.final_ranking(t))
+    rank_after = dict((p, place) for place, p in placings.final_ranking(after))
+    changed_places = [{"player": p, "name": t.name(p), "before": rank_before.get(p),
+                       "after": rank_after.get(p)}
+                      for p in t.players if rank_before.get(p) != rank_after.get(p)]
+    return {"match": m.id, "number": m.number, "changes": ranking != m.ranking or scores != m.scores,
+            "standings": standings, "qualifiers": qualifiers, "pairings": pairings,
+            "reset": [{"match": mid, "number": t.matches[mid].number, "status": t.matches[mid].status,
+                       "players": [t.name(p) for p in t.matches[mid].players]} for mid in reset],
+            "ranking": changed_places}

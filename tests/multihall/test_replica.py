@@ -9,13 +9,13 @@ from collections.abc import Iterator
 
 import pytest
 
+from hub import replica as readonly
 from hub.devices.transport import FakeTransport
 from hub.errors import RefusedError
 from hub.facade import Hub
 from hub.log.open import open_store
 from hub.replica import ReadOnlyHub
 from tests.hub.boards import Outbox, wait_for
-from hub import replica as readonly
 
 MOVES = ("b1", "c1", "c2", "b2", "a1")  # a whole 3x3 Trike game (tests/hub/tables/test_table.py)
 

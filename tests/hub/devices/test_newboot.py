@@ -17,9 +17,9 @@ import pytest
 
 from firmware.node import Node
 from firmware.outbox import MemoryStorage
-from tests.hub.devices.test_boot_ids import CFG, Board, HubLink, board_after_a_throw, stored
 from tests.hub.boards import wait_for
 from tests.hub.conftest import Rig
+from tests.hub.devices.test_boot_ids import CFG, Board, HubLink, board_after_a_throw, stored
 
 pytestmark = pytest.mark.slow  # the hub asks again after ASK_EVERY_S (2 s): ~4 s in all
 

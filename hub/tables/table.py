@@ -47,6 +47,7 @@ from engines.records import initial_state
 from hub.errors import BadInputError, RefusedError
 from hub.log.store import Entry
 from hub.tables import wording
+from hub.tables.moments import Moments, after_action
 
 MAX_EVENTS = 60  # events kept for the view
 MAX_ALERTS = 50
@@ -123,6 +124,7 @@ class Table:
         self._version = 0  # bumped whenever the state changes (printed-state cache key)
         self._printed: tuple[int, dict[str, Any]] | None = None
         self._legal: tuple[int, list[Any]] | None = None
+        self.moments = Moments()  # what just happened, for the pages (hub/tables/moments.py)
 
     # -- building ----------------------------------------------------------------------
     def record(self) -> dict[str, Any]:
@@ -147,8 +149,9 @@ class Table:
             except GameError as err:
                 raise RefusedError(f"action {index} would be illegal: {err}", "would_be_illegal",
                                    index=index, reason=str(err)) from None
-        self.actions, self.state = actions, state
+        old, self.actions, self.state = self.actions, actions, state
         self._version += 1
+        self.moments.correct(old, actions)
 
     def play(self, action: Any, src: list[int], by: str) -> None:
         """Apply one action (record notation) to the state; RefusedError if illegal."""
@@ -161,6 +164,9 @@ class Table:
         finally:
             self._version += 1  # apply raises before changing anything, but be safe
         self.actions.append({"action": self.game.action_to_json(parsed), "src": src, "by": by})
+        printed = self.printed()
+        log = printed.get("log") or [{"player": None, "action": self.actions[-1]["action"]}]
+        self.moments.add(after_action(log[-1], printed.get("last_events") or []), len(self.actions) - 1)
 
     def trial(self) -> Self:
         """A copy to try an entry on before it is stored (``Hub._apply_checked``): the
@@ -171,6 +177,7 @@ class Table:
         twin.state = self.state.clone()
         twin.actions, twin.events, twin.alerts = list(self.actions), list(self.events), list(self.alerts)
         twin._alert_keys, twin.commands = set(self._alert_keys), list(self.commands)
+        twin.moments = self.moments.copy()
         return twin
 
     # -- entries -----------------------------------------------------------------------
@@ -392,6 +399,7 @@ class Table:
                        for a in self.alerts],
             "events": [_worded(event) for event in (self.events if events is None else self.events[-events:])],
             "hint": self.hint,
+            "moments": self.moments.view(),
             "archived": self.archived,
             "abandoned": self.abandoned,
         }
@@ -407,6 +415,7 @@ class Table:
             "version": self.version,
             "archived": self.archived,
             "abandoned": self.abandoned,
+            "moments": self.moments.dump(),
         }
 
     def load(self, data: Mapping[str, Any]) -> None:
@@ -420,6 +429,7 @@ class Table:
         self.version = int(data.get("version", 0))  # snapshots older than the field: 0
         self.archived = bool(data.get("archived", False))  # older snapshots have none
         self.abandoned = bool(data.get("abandoned", False))
+        self.moments.load(data.get("moments"))  # older snapshots have none
 
 
 def _worded(item: dict[str, Any], shorten: bool = True) -> dict[str, Any]:

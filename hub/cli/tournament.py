@@ -4,7 +4,8 @@ table or a tournament.)
 
     trigono export T1 --db festival.db > t1.json
     trigono tournament load t1.json --db other.db
-    trigono tournament sim 16 --format pools        # also: trigono sim --tournament 16
+    trigono tournament sim 16 --format pools --db sim.db   # also: trigono sim --tournament 16 --db sim.db
+    trigono export SIM --db sim.db > sim.json
 """
 
 from __future__ import annotations
@@ -61,6 +62,9 @@ def add_tournament(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     s.add_argument("--players", type=int, default=2, help="players per match (default: 2)")
     s.add_argument("--tables", type=int, default=4, help="stations (default: 4)")
     s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--db", default=":memory:",
+                   help="event store the tournament is kept in: a SQLite file or a postgresql:// URL "
+                        "(default: in memory)")
     s.add_argument("--json", action="store_true", help="print the podium as JSON at the end")
     s.set_defaults(func=cmd_sim)
 

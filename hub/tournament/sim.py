@@ -60,29 +60,33 @@ def play_table(hub: Hub, table_id: str, rng: random.Random, max_moves: int = 200
 
 
 def run(players: int, fmt: str, *, game: str = "trigono", seats: int = 2, stations: int = 4,
-        seed: int = 1, rounds: int = 4, out: Any = None) -> dict[str, Any]:
-    """Run a whole simulated tournament; returns its final view."""
+        seed: int = 1, rounds: int = 4, out: Any = None, db: str = ":memory:") -> dict[str, Any]:
+    """Run a whole simulated tournament; returns its final view. ``db``: the event store
+    it is kept in (a SQLite file or a postgresql:// URL; ``trigono export SIM --db``)."""
     out = out or sys.stdout
     rng = random.Random(seed)
-    hub = Hub(":memory:", settle_s=SETTLE_S)
+    hub = Hub(db, settle_s=SETTLE_S)
     hub.start()
     service = TournamentService(hub.store, hub)
     service.start()
     try:
-        service.create({"name": f"Simulation {fmt}", "game": game, "format": fmt, "seats": seats,
-                        "pool_size": max(4, seats), "rounds": rounds, "seed": seed,
-                        "options": GAME_OPTIONS.get(game, {})}, tournament_id="SIM")
+        tid = service.create({"name": f"Simulation {fmt}", "game": game, "format": fmt, "seats": seats,
+                              "pool_size": max(4, seats), "rounds": rounds, "seed": seed,
+                              "options": GAME_OPTIONS.get(game, {})},
+                             tournament_id=None if "SIM" in service.ids() else "SIM")["id"]
         for name in player_names(players):
-            service.submit("SIM", {"type": "register", "player": {"name": name}})
-        for pid in list(service.get("SIM").players):
-            service.submit("SIM", {"type": "check_in", "player": pid})
+            service.submit(tid, {"type": "register", "player": {"name": name}})
+        for pid in list(service.get(tid).players):
+            service.submit(tid, {"type": "check_in", "player": pid})
         if game == "trigono":
-            view = _trigono_on_boards(hub, service, "SIM", stations, rng, out)
+            view = _trigono_on_boards(hub, service, tid, stations, rng, out)
         else:
-            view = _random_moves(hub, service, "SIM", stations, seats, rng, out)
+            view = _random_moves(hub, service, tid, stations, seats, rng, out)
         podium = ", ".join(f"{p['place']}. {p['name']}" for p in view["podium"])
         print(f"podium: {podium} ({len([m for m in view['matches'] if m['status'] == 'done'])} matches, "
               f"{view['entries']} log entries)", file=out, flush=True)
+        if db != ":memory:":
+            print(f"tournament {tid} kept in {db}: trigono export {tid} --db {db}", file=out, flush=True)
         return view
     finally:
         service.close()
@@ -90,16 +94,23 @@ def run(players: int, fmt: str, *, game: str = "trigono", seats: int = 2, statio
 
 
 class _Calls:
-    """Prints each new call once: ``match 12: Ana, Ben → row2``."""
+    """Prints each new call once, every one of them (read from the tournament's log, not
+    the view's list of the latest calls): ``match 12: Ana, Ben → row2``."""
 
-    def __init__(self, out: Any) -> None:
-        self.out, self.shown = out, 0
+    def __init__(self, service: TournamentService, tid: str, out: Any) -> None:
+        self.service, self.tid, self.out, self.read = service, tid, out, 0
 
-    def show(self, view: dict[str, Any]) -> None:
-        for call in view["calls"][self.shown:]:
-            print(f"match {call['number']}: {', '.join(call['players'])} → {call['station']}",
-                  file=self.out, flush=True)
-        self.shown = len(view["calls"])
+    def show(self) -> None:
+        entries = self.service.export(self.tid)["entries"]
+        if len(entries) == self.read:
+            return
+        t = self.service.get(self.tid)
+        for body in entries[self.read:]:
+            if body["type"] == "call":
+                m = t.matches[body["match"]]
+                print(f"match {m.number}: {', '.join(t.name(p) for p in m.players)} → {body['station']}",
+                      file=self.out, flush=True)
+        self.read = len(entries)
 
 
 def _random_moves(hub: Hub, service: TournamentService, tid: str, stations: int, seats: int,
@@ -107,14 +118,15 @@ def _random_moves(hub: Hub, service: TournamentService, tid: str, stations: int,
     for i in range(stations):
         service.submit(tid, {"type": "station", "station": {"id": f"row{i + 1}", "seats": max(seats, 2)}})
     view = service.submit(tid, {"type": "start"})
-    calls = _Calls(out)
+    calls = _Calls(service, tid, out)
     while view["status"] != "finished":
-        calls.show(view)
+        calls.show()
         playing = [m for m in view["matches"] if m["status"] == "called" and m["table"]]
         m = rng.choice(playing)
         play_table(hub, m["table"], rng)
         service.table_changed(m["table"])
         view = service.view(tid)
+    calls.show()  # all of them, the final's included
     return view
 
 
@@ -129,12 +141,12 @@ def _trigono_on_boards(hub: Hub, service: TournamentService, tid: str, stations:
             "id": f"row{i + 1}", "seats": seats, "boards": [f"{{table}}B{k}" for k in range(1, boards + 1)]}})
     skills = {p.name: round(rng.uniform(0.3, 0.9), 2) for p in service.get(tid).players.values()}
     view = service.submit(tid, {"type": "start"})
-    calls = _Calls(out)
+    calls = _Calls(service, tid, out)
     running: dict[str, tuple[SimEvent, float]] = {}  # table id -> (event, started)
     with tempfile.TemporaryDirectory(prefix="trigono-tournament-") as work:
         try:
             while view["status"] != "finished":
-                calls.show(view)
+                calls.show()
                 for m in view["matches"]:
                     table = m["table"]
                     if m["status"] == "called" and table and table not in running:
@@ -153,6 +165,7 @@ def _trigono_on_boards(hub: Hub, service: TournamentService, tid: str, stations:
         finally:
             for event, _started in running.values():
                 event.close()
+    calls.show()  # all of them, the final's included
     return view
 
 
@@ -163,7 +176,7 @@ def cmd_tournament_sim(args: argparse.Namespace) -> int:
         return 2
     try:
         view = run(args.tournament, args.format, game=args.game, seats=args.players, seed=args.seed,
-                   stations=max(1, args.tables))
+                   stations=max(1, args.tables), db=getattr(args, "db", None) or ":memory:")
     except ValueError as err:
         print(str(err), file=sys.stderr)
         return 2

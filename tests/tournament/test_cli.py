@@ -54,3 +54,21 @@ def test_trigono_sim_tournament_on_simulated_boards(capsys: pytest.CaptureFixtur
     assert any(" → row" in line for line in lines)
     podium = json.loads(lines[-1])
     assert podium[0]["place"] == 1 and len(podium) >= 3
+
+
+@pytest.mark.parametrize("spelling", [["tournament", "sim", "16"], ["sim", "--tournament", "16"]])
+def test_a_simulated_tournament_is_kept_in_its_db_and_prints_every_call(
+        spelling: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Finding 5: ``--db FILE`` keeps the simulated tournament (it exports from FILE), and
+    every call is printed, the final's included (38 calls > the view's last 30)."""
+    db = tmp_path / "sim.db"
+    assert main([*spelling, "--format", "pools", "--game", "trike", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    printed = [line for line in out.splitlines() if line.startswith("match ")]
+    assert f"trigono export SIM --db {db}" in out
+    assert main(["export", "SIM", "--db", str(db)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    calls = [e for e in doc["entries"] if e["type"] == "call"]
+    assert len(calls) > 30 and len(printed) == len(calls)
+    final = max(int(e["match"][1:]) for e in calls)
+    assert any(line.startswith(f"match {final}:") for line in printed)

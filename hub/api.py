@@ -9,7 +9,7 @@ the hub's wings can be rearranged behind this page without touching a template.
 
 from __future__ import annotations
 
-from hub import errors, jsonlimits
+from hub import clock, errors, jsonlimits
 from hub.cli.assemble import (
     HubOptions,
     add_hub_options,
@@ -44,7 +44,7 @@ __all__ = [
     "BadInputError", "ConflictError", "DemoTournament", "Hub", "HubError", "HubOptions",
     "ReadOnlyHub", "RefusedError", "StaleViewError", "SimEvent", "StoreOpenError", "StoreWriteError", "SimTable", "TableSpec", "TournamentService",
     "UnknownGameError", "UnknownMatchError", "UnknownTableError", "UnknownTournamentError",
-    "add_hub_options", "attach_links", "describe", "errors", "is_postgres_url", "jsonlimits",
+    "add_hub_options", "attach_links", "clock", "describe", "errors", "is_postgres_url", "jsonlimits",
     "open_hub", "parse_hostport", "place", "service_for", "shared_secret", "stop_on_signal",
     "tune_gc", "wait",
 ]

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from engines import GAMES
+from hub import clock
 from hub.devices import ingest
 from hub.devices.health import GIVE_UP_S, SeqTracker
 from hub.devices.ingest import IngestState
@@ -235,7 +236,7 @@ class Hub:
                 if other is not None and not self.tables.is_over(other):
                     raise ConflictError(f"board {b['board']} is bound to table {other}", "board_bound",
                                     board=b["board"], table=other)
-            table = self.tables.create(table_id, body, time.time())  # announced by the writer
+            table = self.tables.create(table_id, body, clock.now())  # announced by the writer
             for b in spec.boards:
                 self.devices.bind(b["board"], table_id)
             self.bots.request(table_id)
@@ -403,7 +404,7 @@ class Hub:
             self._timer_wake.wait(TICK_S if busy else IDLE_TICK_S)
             self._timer_wake.clear()
             try:
-                busy = self.tick(time.time())
+                busy = self.tick(clock.now())
             except StoreWriteError as err:  # a full disk: one line per 30 s, not 45 tracebacks a second
                 TIMER_LOG.error("store", "timer tick: %s", err)
             except Exception as err:  # noqa: BLE001 - the timer thread must survive anything

@@ -22,11 +22,11 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
-import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from firmware import protocol
+from hub import clock
 from hub.errors import HubError, RefusedError
 from hub.facade import Hub
 from hub.log.open import is_postgres_url, open_store
@@ -182,7 +182,7 @@ class ReadOnlyHub(Hub):
                     changes.append({"kind": "board", "board": entry.board})
                 if entry.table_id is not None and self._apply(entry):
                     changes.append({"kind": "table", "table": entry.table_id})
-            self._mark_silent(time.time(), changes)
+            self._mark_silent(clock.now(), changes)
         self.feed.changed(changes)
         return len(entries)
 

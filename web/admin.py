@@ -4,13 +4,12 @@ on the triangular grid and bind them to physical boards, watch board health."""
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.exceptions import BadRequest
 
-from hub.api import BadInputError, HubError, TableSpec, jsonlimits, place
+from hub.api import BadInputError, HubError, TableSpec, clock, jsonlimits, place
 from web.context import get_hub
 from web.describe import refusal_text
 from web.flashing import flash_key, flash_refusal
@@ -117,7 +116,7 @@ def boards_context() -> dict[str, Any]:
     """Board health, the device links' state and the boards no table binds."""
     hub = get_hub()
     return {"boards": hub.boards(), "links": hub.links(), "unregistered": hub.unregistered(),
-            "now": time.time()}
+            "now": clock.now()}
 
 
 @bp.get("/boards")

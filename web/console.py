@@ -5,13 +5,12 @@ without JavaScript; web/static/js/console.js refreshes the panel when the table 
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.exceptions import BadRequest
 
-from hub.api import HubError, StaleViewError, UnknownTableError, jsonlimits
+from hub.api import HubError, StaleViewError, UnknownTableError, clock, jsonlimits
 from web.context import get_hub
 from web.describe import refusal_text
 from web.flashing import flash_key, flash_refusal
@@ -76,9 +75,9 @@ def boards_readiness(view: dict[str, Any]) -> dict[str, Any]:
     """The table's boards as they are (never seen, offline, faulty, online) and the table's
     readiness (web/readiness.py): never "armed" on boards that are not there."""
     if not view.get("layout"):
-        return {"table_boards": [], "readiness": "no_boards", "now": time.time()}
+        return {"table_boards": [], "readiness": "no_boards", "now": clock.now()}
     boards = table_boards(view, get_hub().boards())
-    return {"table_boards": boards, "readiness": readiness(view, boards), "now": time.time()}
+    return {"table_boards": boards, "readiness": readiness(view, boards), "now": clock.now()}
 
 
 @bp.get("/")

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware import protocol
+from hub import clock
 from hub.devices import ingest
 from hub.devices.inbox import Inbox
 from hub.devices.ingest import Ack, Arrival, IngestState, Intake
@@ -63,12 +64,12 @@ class IngestLoop:
 
     def put_many(self, transport: Transport, messages: list[tuple[JSONDict, str | None]],
                  link: str) -> None:
-        at = time.time()
+        at = clock.now()
         self.inbox.put_many(Arrival(transport, msg, link, at, raw) for msg, raw in messages)
 
     def corrupt(self, link: str, reason: str, board: str | None) -> None:
         with self._lock:
-            if board is not None and self.devices.admits(board, time.time(), link):
+            if board is not None and self.devices.admits(board, clock.now(), link):
                 self.devices.board(board).corrupt += 1
                 self.feed.boards([board])
             log.debug("corrupt message on %s: %s", link, reason)  # the link logs it (rate-limited)

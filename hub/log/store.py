@@ -23,13 +23,13 @@ Deduplication is the store's job too: an entry that carries a device's
 from __future__ import annotations
 
 import json
-import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hub import clock
 from hub.jsonlimits import encodable
 
 SCHEMA = """
@@ -95,7 +95,7 @@ class Entry:
         seq: int | None = None,
         raw: str | None = None,
     ) -> Entry:
-        return cls(None, time.time() if at is None else at, source, table_id, body, board, boot,
+        return cls(None, clock.now() if at is None else at, source, table_id, body, board, boot,
                    seq, raw)
 
 

@@ -13,7 +13,12 @@ forfeits, and printable match sheets with a QR code (segno) to each match's page
 API: ``GET /api/tournaments``, ``GET /api/tournaments/<id>``,
 ``GET /api/tournaments/<id>/export``, ``GET /api/ratings``; with login and CSRF:
 ``POST /api/tournaments`` (a spec), ``POST /api/tournaments/<id>/entries`` (one entry,
-:mod:`hub.tournament.state`), ``POST /api/tournaments/load`` (an export). See docs/api.md.
+:mod:`hub.tournament.state`), ``POST /api/tournaments/<id>/preview`` (what a correction
+would change: :mod:`hub.tournament.corrections`), ``POST /api/tournaments/load`` (an
+export). See docs/api.md.
+
+A correction by form first shows its preview (what changes, which started matches are
+replayed) and asks to confirm; a correction that changes nothing is not made.
 """
 
 from __future__ import annotations
@@ -340,7 +345,16 @@ def admin_post(tid: str) -> Any:
                 if p["status"] == "registered":
                     svc.submit(tid, {"type": "check_in", "player": p["id"]}, by="referee")
         else:
-            svc.submit(tid, _entry_from_form(view), by="referee")
+            entry = _entry_from_form(view)
+            if entry["type"] == "correct" and request.form.get("confirm") != "1":
+                preview = svc.preview(tid, entry)  # first what it changes, then confirm
+                if not preview["changes"]:
+                    flash_key("tour.correct_nothing")
+                    return redirect(url_for("tournament.admin", tid=tid))
+                return _page("correct.html", view, preview=preview, form=request.form, by_id=_players(view))
+            if entry["type"] == "correct":
+                entry["reset"] = request.form.getlist("reset")  # those the organizer saw listed
+            svc.submit(tid, entry, by="referee")
         flash_key("tour.saved")
     except (UnknownMatchError, HubError) as err:
         flash_refusal(str(err))
@@ -433,6 +447,14 @@ def api_version(tid: str) -> Any:
 @bp.get("/api/tournaments/<tid>/export")
 def api_export(tid: str) -> Any:
     return jsonify(service().export(tid))
+
+
+@bp.post("/api/tournaments/<tid>/preview")
+@login_required
+def api_preview(tid: str) -> Any:
+    """What a ``correct`` entry would change (standings, qualifiers, pairings, matches to
+    reset, final places), changing nothing; the entry itself then lists ``reset``."""
+    return jsonify(service().preview(tid, _json_body()))
 
 
 @bp.get("/api/ratings")

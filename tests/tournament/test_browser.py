@@ -65,6 +65,11 @@ def test_sixteen_players_pools_then_bracket_to_the_podium(browser: Any, hub: Hub
             form.locator(f"select[name=place_{winner}]").select_option("2")
             form.locator(f"select[name=place_{loser}]").select_option("1")
             form.locator("button").click()
+            page.wait_for_selector(".correction-preview")  # what it changes, before it is made (issue 25)
+            assert "Avant de corriger" in page.inner_text("h2")
+            assert page.locator(".correction-preview li").count() >= 2  # the two swapped standings
+            shot(page, "tournament-correction-preview.png")
+            page.click(".confirm-correction button[type=submit]")
             page.wait_for_load_state()
             after = {s["player"]: s["points"] for s in view()["standings"]}
             assert after[loser] == before[loser] + 3 and after[winner] == before[winner] - 3
@@ -83,7 +88,7 @@ def test_sixteen_players_pools_then_bracket_to_the_podium(browser: Any, hub: Hub
     shot(page, "tournament-bracket.png")
     page.goto(f"{server.url}/tournaments/{tid}/sheets")
     assert page.locator("#print-sheets").is_visible()
-    assert page.locator(".sheet img.qr").count() == page.locator(".sheet").count() >= 30
+    assert page.locator(".sheet").count() >= 30  # QR codes only where phones reach the server: test_web
     assert page.js_errors == []
 
 

@@ -47,8 +47,15 @@ def test_referee_runs_a_tournament_from_the_pages(referee: FlaskClient, hub: Hub
     view = referee.get(f"/api/tournaments/{tid}").get_json()
     done = next(m for m in view["matches"] if m["id"] == first["id"])
     assert done["ranking"] == [[first["players"][1]], [first["players"][0]]]
-    form(referee, admin, {"action": "correct", "match": first["id"],
-                          f"place_{first['players'][0]}": "1", f"place_{first['players'][1]}": "2"})
+    # A correction first shows what it changes (issue 25), then is made on confirmation.
+    fields = {"action": "correct", "match": first["id"],
+              f"place_{first['players'][0]}": "1", f"place_{first['players'][1]}": "2"}
+    preview = referee.post(admin, data={**fields, "csrf_token": csrf_token(referee, admin)})
+    assert preview.status_code == 200
+    page = preview.get_data(as_text=True)
+    assert f"Avant de corriger la partie {first['number']}" in page and 'name="confirm" value="1"' in page
+    assert referee.get(f"/api/tournaments/{tid}").get_json()["matches"][0]["corrected"] == 0
+    form(referee, admin, {**fields, "confirm": "1"})
     view = referee.get(f"/api/tournaments/{tid}").get_json()
     done = next(m for m in view["matches"] if m["id"] == first["id"])
     assert done["ranking"][0] == [first["players"][0]] and done["corrected"] == 1
@@ -162,3 +169,31 @@ def test_a_refused_creation_comes_back_to_the_form_with_its_reason(referee: Flas
     page = referee.get(where).get_data(as_text=True)
     assert "seats: expected a whole number" in page
     assert referee.get("/api/tournaments").get_json() == []
+
+
+def test_a_correction_that_changes_nothing_is_not_made_and_the_api_previews(referee: FlaskClient) -> None:
+    token = csrf_token(referee, "/tournaments/")
+    created = api_post(referee, "/api/tournaments", {"id": "P1", "name": "Prévue", "game": "trike",
+                                                     "format": "elimination", "check_in": False,
+                                                     "options": {"size": 3}}, token)
+    assert created.status_code == 201
+    for name in ("Ana", "Ben", "Chloé", "Dan"):
+        api_post(referee, "/api/tournaments/P1/entries", {"type": "register", "player": {"name": name}}, token)
+    view = api_post(referee, "/api/tournaments/P1/entries", {"type": "start"}, token).get_json()
+    first, second = [m for m in view["matches"] if m["status"] == "ready"][:2]
+    for m in (first, second):
+        api_post(referee, "/api/tournaments/P1/entries", {"type": "result", "match": m["id"], "ranking": m["players"]},
+                 token)
+    final = next(m for m in api_post(referee, "/api/tournaments/P1/entries", {
+        "type": "station", "station": {"id": "s1", "seats": 2}}, token).get_json()["matches"] if m["round"] == 2)
+    assert final["status"] == "called"
+    body = {"type": "correct", "match": first["id"], "ranking": list(reversed(first["players"]))}
+    preview = api_post(referee, "/api/tournaments/P1/preview", body, token).get_json()
+    assert [r["match"] for r in preview["reset"]] == [final["id"]]
+    refused = api_post(referee, "/api/tournaments/P1/entries", body, token)
+    assert refused.status_code in (400, 409) and "already started" in refused.get_data(as_text=True)
+    page = referee.post("/tournaments/P1/admin", data={
+        "action": "correct", "match": first["id"], f"place_{first['players'][0]}": "1",
+        f"place_{first['players'][1]}": "2", "csrf_token": token})
+    assert page.status_code == 302  # the same ranking again: nothing to correct
+    assert api_post(referee, "/api/tournaments/P1/entries", {**body, "reset": [final["id"]]}, token).status_code == 200

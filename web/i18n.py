@@ -19,6 +19,7 @@ of the browser's ``Accept-Language``, else French (the players are French-speaki
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -64,8 +65,29 @@ def translate(lang: str, key: str, /, **params: Any) -> str:
     if text is None:
         return key
     for name, value in params.items():
+        if lang == "fr":
+            text = elide(text, name, str(value))
         text = text.replace("{" + name + "}", str(value))
     return text
+
+
+VOWEL = re.compile(r"[aeiouyàâäéèêëîïôöûüœæh]", re.IGNORECASE)
+
+
+def elide(text: str, name: str, value: str) -> str:
+    """French elision before a name that starts with a vowel (or h): the catalogue writes
+    "de {name}", "que {name}"; Ana makes them "d’Ana", "qu’Ana" (the same rule as the
+    browser's, web/static/js/common.js).
+
+    >>> elide("Où est le palet de {name} ?", "name", "Elodie"), elide("Lancer de {name}", "name", "Hugo")
+    ('Où est le palet d’{name} ?', 'Lancer d’{name}')
+    >>> elide("palet de {name}", "name", "Ben")
+    'palet de {name}'
+    """
+    if not VOWEL.match(value):
+        return text
+    return re.sub(r"\b(d|qu)e \{" + re.escape(name) + r"\}", lambda m: m.group(1) + "’{" + name + "}", text,
+                  flags=re.IGNORECASE)
 
 
 def choose_language() -> str:

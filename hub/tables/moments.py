@@ -54,6 +54,32 @@ def place_label(where: str) -> tuple[str, dict[str, Any]]:
     return "board", {"board": where}
 
 
+def label(where: str) -> dict[str, Any]:
+    """A place as the pages word it: ``{"kind": ..., **params}`` (catalogue ``where.<kind>``).
+
+    >>> label("B2.small")
+    {'kind': 'small', 'board': 'B2'}
+    """
+    kind, params = place_label(where)
+    return {"kind": kind, **params}
+
+
+def place_labels(printed: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every place a printed state names (its holes, boards, the floor, the final's
+    target) with its label: what a page needs to word the state's places.
+
+    >>> place_labels({"holes": {"B1.big": 0}, "boards": {"B1": 2}, "target": "jackpot"})["B1.big"]
+    {'kind': 'big', 'board': 'B1'}
+    """
+    holes = printed.get("holes")
+    if not isinstance(holes, Mapping):
+        return {}
+    places = [*holes, *(f"board:{b}" for b in printed.get("boards") or {}), "floor"]
+    if isinstance(printed.get("target"), str):
+        places.append(printed["target"])
+    return {where: label(where) for where in places}
+
+
 def _throw_moment(entry: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     thrown = entry["action"]["throw"]
     player, points = entry.get("player"), int(entry.get("points") or 0)
@@ -162,6 +188,9 @@ class Moments:
     def add(self, found: list[dict[str, Any]], action: int) -> None:
         for moment in found:
             self.seq += 1
+            hole = moment["params"].get("hole")
+            if isinstance(hole, str):  # the words for the place go with it (the pages word no place id)
+                moment["place"] = label(hole)
             self.items.append({"seq": self.seq, "action": moment.pop("action", action), **moment})
         del self.items[:-MAX_MOMENTS]
 

@@ -47,7 +47,7 @@ from engines.records import initial_state
 from hub.errors import BadInputError, RefusedError
 from hub.log.store import Entry
 from hub.tables import wording
-from hub.tables.moments import Moments, after_action
+from hub.tables.moments import Moments, after_action, place_labels
 
 MAX_EVENTS = 60  # events kept for the view
 MAX_ALERTS = 50
@@ -400,6 +400,7 @@ class Table:
             "events": [_worded(event) for event in (self.events if events is None else self.events[-events:])],
             "hint": self.hint,
             "moments": self.moments.view(),
+            "places": place_labels(printed),
             "archived": self.archived,
             "abandoned": self.abandoned,
         }

@@ -30,7 +30,7 @@ def test_events_read_as_plain_words_in_both_languages(app: Any) -> None:
         assert event_text(drop) == "B1 big hole: drop (Ana throwing)"
         assert event_text(answer) == "Referee answered: floor"
     with app.test_request_context(headers={"Accept-Language": "fr"}):
-        assert event_text(drop) == "grand trou B1 : chute (lancer de Ana)"
+        assert event_text(drop) == "grand trou B1 : chute (lancer d’Ana)"
         assert event_text(answer) == "Arbitre a répondu : sol"
         assert "{" not in event_text(answer) and "prompt" not in event_text(answer)
 

@@ -3,7 +3,8 @@
 // where their palet came to rest ("on board B1" / "on the floor"). A palet in a hole is
 // the sensors' to report; the referee keeps the last word (undo, void, correct).
 import { layoutSvg, playerRows, statusLine, counts } from "../js/trigono_view.js";
-import { throwAnnouncement } from "../js/live.js";
+import { worded } from "../js/live.js";
+import { placeIn } from "../js/common.js";
 
 export const messages = {
   fr: {
@@ -47,27 +48,21 @@ export function render(view, root, api) {
         el("div", { class: "trigono-choices" }, (mine.choices || []).map((where) => el("button", {
           type: "button", class: `landed ${where === "floor" ? "floor" : "board"}`, "data-choice": where,
           onclick: () => answer(where),
-        }, placeName(t, where)))),
+        }, placeIn(table, where)))),
         el("p", { class: "muted small" }, t("trigono.sensors"))));
     } else {
       panel.push(el("p", { class: "trigono-turn" }, t("trigono.your_throw")));
     }
   }
-  // Newest first, numbered as in the game record (a throw that says nothing keeps its number).
-  const recent = (state.log || []).slice(-5).reverse().map((entry) => (throwAnnouncement(entry) || {}).text || "—");
+  // Newest first: what the hub said happened (its moments, an undo included).
+  const recent = (table.moments || []).slice(-5).reverse().map((moment) => worded(moment).text);
   root.replaceChildren(el("div", { class: "trigono-play" },
     el("div", { class: "trigono-side" },
       ...panel,
       el("table", { class: "players" }, el("caption", { class: "sr-only" }, t("table.players")),
         el("tbody", {}, playerRows({ ...table, state }))),
       recent.length ? el("h2", {}, t("trigono.recent")) : null,
-      recent.length ? el("ol", { class: "trigono-recent", reversed: true, start: (state.log || []).length },
-        recent.map((text) => el("li", {}, text))) : null,
+      recent.length ? el("ul", { class: "trigono-recent" }, recent.map((text) => el("li", {}, text))) : null,
       el("p", { class: "muted small" }, t("trigono.referee"))),
     el("div", { class: "trigono-board" }, layoutSvg({ ...table, state }), counts({ ...table, state }))));
-}
-
-function placeName(t, where) {
-  if (where === "floor") return t("where.floor");
-  return t("where.board", { board: where.slice(6) });
 }

@@ -20,8 +20,19 @@ export function t(key, params = {}) {
     key = `${key}.${one ? "one" : "other"}`;
   }
   let text = lookup(key) ?? key;
-  for (const [name, value] of Object.entries(params)) text = text.split(`{${name}}`).join(String(value));
+  for (const [name, value] of Object.entries(params)) {
+    if (lang === "fr") text = elide(text, name, String(value));
+    text = text.split(`{${name}}`).join(String(value));
+  }
   return text;
+}
+
+// French elision, as web/i18n.py elide(): "de {name}" with Ana is "d’Ana", "que {name}"
+// "qu’Ana" (the catalogue writes "de", "que"; the name decides).
+const VOWEL = /^[aeiouyàâäéèêëîïôöûüœæh]/i;
+export function elide(text, name, value) {
+  if (!VOWEL.test(value)) return text;
+  return text.replace(new RegExp(`\\b(d|qu)e \\{${name}\\}`, "gi"), (_, d) => `${d}’{${name}}`);
 }
 
 export function el(tag, attrs = {}, ...children) {
@@ -103,16 +114,17 @@ export const lattice = {
   },
 };
 
-// "B1.big" → "grand trou B1" etc. (same cases as web/console.py hole_label_parts).
-export function placeLabel(where) {
-  if (where === "floor") return t("where.floor");
-  if (where.startsWith("board:")) return t("where.board", { board: where.slice(6) });
-  if (where === "jackpot") return t("where.jackpot");
-  if (where.startsWith("jackpot.")) return t("where.jackpot_n", { n: where.slice(8) });
-  const dot = where.lastIndexOf(".");
-  const kind = where.slice(dot + 1);
-  if (dot > 0 && (kind === "big" || kind === "small")) return t(`where.${kind}`, { board: where.slice(0, dot) });
-  return where;
+// A place as the hub labels it (hub/tables/moments.py: {kind, board?, n?}, in a moment's
+// `place` or the view's `places`), in the page's words; the page never parses a place id.
+export function placeLabel(label) {
+  if (!label || typeof label !== "object") return String(label ?? "");
+  return t(`where.${label.kind}`, label);
+}
+
+// The label of place `where` in `view` (its `places`), or the id itself when it has none.
+export function placeIn(view, where) {
+  const label = ((view && view.places) || {})[where];
+  return label ? placeLabel(label) : String(where);
 }
 
 export function gameName(game) { return t(`game.${game}`); }

@@ -59,58 +59,37 @@ export function connect({ table = null, onSnapshot, onTable, onTables, onBoards,
 }
 
 // -- announcements ----------------------------------------------------------------------
-// Derived in the browser from what changed between two views of a table (the log is the
-// truth: RECORDS.md), so each viewer gets them in their own language. Each is
-// {key, text}: the key tells how big the moment is (the big screen follows big ones).
+// The hub says what happened (hub/tables/moments.py): each view carries its table's recent
+// moments, a kind with params and an increasing seq. A page words the ones newer than the
+// last it showed, in its own language; it never works them out from two views. Each is
+// {key, kind, text}: the key tells how big the moment is (the big screen follows big ones).
+// An undone or corrected throw is a moment too, so the band never keeps a throw that was
+// taken back.
 
-const say = (key, params) => ({ key, text: t(key, params) });
+const MOMENT_KEYS = { round_drawn: "announce.round_draw" };
+const keyOf = (moment) => (moment.kind === "final" && !moment.place ? "announce.final_choose"
+  : MOMENT_KEYS[moment.kind] || `announce.${moment.kind}`);
 
-export function throwAnnouncement(entry) {
-  const action = entry.action || {};
-  const name = entry.player;
-  const n = entry.points ?? 0;
-  const thrown = action.throw;
-  if (!thrown) {
-    if (action.target) return null;
-    return n > 0 ? say("announce.points", { name, n }) : null;
-  }
-  const to = String(thrown.to || "");
-  if (thrown.invalid) return say("announce.invalid", { name, hole: placeLabel(to) });
-  if (to.endsWith(".big")) return say("announce.big", { name, n });
-  if (to.endsWith(".small")) return say("announce.small", { name, n });
-  if (to.startsWith("jackpot")) return say("announce.jackpot", { name, n });
-  if (n > 0) return say("announce.points", { name, n });
-  if (to === "floor") return say("announce.floor", { name });
-  if (to.startsWith("board:")) return say("announce.board", { name, board: to.slice(6) });
-  return null;
+export function momentText(moment) {
+  const p = moment.params || {};
+  const params = { ...p, name: p.player ?? "", n: p.n ?? p.round ?? p.index ?? "" };
+  if (moment.place) params.hole = placeLabel(moment.place);
+  if (p.finalists) params.finalists = p.finalists.join(" – ");
+  return t(keyOf(moment), params);
 }
 
+export function worded(moment) {
+  return { key: keyOf(moment), kind: moment.kind, seq: moment.seq, text: momentText(moment) };
+}
+
+const lastSeq = (view) => Math.max(0, ...((view && view.moments) || []).map((m) => m.seq));
+
+// The moments of `after` that `before` (the same table's previous view) did not have yet;
+// none for the first view a page gets (those happened before it was opened).
 export function announcementsBetween(before, after) {
   if (!before || !after) return [];
-  const a = before.state || {}, b = after.state || {};
-  const logA = a.log || [], logB = b.log || [];
-  if (logB.length <= logA.length) return []; // nothing new, or an undo
-  const out = [];
-  const game = after.game;
-  for (const entry of logB.slice(logA.length)) {
-    const found = game === "trigono" ? throwAnnouncement(entry)
-      : (entry.points > 0 ? say("announce.points", { name: entry.player, n: entry.points }) : say("announce.move", { name: entry.player }));
-    if (found) out.push(found);
-  }
-  for (const name of b.eliminated || []) {
-    if (!(a.eliminated || []).includes(name)) out.push(say("announce.eliminated", { name }));
-  }
-  const resultsA = a.round_results || [], resultsB = b.round_results || [];
-  for (let k = resultsA.length; k < resultsB.length; k++) {
-    const r = resultsB[k];
-    out.push(r.winner ? say("announce.round_won", { name: r.winner, n: k + 1 }) : say("announce.round_draw", { n: k + 1 }));
-  }
-  if (b.phase === "final" && a.phase !== "final" && b.target) out.push(say("announce.final", { hole: placeLabel(b.target) }));
-  if (b.throw_distance_m > (a.throw_distance_m ?? b.throw_distance_m) && b.round === a.round) {
-    out.push(say("announce.step_back", { m: Number(b.throw_distance_m).toFixed(2) }));
-  }
-  if (b.winner && !a.winner) out.push(say("announce.match_won", { name: b.winner }));
-  return out;
+  const seen = lastSeq(before);
+  return (after.moments || []).filter((m) => m.seq > seen).map(worded);
 }
 
 // -- showing and speaking -----------------------------------------------------------------

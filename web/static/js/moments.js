@@ -4,7 +4,7 @@
 // round winner's row cheering, a trophy for the match. Animations are CSS (big.css) and
 // stop under prefers-reduced-motion; the words and the banner stay.
 import { el, t } from "./common.js";
-import { speak } from "./live.js";
+import { speak, announcementsBetween } from "./live.js";
 import { play } from "./sounds.js";
 import { trophy } from "./trigono_view.js";
 
@@ -30,7 +30,10 @@ export function showMoments(found, { table = null, holdMs = 7000 } = {}) {
   const box = document.getElementById("announce");
   if (!found.length) return;
   const major = isMajor(found);
-  if (box && (major || performance.now() >= majorUntil)) {
+  // A correction replaces whatever the band shows: the throw it names was taken back.
+  const correction = found.some((a) => a.kind === "undone" || a.kind === "amended");
+  if (correction) majorUntil = 0;
+  if (box && (major || correction || performance.now() >= majorUntil)) {
     if (major) majorUntil = performance.now() + holdMs;
     const won = found.some((a) => WON.has(a.key));
     // The biggest moment first: the banner has room for two lines.
@@ -58,23 +61,24 @@ export function showMoments(found, { table = null, holdMs = 7000 } = {}) {
 // back on the new elements with a negative delay, so it runs once, smoothly, to its end.
 const effects = []; // {table, hole | player, kind, start, ms, seat}
 
+// From the hub's moments (announcementsBetween gives the new ones): a palet in a hole, the
+// jackpot, a round or the match won. An undo stops the effects of the table at once.
 export function noteEffects(view, before) {
   const now = performance.now();
-  const a = (before && before.state) || {}, b = view.state || {};
   const seats = (view.seats || []).map((s) => s.name);
-  for (const entry of (b.log || []).slice((a.log || []).length)) {
-    const to = String(((entry.action || {}).throw || {}).to || "");
-    const hole = to.endsWith(".big") || to.endsWith(".small") || to.startsWith("jackpot");
-    if (hole && !((entry.action || {}).throw || {}).invalid) {
-      effects.push({ table: view.id, hole: to, kind: to.startsWith("jackpot") ? "jackpot" : "drop",
-        seat: Math.max(0, seats.indexOf(entry.player)) % 8, start: now, ms: to.startsWith("jackpot") ? 2400 : 1400 });
+  for (const moment of announcementsBetween(before, view)) {
+    const m = (view.moments || []).find((x) => x.seq === moment.seq) || {};
+    const p = m.params || {};
+    if (m.kind === "undone" || m.kind === "amended") {
+      for (let k = effects.length - 1; k >= 0; k--) if (effects[k].table === view.id) effects.splice(k, 1);
+    } else if (m.kind === "big" || m.kind === "small" || m.kind === "jackpot") {
+      const jackpot = m.kind === "jackpot";
+      effects.push({ table: view.id, hole: p.hole, kind: jackpot ? "jackpot" : "drop",
+        seat: Math.max(0, seats.indexOf(p.player)) % 8, start: now, ms: jackpot ? 2400 : 1400 });
+    } else if (m.kind === "round_won" || m.kind === "match_won") {
+      effects.push({ table: view.id, player: p.player, kind: "cheer", start: now, ms: m.kind === "match_won" ? 6000 : 3000 });
     }
   }
-  const resultsA = a.round_results || [], resultsB = b.round_results || [];
-  for (const r of resultsB.slice(resultsA.length)) {
-    if (r.winner) effects.push({ table: view.id, player: r.winner, kind: "cheer", start: now, ms: 3000 });
-  }
-  if (b.winner && !a.winner) effects.push({ table: view.id, player: b.winner, kind: "cheer", start: now, ms: 6000 });
 }
 
 function withDelay(node, effect, now) {

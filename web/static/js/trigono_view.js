@@ -1,7 +1,7 @@
 // A Trigono table as everyone sees it: the layout of boards with the palets on them,
 // the players with their palets in hand and rounds won, and whose throw it is. Shared by
 // the dashboard, the big screen and the Trigono play page (web/static/games/trigono.js).
-import { page, t, el, lattice, placeLabel } from "./common.js";
+import { page, t, el, lattice, placeIn } from "./common.js";
 
 // A shipped SVG, not the emoji: it shows without an emoji font (the festival laptop).
 export function trophy(label) {
@@ -99,7 +99,7 @@ export function statusLine(view) {
     bits.push(el("span", { class: "distance" }, t("table.throw_line", { m: Number(state.throw_distance_m).toFixed(2) })));
   }
   if (state.phase && state.phase !== "normal") bits.push(el("span", { class: `phase ${state.phase}` }, t(`table.phase.${state.phase}`)));
-  if (state.target) bits.push(el("span", { class: "target" }, t("table.target", { hole: placeLabel(state.target) })));
+  if (state.target) bits.push(el("span", { class: "target" }, t("table.target", { hole: placeIn(view, state.target) })));
   return el("div", { class: "status-line" }, bits);
 }
 
@@ -110,7 +110,7 @@ export function counts(view) {
   for (const [board, n] of Object.entries(state.boards || {})) items.push(el("li", { "data-count": `board:${board}`, title: t("table.on_board", { board }) }, el("b", {}, n), " ", board));
   items.push(el("li", { "data-count": "floor" }, el("b", {}, state.floor ?? 0), " ", t("table.floor")));
   for (const [hole, n] of Object.entries(state.holes || {})) {
-    if (n) items.push(el("li", { "data-count": hole, class: "pending" }, el("b", {}, n), " ", t("table.pending", { hole: placeLabel(hole) })));
+    if (n) items.push(el("li", { "data-count": hole, class: "pending" }, el("b", {}, n), " ", t("table.pending", { hole: placeIn(view, hole) })));
   }
   return el("ul", { class: "counts" }, items);
 }

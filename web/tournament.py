@@ -77,7 +77,8 @@ def _follow_the_hub(state: Any) -> None:
 REFRESH_S = 5
 BIG_MODES = ("standings", "bracket", "calls")
 CSV_FIELDS = ("name", "club", "licence")
-MAX_IMPORT = 2000
+MAX_IMPORT = 10_000  # rows read from one players' list; the rest refused, counted
+MAX_REASONS = 20  # refusals shown one by one; the others counted
 
 
 def service() -> TournamentService:
@@ -195,27 +196,33 @@ def export_json(tid: str) -> Any:
 
 
 def csv_cell(value: Any) -> Any:
-    """A cell a spreadsheet will not run as a formula (a name may start with ``=``).
+    """A cell a spreadsheet will not run as a formula (a name may start with ``=``), a
+    number with the decimal comma French Excel reads.
 
-    >>> csv_cell("=1+1"), csv_cell("Ana"), csv_cell(-3)
-    ("'=1+1", 'Ana', -3)
+    >>> csv_cell("=1+1"), csv_cell("Ana"), csv_cell(-3), csv_cell(2.5), csv_cell(3.0)
+    ("'=1+1", 'Ana', -3, '2,5', '3')
     """
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
+    if isinstance(value, float):
+        return f"{value:g}".replace(".", ",")
     return value
 
 
 def _csv(rows: list[list[Any]], filename: str) -> Response:
+    """One table as a CSV file French Excel opens as it is: UTF-8 with a byte-order mark,
+    ``;`` between cells (a comma is the decimal separator there)."""
     out = io.StringIO()
-    csv.writer(out).writerows([[csv_cell(v) for v in row] for row in rows])
-    return Response(out.getvalue(), mimetype="text/csv",
+    out.write("\ufeff")
+    csv.writer(out, delimiter=";").writerows([[csv_cell(v) for v in row] for row in rows])
+    return Response(out.getvalue().encode("utf-8"), mimetype="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
 @bp.get("/tournaments/<tid>/results.csv")
 def export_csv(tid: str) -> Any:
-    """Every match (number, stage, round, pool, station, players, ranking, scores), then
-    the final ranking."""
+    """Every match: number, stage, round, pool, station, players, ranking, scores (the
+    final ranking is its own file: :func:`ranking_csv`)."""
     view = service().view(tid)
     names = {p["id"]: p["name"] for p in view["players"]}
     rows: list[list[Any]] = [["match", "stage", "round", "pool", "station", "status", "players", "ranking", "scores"]]
@@ -224,13 +231,22 @@ def export_csv(tid: str) -> Any:
                      " / ".join(m["names"]),
                      " > ".join(" = ".join(names[p] for p in g) for g in m["ranking"]),
                      " ".join(f"{names[p]}:{v:g}" for p, v in m["scores"].items())])
-    rows.append([])
-    rows.append(["place", "name", "points", "wins", "buchholz"])
+    return _csv(rows, f"tournament-{tid}-results.csv")
+
+
+@bp.get("/tournaments/<tid>/ranking.csv")
+def ranking_csv(tid: str) -> Any:
+    """The final ranking: place, name, club, points, wins and the spec's tie-breaks."""
+    view = service().view(tid)
+    tiebreaks = [tb for tb in view["spec"]["tiebreaks"] if tb != "lot"]
+    clubs = {p["id"]: p["club"] for p in view["players"]}
+    rows: list[list[Any]] = [["place", "name", "club", "points", "wins", *tiebreaks]]
     lines = {s["player"]: s for s in view["standings"]}
     for r in view["ranking"]:
         s = lines.get(r["player"], {})
-        rows.append([r["place"], r["name"], s.get("points", ""), s.get("wins", ""), s.get("buchholz", "")])
-    return _csv(rows, f"tournament-{tid}-results.csv")
+        rows.append([r["place"], r["name"], clubs.get(r["player"], ""), s.get("points", ""), s.get("wins", ""),
+                     *(s.get(tb, "") for tb in tiebreaks)])
+    return _csv(rows, f"tournament-{tid}-ranking.csv")
 
 
 # -- referee pages ---------------------------------------------------------------------------
@@ -341,9 +357,8 @@ def admin_post(tid: str) -> Any:
     view = svc.view(tid)
     try:
         if request.form.get("action") == "check_in_all":  # one entry per player, as by hand
-            for p in view["players"]:
-                if p["status"] == "registered":
-                    svc.submit(tid, {"type": "check_in", "player": p["id"]}, by="referee")
+            svc.submit_many(tid, [{"type": "check_in", "player": p["id"]} for p in view["players"]
+                                  if p["status"] == "registered"], by="referee")
         else:
             entry = _entry_from_form(view)
             if entry["type"] == "correct" and request.form.get("confirm") != "1":
@@ -376,12 +391,17 @@ def players_csv(tid: str) -> Any:
 
 def parse_players_csv(text: str) -> list[dict[str, str]]:
     """Players from a CSV (a header row naming name, club, licence — or those three
-    columns in that order); empty lines are skipped.
+    columns in that order; cells between ``,`` or ``;``); empty lines are skipped.
 
     >>> parse_players_csv("name,club\\nAna,Nantes\\n\\nBen,\\n")
     [{'name': 'Ana', 'club': 'Nantes'}, {'name': 'Ben', 'club': ''}]
+    >>> parse_players_csv("\\ufeffnom;club\\nAna;Nantes\\n")
+    [{'name': 'Ana', 'club': 'Nantes'}]
     """
-    rows = [r for r in csv.reader(io.StringIO(text)) if any(c.strip() for c in r)]
+    first = text.lstrip("\ufeff").split("\n", 1)[0]
+    delimiter = ";" if first.count(";") > first.count(",") else ","  # French Excel writes ";"
+    rows = [r for r in csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter)
+            if any(c.strip() for c in r)]
     if not rows:
         return []
     header = [c.strip().lower() for c in rows[0]]
@@ -391,7 +411,7 @@ def parse_players_csv(text: str) -> list[dict[str, str]]:
     else:
         columns = list(CSV_FIELDS)
     out = []
-    for row in rows[:MAX_IMPORT]:
+    for row in rows:
         player = {c: v.strip() for c, v in zip(columns, row, strict=False) if c in CSV_FIELDS}
         out.append({k: v for k, v in player.items() if k != "licence"} |
                    ({"key": player["licence"]} if player.get("licence") else {}))
@@ -403,15 +423,18 @@ def parse_players_csv(text: str) -> list[dict[str, str]]:
 def players_import(tid: str) -> Any:
     upload = request.files.get("file")
     text = upload.read().decode("utf-8-sig", "replace") if upload and upload.filename else request.form.get("csv", "")
-    svc = service()
-    count = 0
-    for player in parse_players_csv(text):
-        try:
-            svc.submit(tid, {"type": "register", "player": player}, by="referee")
-            count += 1
-        except HubError as err:
-            flash_refusal(f"{player.get('name', '?')}: {err}")
-    flash_key("tour.imported", n=count)
+    players = parse_players_csv(text)
+    read = players[:MAX_IMPORT]
+    taken, refused = service().submit_many(tid, [{"type": "register", "player": p} for p in read], by="referee")
+    flash_key("tour.imported", n=taken)
+    if refused or len(players) > len(read):
+        flash_key("tour.import_refused", n=len(refused) + len(players) - len(read))
+    for i, reason in refused[:MAX_REASONS]:
+        flash_refusal(f"{read[i].get('name', '?')}: {reason}")
+    if len(refused) > MAX_REASONS:
+        flash_key("tour.import_more", n=len(refused) - MAX_REASONS)
+    if len(players) > len(read):
+        flash_key("tour.import_cut", n=len(players) - len(read), limit=MAX_IMPORT)
     return redirect(url_for("tournament.admin", tid=tid))
 
 

@@ -158,11 +158,15 @@ class TournamentService:
             self.store.save_snapshot(SNAPSHOT_KEY, through, data, summary={}, final=False)
             self._since_snapshot = 0
 
-    def _store(self, tid: str, body: JSONDict, at: float, by: str | None = None) -> None:
+    @staticmethod
+    def _payload(tid: str, body: JSONDict, by: str | None) -> JSONDict:
         payload: JSONDict = {"tournament": tid, "entry": body}
         if by:
             payload["by"] = by
-        self.writer.write([Entry.new(SOURCE, payload, at=at)])
+        return payload
+
+    def _store(self, tid: str, body: JSONDict, at: float, by: str | None = None) -> None:
+        self.writer.write([Entry.new(SOURCE, self._payload(tid, body, by), at=at)])
 
     # -- reading --------------------------------------------------------------------------
     def ids(self) -> list[str]:
@@ -269,6 +273,40 @@ class TournamentService:
         self._changed(tid)
         return self.view(tid)
 
+    def submit_many(self, tid: str, bodies: list[Any], *, by: str | None = None) -> tuple[int, list[tuple[int, str]]]:
+        """Apply many entries at once (a players' list, everyone's check-in): each is
+        checked alone, the accepted ones are stored in one write, then the director's
+        follow-ups. Returns (how many were taken, [(index, reason)] of those refused)."""
+        refused: list[tuple[int, str]] = []
+        accepted: list[JSONDict] = []
+        with self._lock:
+            t = self._get(tid)
+            now = time.time()
+            in_play = tables_in_play(t)
+            for i, body in enumerate(bodies):
+                try:
+                    t.apply(body, now)
+                except HubError as err:
+                    refused.append((i, str(err)))
+                    continue
+                except Exception:
+                    self._rebuild(tid)
+                    raise
+                accepted.append(t.log[-1])
+            if accepted:
+                try:
+                    self.writer.write([Entry.new(SOURCE, self._payload(tid, body, by), at=now) for body in accepted])
+                except BaseException:
+                    self._rebuild(tid)
+                    raise
+                self._stored(tid, [(body, now) for body in accepted])
+                self.tables.index(t)
+                self.tables.release(in_play - tables_in_play(t), by or "director")
+                self._follow_ups(tid, accepted[-1])
+        if accepted:
+            self._changed(tid)
+        return len(accepted), refused
+
     def _submit(self, tid: str, body: Mapping[str, Any], by: str | None) -> None:
         t = self._get(tid)
         if not isinstance(body, Mapping):
@@ -278,7 +316,10 @@ class TournamentService:
             ratings = {k: r.ordinal for k, r in self.ratings().items()}
             entry = t.start_entry(ratings)
         self._apply(tid, entry, by)
-        last = entry
+        self._follow_ups(tid, entry)
+
+    def _follow_ups(self, tid: str, last: Mapping[str, Any]) -> None:
+        """Apply and store the director's follow-ups of entry ``last``."""
         for _ in range(MAX_FOLLOW_UPS):
             follow = scheduling.follow_up(self._tournaments[tid], last)
             if follow is None:

@@ -88,6 +88,8 @@ class Tournament:
         self.created_at = created_at
         self.status = "registration"  # registration | running | finished
         self.players: dict[str, Player] = {}
+        self._names: set[str] = set()  # casefolded names and keys registered: one lookup each
+        self._keys: set[str] = set()
         self.stations: dict[str, Station] = {}
         self.matches: dict[str, Match] = {}
         self.order: list[str] = []
@@ -168,11 +170,11 @@ class Tournament:
         if not isinstance(raw, Mapping) or any(k not in ("name", "club", "key", "rating") for k in raw):
             raise BadInputError("player: expected {name, club?, key?, rating?}")
         name = text(raw.get("name"), "name", max_len=40)
-        if any(p.name.casefold() == name.casefold() for p in self.players.values()):
+        if name.casefold() in self._names:
             raise RefusedError(f"a player named {name!r} is already registered")
         club = text(raw.get("club"), "club", optional=True)
         key = text(raw.get("key"), "key", optional=True) or name.casefold()
-        if any(p.key == key for p in self.players.values()):
+        if key in self._keys:
             raise RefusedError(f"licence {key!r} is already registered (ratings follow it)")
         rating = raw.get("rating")
         if rating is not None and (isinstance(rating, bool) or not isinstance(rating, (int, float))
@@ -183,6 +185,8 @@ class Tournament:
         status = "present" if late or not self.spec.check_in else "registered"
         self.players[pid] = Player(pid, name, club, key, status, late,
                                    None if rating is None else float(rating))
+        self._names.add(name.casefold())
+        self._keys.add(key)
 
     def _on_check_in(self, body: Mapping[str, Any], at: float) -> None:
         p = self.player(body.get("player"))

@@ -80,10 +80,15 @@ def test_referee_runs_a_tournament_from_the_pages(referee: FlaskClient, hub: Hub
     referee.application.config["PUBLIC_URL"] = "http://192.168.1.20:8000"  # phones reach it (issue 26.3)
     sheets = referee.get(f"/tournaments/{tid}/sheets").get_data(as_text=True)
     assert sheets.count('src="data:image/svg+xml') >= 5
-    rows = list(csv.reader(io.StringIO(referee.get(f"/tournaments/{tid}/results.csv").get_data(as_text=True))))
-    assert rows[0][0] == "match" and any(r[:1] == ["1"] for r in rows)
+    raw = referee.get(f"/tournaments/{tid}/results.csv").get_data()
+    assert raw.startswith(b"\xef\xbb\xbf")  # French Excel reads UTF-8 only with its byte-order mark
+    rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig")), delimiter=";"))
+    assert rows[0][0] == "match" and any(r[:1] == ["1"] for r in rows) and [] not in rows  # one table
+    ranking = list(csv.reader(io.StringIO(referee.get(f"/tournaments/{tid}/ranking.csv").get_data().decode(
+        "utf-8-sig")), delimiter=";"))
+    assert ranking[0][:5] == ["place", "name", "club", "points", "wins"] and len(ranking) == 1 + len(view["ranking"])
     players = referee.get(f"/tournaments/{tid}/players.csv").get_data(as_text=True)
-    assert "Ana,Nantes,L1,present" in players
+    assert players.startswith("\ufeffname;club;licence;status") and "Ana;Nantes;L1;present" in players
     export = referee.get(f"/api/tournaments/{tid}/export").get_json()
     assert export["format"] == "trigono-tournament" and export["entries"][0]["type"] == "create"
     player_page = referee.get(f"/tournaments/{tid}/players/p1").get_data(as_text=True)
@@ -197,3 +202,22 @@ def test_a_correction_that_changes_nothing_is_not_made_and_the_api_previews(refe
         f"place_{first['players'][1]}": "2", "csrf_token": token})
     assert page.status_code == 302  # the same ranking again: nothing to correct
     assert api_post(referee, "/api/tournaments/P1/entries", {**body, "reset": [final["id"]]}, token).status_code == 200
+
+
+def test_a_players_list_from_french_excel_is_imported_with_a_count_of_what_was_refused(
+        referee: FlaskClient) -> None:
+    """Finding 9: a ``;`` CSV with a byte-order mark; refused rows are counted and named,
+    nothing is cut silently."""
+    token = csrf_token(referee, "/tournaments/")
+    api_post(referee, "/api/tournaments", {"id": "I1", "name": "Import", "game": "trigono", "format": "swiss"}, token)
+    text = "\ufeffnom;club;licence\nAna;Nantes;L1\nBen;Rezé;\nAna;Vertou;\n;Sans nom;\n"
+    response = referee.post("/tournaments/I1/players.csv", data={"csv": text, "csrf_token": token},
+                            headers={"Accept-Language": "fr"})
+    assert response.status_code == 302
+    flashes = referee.get("/tournaments/I1/admin", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert "2 joueurs inscrits." in flashes and "2 lignes refusées." in flashes
+    assert "Ana" in flashes and "already registered" in flashes
+    players = referee.get("/api/tournaments/I1").get_json()["players"]
+    assert [(p["name"], p["club"]) for p in players] == [("Ana", "Nantes"), ("Ben", "Rezé")]
+    referee.post("/tournaments/I1/admin", data={"action": "check_in_all", "csrf_token": token})
+    assert {p["status"] for p in referee.get("/api/tournaments/I1").get_json()["players"]} == {"present"}

@@ -46,7 +46,7 @@ from engines.core import Bot, Game, GameError, GameOverError, State, check_keys
 from engines.records import initial_state
 from hub.errors import BadInputError, RefusedError
 from hub.log.store import Entry
-from hub.tables import wording
+from hub.tables import drawing, wording
 from hub.tables.moments import Moments, after_action, place_labels
 
 MAX_EVENTS = 60  # events kept for the view
@@ -401,6 +401,7 @@ class Table:
             "hint": self.hint,
             "moments": self.moments.view(),
             "places": place_labels(printed),
+            "drawing": drawing.of(printed),
             "archived": self.archived,
             "abandoned": self.abandoned,
         }

@@ -1,7 +1,7 @@
 // A Trigono table as everyone sees it: the layout of boards with the palets on them,
 // the players with their palets in hand and rounds won, and whose throw it is. Shared by
 // the dashboard, the big screen and the Trigono play page (web/static/games/trigono.js).
-import { page, t, el, lattice, placeIn } from "./common.js";
+import { page, t, el, placeIn } from "./common.js";
 
 // A shipped SVG, not the emoji: it shows without an emoji font (the festival laptop).
 export function trophy(label) {
@@ -9,56 +9,40 @@ export function trophy(label) {
 }
 
 // -- one table -------------------------------------------------------------------------
-export function defaultBoards(view) {
-  const boards = (view.options && view.options.boards) || null;
-  return boards && boards.length ? boards : [{ id: "B1", cell: [0, 0, "up"] }];
-}
+// The hub says where everything is (view.drawing, hub/tables/drawing.py: lattice units,
+// y down); the page scales it and puts the palets on it.
+const SCALE = 100;
+const px = (n) => (n * SCALE).toFixed(1);
 
 export function layoutSvg(view) {
   const state = view.state || {};
-  const boards = defaultBoards(view);
-  const scale = 100;
-  const cells = boards.map((b) => b.cell);
-  const xs = [], ys = [];
-  for (const cell of cells) for (const [i, j] of lattice.corners(cell)) {
-    const [x, y] = lattice.vertexXY(i, j);
-    xs.push(x * scale); ys.push(-y * scale);
-  }
+  const drawing = view.drawing || { boards: [], jackpots: [], box: [0, 0, 0, 0] };
   const pad = 12;
-  const box = [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) - Math.min(...xs) + 2 * pad, Math.max(...ys) - Math.min(...ys) + 2 * pad];
+  const [x0, y0, w, h] = drawing.box;
+  const box = [x0 * SCALE - pad, y0 * SCALE - pad, w * SCALE + 2 * pad, h * SCALE + 2 * pad];
+  const pending = (hole) => (state.holes || {})[hole] ?? 0;
+  const at = ([x, y], dy = 0) => ({ x: px(x), y: (y * SCALE + dy).toFixed(1) });
   const parts = [];
-  for (const board of boards) {
-    const [cx, cy] = lattice.centroid(board.cell);
+  for (const board of drawing.boards) {
     const onBoard = (state.boards || {})[board.id] ?? 0;
-    const corners = lattice.corners(board.cell).map(([i, j]) => lattice.vertexXY(i, j));
-    // Holes sit toward two edges' middles (away from the corners, where jackpots are);
-    // the count of palets on the board in the middle; the board's id toward the third edge.
-    const toward = (a, b, f) => [cx + ((corners[a][0] + corners[b][0]) / 2 - cx) * f, cy + ((corners[a][1] + corners[b][1]) / 2 - cy) * f];
-    const big = toward(0, 1, 0.62);
-    const small = toward(1, 2, 0.62);
-    const label = toward(2, 0, 0.78);
-    const pendingBig = (state.holes || {})[`${board.id}.big`] ?? 0;
-    const pendingSmall = (state.holes || {})[`${board.id}.small`] ?? 0;
-    const at = ([x, y], dy = 0) => ({ x: (x * scale).toFixed(1), y: (-y * scale + dy).toFixed(1) });
+    const holes = Object.entries(board.holes).flatMap(([hole, { kind, at: where }]) => [
+      el("circle", { class: `hole ${kind}`, "data-hole": hole, cx: px(where[0]), cy: px(where[1]), r: kind === "big" ? 10 : 7 }),
+      pending(hole) ? el("text", { class: "pending", ...at(where, kind === "big" ? 5 : 4) }, pending(hole)) : null,
+    ]);
     parts.push(el("g", { class: "board", "data-board": board.id },
-      el("polygon", { points: lattice.polygon(board.cell, scale) }),
-      el("circle", { class: "hole big", "data-hole": `${board.id}.big`, cx: big[0] * scale, cy: -big[1] * scale, r: 10 }),
-      pendingBig ? el("text", { class: "pending", ...at(big, 5) }, pendingBig) : null,
-      el("circle", { class: "hole small", "data-hole": `${board.id}.small`, cx: small[0] * scale, cy: -small[1] * scale, r: 7 }),
-      pendingSmall ? el("text", { class: "pending", ...at(small, 4) }, pendingSmall) : null,
-      el("text", { class: "board-id", ...at(label, 5) }, board.id),
-      el("text", { class: "board-count", ...at([cx, cy], 9) }, onBoard),
+      el("polygon", { points: board.corners.map(([x, y]) => `${px(x)},${px(y)}`).join(" ") }),
+      ...holes,
+      el("text", { class: "board-id", ...at(board.label, 5) }, board.id),
+      el("text", { class: "board-count", ...at(board.centre, 9) }, onBoard),
     ));
   }
-  lattice.hexagons(cells).forEach((v, k, all) => {
-    const [x, y] = lattice.vertexXY(v[0], v[1]);
-    const hole = all.length === 1 ? "jackpot" : `jackpot.${k + 1}`;
-    const pending = (state.holes || {})[hole] ?? 0;
-    parts.push(el("g", { class: "jackpot", "data-hole": hole },
-      el("circle", { cx: x * scale, cy: -y * scale, r: 13 }),
-      el("text", { class: "pending", x: x * scale, y: -y * scale + 5 }, pending || "★")));
-  });
-  const label = `${t("table.boards")}: ${boards.map((b) => `${b.id} ${(state.boards || {})[b.id] ?? 0}`).join(", ")}`;
+  for (const jackpot of drawing.jackpots) {
+    const [x, y] = jackpot.at;
+    parts.push(el("g", { class: "jackpot", "data-hole": jackpot.hole },
+      el("circle", { cx: px(x), cy: px(y), r: 13 }),
+      el("text", { class: "pending", ...at(jackpot.at, 5) }, pending(jackpot.hole) || "★")));
+  }
+  const label = `${t("table.boards")}: ${drawing.boards.map((b) => `${b.id} ${(state.boards || {})[b.id] ?? 0}`).join(", ")}`;
   return el("svg", { class: "layout", viewBox: box.map((n) => n.toFixed(1)).join(" "), role: "img", "aria-label": label }, parts);
 }
 

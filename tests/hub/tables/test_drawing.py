@@ -1,0 +1,35 @@
+"""The drawing in a table's view (hub/tables/drawing.py): the pages scale it, they do
+not work out the lattice (issue 23)."""
+
+from __future__ import annotations
+
+from engines.trigono.layout import hexagon_boards
+from hub.tables.drawing import trigono
+from hub.tables.spec import TableSpec
+from hub.tables.tableset import make_table
+
+
+def test_a_hexagon_of_six_boards_has_its_jackpot_at_the_shared_corner_T20() -> None:
+    spec = TableSpec.build("trigono", seats=["Ana", "Ben"], options={"boards": hexagon_boards()}, seed=1)
+    view = make_table("t1", spec.entry_body(1, 1.0), 0.0).view()
+    drawing = view["drawing"]
+    assert [b["id"] for b in drawing["boards"]] == [f"H{k}" for k in range(1, 7)]
+    assert drawing["jackpots"] == [{"hole": "jackpot", "at": [0.0, 0.0]}]
+    for board in drawing["boards"]:
+        assert [0.0, 0.0] in board["corners"]  # every board touches the jackpot
+        assert set(board["holes"]) == {f"{board['id']}.big", f"{board['id']}.small"}
+    x, y, w, h = drawing["box"]
+    assert (x, w) == (-1.0, 2.0) and round(h, 3) == 1.732 and round(y, 3) == -0.866
+    assert view["places"]["jackpot"] == {"kind": "jackpot"}
+
+
+def test_holes_sit_inside_their_board() -> None:
+    (board,) = trigono({"boards": [{"id": "B1", "cell": [2, 1, "down"], "holes": ["B1.big", "B1.small"]}]})["boards"]
+    xs, ys = [c[0] for c in board["corners"]], [c[1] for c in board["corners"]]
+    for hole in board["holes"].values():
+        assert min(xs) < hole["at"][0] < max(xs) and min(ys) < hole["at"][1] < max(ys)
+
+
+def test_games_drawn_from_their_state_alone_have_no_drawing() -> None:
+    spec = TableSpec.build("trike", seats=["Ana", "Ben"], seed=1)
+    assert make_table("t1", spec.entry_body(1, 1.0), 0.0).view()["drawing"] is None

@@ -28,6 +28,8 @@ JSONDict = dict[str, Any]
 FORMATS = ("elimination", "pools", "swiss")
 TIEBREAKS = ("wins", "score", "diff", "buchholz", "median_buchholz", "head_to_head", "lot")
 DEFAULT_TIEBREAKS = ("wins", "buchholz", "score", "head_to_head", "lot")
+POOL_TIEBREAKS = ("wins", "head_to_head", "diff", "score", "lot")
+"""In a pool everyone meets everyone: opponents' points (Buchholz) tell nothing apart."""
 SEEDINGS = ("rating", "registration", "random")
 RANKINGS = ("engine", "trigono_detailed")
 MAX_SEATS = 8
@@ -84,7 +86,8 @@ class Spec:
     into a consolation bracket; ``bracket_seats``: players per elimination match (the
     winner goes on); ``rounds``: Swiss rounds; ``points``: points for the 1st, 2nd, …
     placing of a match (a shared placing shares the points of the places it spans);
-    ``tiebreaks``: after points, in this order (``lot`` is always last: a seeded draw).
+    ``tiebreaks``: after points, in this order (``lot`` is always last: a seeded draw;
+    pools default to :data:`POOL_TIEBREAKS`, no Buchholz).
     """
 
     name: str
@@ -137,7 +140,7 @@ class Spec:
                 or any(isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1000
                        for p in raw_points)):
             raise BadInputError("points: expected a list of numbers (1st, 2nd, ... placing)")
-        raw_tb = obj.get("tiebreaks", list(DEFAULT_TIEBREAKS))
+        raw_tb = obj.get("tiebreaks", list(POOL_TIEBREAKS if fmt == "pools" else DEFAULT_TIEBREAKS))
         if (not isinstance(raw_tb, list) or any(t not in TIEBREAKS for t in raw_tb)
                 or len(set(raw_tb)) != len(raw_tb)):
             raise BadInputError(f"tiebreaks: expected distinct names among {', '.join(TIEBREAKS)}")

@@ -55,17 +55,21 @@ class Standing:
     head_to_head: float = 0.0
     lot: int = 0
     opponents: list[str] = field(default_factory=list)
+    decided_by: str = "points"
+    """What separates this line from the next one down (the last line: from the one
+    above): ``points`` or the first tie-break that differs — each place's reason."""
 
     def to_json(self) -> dict[str, Any]:
         return {"player": self.player, "rank": self.rank, "points": self.points,
                 "played": self.played, "wins": self.wins, "byes": self.byes,
                 "score": self.score, "diff": round(self.diff, 3), "buchholz": self.buchholz,
-                "median_buchholz": self.median_buchholz, "head_to_head": self.head_to_head}
+                "median_buchholz": self.median_buchholz, "head_to_head": self.head_to_head,
+                "decided_by": self.decided_by}
 
     def key(self, name: str) -> float:
         """Sort key for one tie-break (smaller sorts first)."""
         value: float = getattr(self, name)
-        return -value if name in DESCENDING or name == "head_to_head" else value
+        return -value if name in DESCENDING or name in ("head_to_head", "points") else value
 
 
 def tally(spec: Spec, matches: Iterable[Match]) -> tuple[dict[str, Standing], list[Match]]:
@@ -168,4 +172,8 @@ def standings(spec: Spec, players: Sequence[str], matches: Iterable[Match]) -> l
             i = j
     for rank, r in enumerate(lines, 1):
         r.rank = rank
+    criteria = ["points", *before, *(["head_to_head"] if cut < len(order) else []), *after]
+    for i, r in enumerate(lines):
+        other = lines[i + 1] if i + 1 < len(lines) else (lines[i - 1] if i else None)
+        r.decided_by = next((c for c in criteria if other is not None and r.key(c) != other.key(c)), "points")
     return lines

@@ -411,6 +411,8 @@ class Tournament:
             "podium": [{"place": place, "player": p, "name": names[p]} for place, p in placings.podium(self, ranking)],
             "queue": [m.id for m in scheduling.queue(self)],
             "calls": list(self.calls),
+            "pending_calls": [c for c in self.calls if self.matches[c["match"]].status == "called"
+                              and self.matches[c["match"]].station == c["station"]],
             "entries": self.applied,
         }
 

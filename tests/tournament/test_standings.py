@@ -1,0 +1,52 @@
+"""Standings explain their ties (issue 25, finding 7): no Buchholz in pools, each
+place's deciding tie-break named; calls list only what is pending (finding 8)."""
+
+from __future__ import annotations
+
+from flask.testing import FlaskClient
+
+from hub.tournament import placings
+from hub.tournament.model import Spec
+from hub.tournament.state import Tournament
+from tests.web.conftest import api_post, csrf_token
+
+
+def test_pools_are_not_separated_by_buchholz_and_each_place_says_what_decided_it() -> None:
+    assert "buchholz" not in Spec.parse({"name": "x", "game": "trike", "format": "pools"}).tiebreaks
+    assert "buchholz" in Spec.parse({"name": "x", "game": "trike", "format": "swiss"}).tiebreaks
+    t = Tournament.create("T", {"type": "create", "spec": {"name": "P", "game": "trike", "format": "pools",
+                                                            "pool_size": 3, "advance": 1, "check_in": False}})
+    for name in ("Ana", "Ben", "Chloé"):
+        t.apply({"type": "register", "player": {"name": name}})
+    t.apply(t.start_entry())
+    # A cycle: Ana beats Ben, Ben beats Chloé, Chloé beats Ana; scores tell them apart.
+    beats = {frozenset({"p1", "p2"}): ("p1", "p2"), frozenset({"p2", "p3"}): ("p2", "p3"),
+             frozenset({"p1", "p3"}): ("p3", "p1")}
+    score = {"p1": 13.0, "p2": 11.0, "p3": 7.0}
+    for m in [m for m in t.matches.values() if m.stage == "pools"]:
+        w, lo = beats[frozenset(m.players)]
+        t.apply({"type": "result", "match": m.id, "ranking": [w, lo], "scores": {w: score[w], lo: score[lo] - 5}})
+    lines = placings.pool_standings(t)[0]
+    assert [s.points for s in lines] == [1.0, 1.0, 1.0]
+    assert [s.decided_by for s in lines][:2] == ["diff", "diff"]
+    assert all(s.to_json()["decided_by"] != "buchholz" for s in lines)
+
+
+def test_calls_show_only_matches_still_at_their_station(referee: FlaskClient) -> None:
+    token = csrf_token(referee, "/tournaments/")
+    api_post(referee, "/api/tournaments", {"id": "C1", "name": "Appels", "game": "trike", "format": "swiss",
+                                           "rounds": 1, "check_in": False, "options": {"size": 3}}, token)
+    for name in ("Ana", "Ben", "Chloé", "Dan"):
+        api_post(referee, "/api/tournaments/C1/entries", {"type": "register", "player": {"name": name}}, token)
+    api_post(referee, "/api/tournaments/C1/entries", {"type": "station", "station": {"id": "Poste 1", "seats": 2}},
+             token)
+    view = api_post(referee, "/api/tournaments/C1/entries", {"type": "start"}, token).get_json()
+    called = next(m for m in view["matches"] if m["status"] == "called")
+    page = referee.get("/tournaments/C1", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert f"Partie {called['number']} : {', '.join(called['names'])} → Poste 1" in page  # not "poste Poste 1"
+    view = api_post(referee, "/api/tournaments/C1/entries",
+                    {"type": "result", "match": called["id"], "ranking": called["players"]}, token).get_json()
+    assert [c["match"] for c in view["pending_calls"]] != [called["id"]]
+    page = referee.get("/tournaments/C1", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert f"Partie {called['number']} :" not in page.split('class="card calls"')[-1].split("</section>")[0] \
+        or 'class="card calls"' not in page

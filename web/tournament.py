@@ -117,7 +117,7 @@ def _rounds(view: Mapping[str, Any], stage: str) -> list[list[Mapping[str, Any]]
 
 def _brackets(view: Mapping[str, Any]) -> list[tuple[str, list[list[Mapping[str, Any]]]]]:
     """(stage, rounds) of the tournament's brackets that have matches."""
-    return [(stage, rounds) for stage in ("main", "consolation") if (rounds := _rounds(view, stage))]
+    return [(stage, rounds) for stage in ("main", "third", "consolation") if (rounds := _rounds(view, stage))]
 
 
 # -- public pages --------------------------------------------------------------------------
@@ -276,6 +276,8 @@ def _spec_from_form() -> dict[str, Any]:
     spec: dict[str, Any] = {"name": f.get("name", ""), "game": f.get("game", ""), "format": f.get("format", ""),
                             "seats": _form_int("seats", 2), "pool_size": _form_int("pool_size", 4),
                             "advance": _form_int("advance", 2), "rounds": _form_int("rounds", 5)}
+    if f.get("third_place"):
+        spec["third_place"] = True
     if f.get("trigono_detailed") and spec["game"] == "trigono":
         spec["ranking"] = "trigono_detailed"
     points = f.get("points", "").strip()

@@ -23,12 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 from hub.errors import BadInputError, RefusedError
 from hub.tournament import placings, swiss
-from hub.tournament.model import JSONDict, Match
+from hub.tournament.model import BRACKETS, JSONDict, Match
 
 if TYPE_CHECKING:
     from hub.tournament.state import Tournament
 
-BRACKETS = ("main", "consolation")
 
 
 def _stale_started(t: Tournament) -> list[Match]:

@@ -33,9 +33,11 @@ POOL_TIEBREAKS = ("wins", "head_to_head", "diff", "score", "lot")
 SEEDINGS = ("rating", "registration", "random")
 RANKINGS = ("engine", "trigono_detailed")
 MAX_SEATS = 8
+BRACKETS = ("main", "consolation", "third")
+"""The elimination stages: players filled from seeds and results (``third``: 3rd place)."""
 SPEC_FIELDS = ("name", "game", "format", "seats", "pool_size", "advance", "consolation",
                "bracket_seats", "rounds", "points", "tiebreaks", "check_in", "seeding", "seed",
-               "options", "ranking")
+               "options", "ranking", "third_place")
 
 
 class TournamentError(HubError):
@@ -111,6 +113,9 @@ class Spec:
     by rounds won, ties sharing a place) or ``trigono_detailed`` (a reading of ours, not
     the rules': rounds won, then who went out later in the last round, then palets held;
     see :func:`hub.tournament.model.trigono_detailed`)."""
+    third_place: bool = False
+    """A match for 3rd place between the losing semi-finalists of the main bracket
+    (duels; otherwise they share 3rd)."""
 
     @classmethod
     def parse(cls, obj: Any) -> Spec:
@@ -157,7 +162,7 @@ class Spec:
         return cls(name, game, fmt, seats, pool_size, advance, _bool(obj, "consolation", True),
                    bracket_seats, rounds, tuple(float(p) for p in raw_points), tiebreaks,
                    _bool(obj, "check_in", True), seeding, _int(obj, "seed", 0, 0, 2**53),
-                   tuple(sorted(options.items())), ranking)
+                   tuple(sorted(options.items())), ranking, _bool(obj, "third_place", False))
 
     def to_json(self) -> JSONDict:
         return {"name": self.name, "game": self.game, "format": self.format,
@@ -166,7 +171,7 @@ class Spec:
                 "rounds": self.rounds, "points": list(self.points),
                 "tiebreaks": list(self.tiebreaks), "check_in": self.check_in,
                 "seeding": self.seeding, "seed": self.seed, "options": dict(self.options),
-                "ranking": self.ranking}
+                "ranking": self.ranking, "third_place": self.third_place}
 
     def placing_points(self, place: int, shared: int = 1) -> float:
         """Points for ``shared`` players tied from 1-based ``place`` on (the mean of the
@@ -220,7 +225,8 @@ Ranking = tuple[tuple[str, ...], ...]
 """A match result: placings in order, each the players sharing it (usually one)."""
 
 Source = tuple[str, Any]
-"""Where an elimination slot's player comes from: ("seed", n), ("winner", match id)."""
+"""Where an elimination slot's player comes from: ("seed", n), ("winner", match id),
+("loser", match id) (the 3rd-place match), ("qualifier", n), ("consolation", n)."""
 
 
 @dataclass(slots=True)
@@ -229,7 +235,8 @@ class Match:
 
     ``status``: ``waiting`` (players not known yet), ``ready`` (in the queue),
     ``called`` (sent to a station: started), ``done``, ``cancelled`` (redrawn).
-    ``stage``: ``pools``, ``swiss``, ``main`` or ``consolation`` (brackets).
+    ``stage``: ``pools``, ``swiss``, ``main``, ``consolation`` or ``third`` (brackets;
+    ``third``: the match for 3rd place).
     """
 
     id: str

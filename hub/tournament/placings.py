@@ -90,6 +90,12 @@ def final_ranking(t: Tournament, lines: list[Standing] | None = None) -> list[tu
         ranked = [s for s in lines if s.player in seated]
         return [(place, s.player) for place, s in enumerate(ranked, 1)]
     out = bracket_ranking(t, "main")
+    third = next((m for m in t.matches.values() if m.stage == "third" and m.status == "done" and not m.bye
+                  and len(m.players) == 2), None)
+    if third is not None:  # the 3rd-place match orders the two losing semi-finalists
+        order = [p for g in third.ranking for p in g]
+        kept = [(place, p) for place, p in out if p not in order]
+        out = [x for x in kept if x[0] < 3] + [(3, order[0]), (4, order[1])] + [x for x in kept if x[0] >= 3]
     if t.spec.format == "pools":
         offset = len(out)
         out += [(place + offset, p) for place, p in bracket_ranking(t, "consolation")]

@@ -58,6 +58,7 @@ from engines import game_spec
 from hub.errors import BadInputError, RefusedError
 from hub.tournament import corrections, formats, placings, scheduling, swiss
 from hub.tournament.model import (
+    BRACKETS,
     JSONDict,
     Match,
     Player,
@@ -71,7 +72,6 @@ from hub.tournament.model import (
     text,
 )
 
-BRACKETS = ("main", "consolation")
 ENTRY_TYPES = ("create", "register", "check_in", "withdraw", "station", "start", "round",
                "redraw", "call", "uncall", "result", "correct", "forfeit")
 RESULT_ENTRIES = ("result", "correct", "forfeit")
@@ -273,6 +273,8 @@ class Tournament:
         while len(slots) > 1:
             feeders = [self.new_match(stage, rnd, sources=tuple(slots[i:i + k])).id
                        for i in range(0, len(slots), k)]
+            if len(feeders) == 2 and k == 2 and stage == "main" and self.spec.third_place:
+                self.new_match("third", rnd + 1, sources=(("loser", feeders[0]), ("loser", feeders[1])))
             slots = [("winner", mid) for mid in feeders]
             rnd += 1
 
@@ -343,6 +345,12 @@ class Tournament:
                     known = False
                     continue
                 slot = feeder.winner() or EMPTY
+            elif kind == "loser":
+                feeder = self.matches[ref]
+                if feeder.status != "done":
+                    known = False
+                    continue
+                slot = next((p for p in feeder.players if p != feeder.winner()), EMPTY) if not feeder.bye else EMPTY
             elif kind == "seed":
                 slot = self.order[ref - 1]
             elif kind in ("qualifier", "consolation"):

@@ -150,7 +150,8 @@ def test_a_tie_is_refused_in_a_game_that_always_has_a_winner() -> None:
 
 def check_random_event(fmt: str, n: int, seed: int) -> None:
     rng = random.Random(seed)
-    extra: dict[str, Any] = {"rounds": 4} if fmt == "swiss" else {"pool_size": 4, "advance": 2}
+    extra: dict[str, Any] = {"rounds": 4} if fmt == "swiss" else {"pool_size": 4, "advance": 2,
+                                                                  "third_place": seed % 2 == 0}
     t = create(fmt, n, **extra)
     for i in range(3):
         step(t, {"type": "station", "station": {"id": f"s{i}", "seats": 2}})
@@ -195,3 +196,22 @@ def test_invariants_hold_over_random_results_and_corrections(fmt: str, n: int, s
 @given(st.sampled_from(["pools", "elimination", "swiss"]), st.integers(4, 128), st.integers(0, 2**32))
 def test_invariants_hold_over_random_results_and_corrections_deep(fmt: str, n: int, seed: int) -> None:
     check_random_event(fmt, n, seed)
+
+
+def test_a_third_place_match_orders_the_losing_semi_finalists() -> None:
+    """Issue 25 formats: with ``third_place`` the semi-final losers play for 3rd; the
+    podium is 1, 2, 3 (not 3 and 3); a correction of a semi-final resets it when started."""
+    t = create("elimination", 8, third_place=True)
+    while t.status != "finished":
+        m = next(m for m in t.matches.values() if m.status in ("ready", "called"))
+        step(t, {"type": "result", "match": m.id, "ranking": sorted(m.players)})
+    third = next(m for m in t.matches.values() if m.stage == "third")
+    semis = [m for m in t.matches.values() if m.stage == "main" and m.round == 2]
+    assert sorted(third.players) == sorted(p for m in semis for p in m.players if p != m.winner())
+    assert [place for place, _ in placings.podium(t)] == [1, 2, 3]
+    assert [p for place, p in placings.final_ranking(t) if place in (3, 4)] == sorted(third.players)
+    body = {"type": "correct", "match": semis[0].id, "ranking": list(reversed(semis[0].players))}
+    reset = [r["match"] for r in corrections.preview(t, body)["reset"]]
+    assert third.id in reset
+    step(t, {**body, "reset": reset})
+    check_invariants(t)

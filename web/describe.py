@@ -118,6 +118,24 @@ def known(key: str) -> bool:
     return key in catalogue or f"{key}.one" in catalogue
 
 
+def action_text(action: Any) -> str:
+    """A Trigono action in words ("lancer d’Hugo : plateau B1"); other games' actions in
+    their notation ("c2", "play H8:5"), which is the same in every language.
+
+    >>> from web import create_app
+    >>> with create_app({"TESTING": True}).test_request_context(headers={"Accept-Language": "fr"}):
+    ...     print(action_text({"throw": {"player": "Hugo", "to": "floor"}}))
+    lancer d’Hugo : sol
+    """
+    if isinstance(action, dict) and isinstance(action.get("throw"), dict):
+        thrown = action["throw"]
+        key = "event.action.throw_invalid" if thrown.get("invalid") else "event.action.throw"
+        return gettext(key, player=thrown.get("player", ""), where=where_label(str(thrown.get("to", ""))))
+    if isinstance(action, dict) and isinstance(action.get("target"), str):
+        return gettext("event.action.target", where=where_label(action["target"]))
+    return compact(action)
+
+
 def input_text(params: Mapping[str, Any]) -> str:
     """An input the table took: "Referee: Ana's palet landed on the floor"."""
     key, value = str(params.get("key")), params.get("value")
@@ -127,7 +145,7 @@ def input_text(params: Mapping[str, Any]) -> str:
     elif isinstance(value, dict) and key == "recount":
         fields.update(board=value.get("board"), n=value.get("count"))
     elif isinstance(value, dict) and key == "amend":
-        fields.update(index=value.get("index"), action=compact(value.get("action")))
+        fields.update(index=value.get("index"), action=action_text(value.get("action")))
     elif isinstance(value, str) and key in ("landed", "target"):
         fields["where"] = where_label(value)
     else:

@@ -6,24 +6,7 @@ import { layoutSvg, playerRows, statusLine, counts } from "../js/trigono_view.js
 import { worded } from "../js/live.js";
 import { placeIn } from "../js/common.js";
 
-export const messages = {
-  fr: {
-    "trigono.where": "Où est votre palet ?",
-    "trigono.settling": "Lancer en cours d’arbitrage…",
-    "trigono.your_throw": "À vous de lancer",
-    "trigono.sensors": "Dans un trou ? Les capteurs le voient tout seuls.",
-    "trigono.recent": "Derniers lancers",
-    "trigono.referee": "L’arbitre peut corriger à tout moment.",
-  },
-  en: {
-    "trigono.where": "Where is your palet?",
-    "trigono.settling": "Your throw is being settled…",
-    "trigono.your_throw": "Your throw",
-    "trigono.sensors": "In a hole? The sensors see it by themselves.",
-    "trigono.recent": "Last throws",
-    "trigono.referee": "The referee can correct anything at any time.",
-  },
-};
+// Its words are in the site's catalogue (web/messages/<lang>.json, keys "trigono.*").
 
 let busy = false;
 

@@ -4,30 +4,7 @@
 // Cells are named as in RECORDS.md § Trike: row letter from the apex, number in the row.
 // Styles live in trike.css (the page links it; inline styles are refused by the CSP).
 
-export const messages = {
-  fr: {
-    "trike.swap": "Échanger les couleurs",
-    "trike.swap_offer": "Règle du gâteau : prenez le jeton d'ouverture (vous devenez Noir) ou jouez Blanc.",
-    "trike.black": "Noir",
-    "trike.white": "Blanc",
-    "trike.pawn": "Pion",
-    "trike.targets": "Touchez une case en surbrillance pour y poser votre jeton.",
-    "trike.score": "{points} pt",
-    "trike.final": "Score final : jetons sur le pion ou à côté.",
-    "trike.opening": "Ouverture : posez votre jeton n'importe où.",
-  },
-  en: {
-    "trike.swap": "Swap colours",
-    "trike.swap_offer": "Pie rule: take the opening stone (you become Black) or play White.",
-    "trike.black": "Black",
-    "trike.white": "White",
-    "trike.pawn": "Pawn",
-    "trike.targets": "Tap a highlighted cell to place your stone there.",
-    "trike.score": "{points} pt",
-    "trike.final": "Final score: stones on or next to the pawn.",
-    "trike.opening": "Opening: place your stone anywhere.",
-  },
-};
+// Its words are in the site's catalogue (web/messages/<lang>.json, keys "trike.*").
 
 const ROWS = "abcdefghijklmnopqrs";
 const SQRT3 = Math.sqrt(3);

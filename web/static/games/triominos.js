@@ -4,56 +4,7 @@
 // Playing: tap a rack tile to see where it fits (or tap a highlighted spot straight away),
 // then pick one of the turned tiles offered for that spot. Draw and pass are buttons.
 
-export const messages = {
-  fr: {
-    "triominos.rack": "Vos tuiles",
-    "triominos.pool": "Pioche : {n}",
-    "triominos.round": "Manche {n}",
-    "triominos.tiles": "{n} tuiles",
-    "triominos.draw": "Piocher (−5)",
-    "triominos.pass": "Passer",
-    "triominos.pick_spot": "Touchez une case en surbrillance.",
-    "triominos.pick_turn": "Choisissez le sens de la tuile :",
-    "triominos.opening": "Ouverture : posez une tuile.",
-    "triominos.no_fit": "Aucune tuile ne va : piochez ou passez.",
-    "triominos.drawn": "Tuiles piochées ce tour : {n}/3",
-    "triominos.points": "{name} : {points} pts",
-    "triominos.bonus.bridge": "Pont ! +40",
-    "triominos.bonus.hexagon": "Hexagone ! +50",
-    "triominos.bonus.double_hexagon": "Double hexagone ! +60",
-    "triominos.bonus.triple_hexagon": "Triple hexagone ! +70",
-    "triominos.out": "{name} pose sa dernière tuile : +{points}",
-    "triominos.blocked": "Partie bloquée : chacun retire ses tuiles",
-    "triominos.draw_log": "{name} pioche ({points})",
-    "triominos.pass_log": "{name} passe ({points})",
-    "triominos.place_log": "{name} pose {tile} : {points}",
-    "triominos.cancel": "Annuler",
-  },
-  en: {
-    "triominos.rack": "Your tiles",
-    "triominos.pool": "Pool: {n}",
-    "triominos.round": "Round {n}",
-    "triominos.tiles": "{n} tiles",
-    "triominos.draw": "Draw (−5)",
-    "triominos.pass": "Pass",
-    "triominos.pick_spot": "Tap a highlighted spot.",
-    "triominos.pick_turn": "Choose how the tile is turned:",
-    "triominos.opening": "Opening: place any tile.",
-    "triominos.no_fit": "No tile fits: draw or pass.",
-    "triominos.drawn": "Tiles drawn this turn: {n}/3",
-    "triominos.points": "{name}: {points} pts",
-    "triominos.bonus.bridge": "Bridge! +40",
-    "triominos.bonus.hexagon": "Hexagon! +50",
-    "triominos.bonus.double_hexagon": "Double hexagon! +60",
-    "triominos.bonus.triple_hexagon": "Triple hexagon! +70",
-    "triominos.out": "{name} places their last tile: +{points}",
-    "triominos.blocked": "Blocked: everyone loses their tiles",
-    "triominos.draw_log": "{name} draws ({points})",
-    "triominos.pass_log": "{name} passes ({points})",
-    "triominos.place_log": "{name} places {tile}: {points}",
-    "triominos.cancel": "Cancel",
-  },
-};
+// Its words are in the site's catalogue (web/messages/<lang>.json, keys "triominos.*").
 
 const S = 60; // SVG units per lattice edge
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import time
 from collections.abc import Callable
 
@@ -268,10 +269,33 @@ def choose(state: TrikeState, rng: random.Random, budget_s: float) -> TrikeActio
     return decide(state, rng, budget_s)[0]
 
 
+# The reasons decide() gives, as a kind with params for pages in other languages than
+# the English ``why`` (the web words ``hint.trike.<kind>``).
+REASON_KINDS = {
+    "the only legal move": "only_move",
+    "wins by force (proved)": "proved_win",
+    "every move loses against perfect play (proved)": "proved_loss",
+}
+SIMULATIONS = re.compile(r"wins (?P<rate>\d+)% of (?P<visits>\d+) simulations")
+
+
+def reason(why: str) -> dict[str, JSON]:
+    """``why`` as ``{"kind": ..., **params}``.
+
+    >>> reason("wins 54% of 169 simulations"), reason("wins by force (proved)")
+    ({'kind': 'simulations', 'rate': 54, 'visits': 169}, {'kind': 'proved_win'})
+    """
+    found = SIMULATIONS.fullmatch(why)
+    if found:
+        return {"kind": "simulations", "rate": int(found["rate"]), "visits": int(found["visits"])}
+    return {"kind": REASON_KINDS.get(why, "other")}
+
+
 def hint(state: TrikeState, budget_s: float) -> dict[str, JSON]:
-    """``{"action": <notation>, "why": <short text>}`` for the player to move."""
+    """``{"action": <notation>, "why": <short text>, "reason": {"kind", ...}}`` for the
+    player to move."""
     action, why = decide(state, random.Random(0), budget_s)
-    return {"action": action.to_str(), "why": why}
+    return {"action": action.to_str(), "why": why, "reason": reason(why)}
 
 
 Policy = Callable[[TrikeState, random.Random, float], TrikeAction]

@@ -26,7 +26,7 @@ def test_K6_bot_takes_the_winning_trap_and_policies_do_too() -> None:
     pos = Position.from_state(state)
     assert tactical_move(pos, random.Random(0).random) == 0
     assert one_ply_move(pos, random.Random(0).random) == 0
-    assert bot.hint(state, 0.2) == {"action": "a1", "why": "wins by force (proved)"}
+    assert bot.hint(state, 0.2) == {"action": "a1", "why": "wins by force (proved)", "reason": {"kind": "proved_win"}}
 
 
 def test_K5_K6_one_ply_policy_and_bot_never_walk_into_a_losing_trap() -> None:

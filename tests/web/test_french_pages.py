@@ -20,7 +20,7 @@ pytestmark = pytest.mark.browser
 def english_phrases() -> list[str]:
     """The fixed words of the hub's English templates (three words or more) and the
     English the issues saw on French pages."""
-    found = {"turn to throw", "simulations", "at least two present players", "would be illegal",
+    found = {"turn to throw", "% of", "wins by force", "at least two present players", "would be illegal",
              "throw to floor", "throw player"}
     for template in TEMPLATES.values():
         for piece in re.split(r"\{[^}]*\}", template):
@@ -63,4 +63,20 @@ def test_no_english_on_french_pages(browser: Any, hub: Hub, server: ServerHandle
         page.locator("main").wait_for()
         found[path] = untranslated(page)
     assert {path: words for path, words in found.items() if words} == {}
+    assert page.js_errors == []
+
+
+def test_the_trike_hint_is_worded_in_french(browser: Any, hub: Hub, server: ServerHandle) -> None:
+    hub.create_table("trike", seats=["Ana", "Ben"], seed=5, table_id="g3")
+    console = new_page(browser, locale="fr-FR")
+    login_page(console, server, "/console/g3")
+    to_move = hub.public_view("g3")["to_move"]
+    link = console.locator(f".seats li[data-player='{to_move}'] a.seat-link").get_attribute("href")
+    page = new_page(browser, locale="fr-FR")
+    page.goto(link)
+    page.locator(".trike-board .trike-cell.target").first.wait_for()
+    page.click(".hint-button")
+    page.locator(".hint:not(:empty)").wait_for()
+    assert re.search(r"simulations|prouvé|seul coup", page.locator(".hint").inner_text()), page.locator(".hint").inner_text()
+    assert untranslated(page) == []
     assert page.js_errors == []

@@ -134,7 +134,9 @@ export function render(view, root, api) {
           t("trike.swap"))));
     }
     // The hint stays in the view until the next move: every redraw shows it again.
-    const hintText = (hint) => (hint && hint.action !== undefined ? `${hint.action} — ${hint.why || ""}` : "");
+    // The engine's reason as a kind (engines/trike/bot.py reason()), worded here.
+    const why = (hint) => (hint.reason && hint.reason.kind !== "other" ? t(`hint.trike.${hint.reason.kind}`, hint.reason) : hint.why || "");
+    const hintText = (hint) => (hint && hint.action !== undefined ? `${hint.action} — ${why(hint)}` : "");
     const hintLine = el("p", { class: "hint", "aria-live": "polite" }, hintText(view.hint));
     panel.push(el("button", { type: "button", class: "hint-button", onclick: async () => {
       try {

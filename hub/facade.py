@@ -26,12 +26,13 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from engines import GAMES
+from firmware import protocol
 from hub import clock
 from hub.devices import ingest
 from hub.devices.health import GIVE_UP_S, SeqTracker
@@ -239,8 +240,17 @@ class Hub:
             table = self.tables.create(table_id, body, clock.now())  # announced by the writer
             for b in spec.boards:
                 self.devices.bind(b["board"], table_id)
+            self._ask_resend(b["board"] for b in spec.boards)
             self.bots.request(table_id)
             return self._view(table)
+
+    def _ask_resend(self, boards: Iterable[str]) -> None:
+        """A board heard before this hub refereed it kept its events (unacknowledged):
+        ask for them now rather than wait for its resend period."""
+        asks = [ingest.Ack(self.devices.links[b], b, protocol.command(0, "resend"))
+                for b in boards if b in self.devices.links]
+        if asks:
+            self.ingest_loop.send(asks)
 
     def submit(self, table_id: str, inp: Mapping[str, Any], *, public: bool = False,
                version: int | None = None) -> JSONDict:
@@ -366,11 +376,20 @@ class Hub:
     def unregistered(self) -> list[JSONDict]:
         """Boards heard that no table binds, for the admin to bind (a table naming the
         board) or ignore: ``{"board", "messages", "first_seen", "last_seen", "link",
-        "admitted", "ignored"}``. ``admitted``: its events are stored (at most
-        :data:`hub.devices.ingest.MAX_UNREGISTERED` such boards); otherwise they are only counted,
-        neither stored nor acknowledged (the board keeps them until it is bound)."""
+        "admitted", "ignored"}``. ``admitted``: its health is kept (at most
+        :data:`hub.devices.ingest.MAX_UNREGISTERED` such boards); otherwise it is only counted.
+        Either way its messages are neither stored nor acknowledged (the board keeps them
+        until a table binds it or :meth:`register_board`; another hub may referee it)."""
         with self._lock:
             return self.devices.unregistered()
+
+    def register_board(self, board: str) -> None:
+        """Referee ``board`` before a table binds it: its events are stored and
+        acknowledged from now on (an unbound board's are only counted, issue 24.2)."""
+        with self._lock:
+            self.devices.registered.add(board)
+            self.devices.ignored.discard(board)
+            self._ask_resend([board])
 
     def ignore_board(self, board: str) -> None:
         """Stop taking the messages of a board bound to no table (counted only); binding

@@ -61,6 +61,10 @@ def add_hub_options(parser: argparse.ArgumentParser, *, db_default: str | None =
                             '"seats": ["Ana", "Ben"], "boards": ["B1"]}\'')
     group.add_argument("-v", "--verbose", action="store_true", help="log what the hub does")
     if links:
+        group.add_argument("--board", action="append", default=[], metavar="ID",
+                           help="a board this hub referees before a table binds it (repeat): only "
+                                "bound or registered boards are acknowledged (another hub on the "
+                                "same broker may referee the others)")
         group.add_argument("--serial", nargs="+", metavar="PORT", default=[],
                            help="serial ports of boards")
         group.add_argument("--baud", type=int, default=DEFAULT_BAUD,
@@ -82,6 +86,8 @@ class HubOptions:
     mqtt: argparse.Namespace | None = None
     """The options of :func:`hub.devices.mqtt_link.add_mqtt_options` when ``--mqtt`` was given."""
     verbose: bool = False
+    boards: tuple[str, ...] = ()
+    """Boards this hub referees before a table binds them (``--board``)."""
     bot_budget_s: float = 1.0
     """Seconds a computer player thinks per move (not an option: the demo shortens it)."""
     bot_pause_s: float = 0.0
@@ -94,7 +100,7 @@ class HubOptions:
                    serial=tuple(getattr(args, "serial", ()) or ()),
                    baud=getattr(args, "baud", DEFAULT_BAUD),
                    mqtt=args if getattr(args, "mqtt", None) is not None else None,
-                   verbose=args.verbose)
+                   verbose=args.verbose, boards=tuple(getattr(args, "board", ()) or ()))
 
 
 def open_hub(options: HubOptions) -> Hub:
@@ -110,6 +116,8 @@ def open_hub(options: HubOptions) -> Hub:
     become_active(options.db)  # the lock before the store is read (a no-op for SQLite)
     hub = Hub(open_store(options.db), settle_s=options.settle_s, bot_budget_s=options.bot_budget_s,
               bot_pause_s=options.bot_pause_s)
+    for board in options.boards:
+        hub.register_board(board)
     try:
         known = {t["id"] for t in hub.list_tables()}
         for spec in options.tables:

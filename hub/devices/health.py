@@ -332,6 +332,7 @@ class BoardHealth:
     lost_events: int = 0
     corrupt: int = 0
     refused: int = 0  # events too far past the mark (never acknowledged)
+    unrefereed: int = 0  # messages heard while no table of this hub binds the board (not stored)
     overflow: int = 0
     rssi: int | None = None
     beam_faults: set[str] = field(default_factory=set)
@@ -383,6 +384,7 @@ class BoardHealth:
             "lost_events": self.lost_events,
             "corrupt": self.corrupt,
             "refused": self.refused,
+            "unrefereed": self.unrefereed,
             "overflow": self.overflow,
             "beam_faults": sorted(self.beam_faults),
             "blocked": sorted(self.blocked),

@@ -141,6 +141,9 @@ class IngestState(Generic[LinkT]):
     """Board → the link it was last heard on (resend requests go there)."""
     ignored: set[str] = field(default_factory=set)
     """Boards the referee chose to ignore (until bound to a table)."""
+    registered: set[str] = field(default_factory=set)
+    """Boards this hub referees although no table binds them yet (``trigono hub --board``):
+    their events are stored and acknowledged like a bound board's."""
     strangers: dict[str, Stranger] = field(default_factory=dict)
     """Boards only counted (bounded, least recently heard first)."""
     stranger_messages: int = 0
@@ -203,6 +206,13 @@ class IngestState(Generic[LinkT]):
         self.strangers[board] = known  # most recent last
         return False
 
+    def referees(self, board: str) -> bool:
+        """Whether this hub referees ``board`` (bound to one of its tables, or registered
+        to it): only then are its messages stored and acknowledged. Another hub on the
+        same broker may referee it: acknowledging its events here would make the board
+        discard them (issue 24.2: hub A lost 21 of 73 events while it was down)."""
+        return board in self.bound or board in self.registered
+
     def ignore(self, board: str) -> None:
         """The referee ignores a board bound to no table: it is only counted from now on."""
         if board in self.bound:
@@ -210,7 +220,7 @@ class IngestState(Generic[LinkT]):
         self.ignored.add(board)
         h = self.health.pop(board, None)
         if h is not None:
-            self.strangers[board] = Stranger(board, h.received + h.resends + h.corrupt + h.refused,
+            self.strangers[board] = Stranger(board, h.received + h.resends + h.corrupt + h.refused + h.unrefereed,
                                              h.last_seen or 0.0, h.last_seen or 0.0, h.link, True)
         elif board in self.strangers:
             self.strangers[board].ignored = True
@@ -218,7 +228,7 @@ class IngestState(Generic[LinkT]):
     def unregistered(self) -> list[JSONDict]:
         """Boards heard that no table binds: the admitted ones (full health, events stored)
         and the ones only counted — for the admin to bind or ignore."""
-        out = [{"board": b, "messages": h.received + h.resends + h.corrupt + h.refused,
+        out = [{"board": b, "messages": h.received + h.resends + h.corrupt + h.refused + h.unrefereed,
                 "first_seen": None, "last_seen": h.last_seen, "link": h.link, "admitted": True,
                 "ignored": False} for b, h in sorted(self.health.items()) if b not in self.bound]
         return out + [s.to_json() for s in reversed(self.strangers.values())]
@@ -301,6 +311,12 @@ def take(state: IngestState[LinkT], batch: Iterable[Arrival[LinkT]], now: float)
             intake.boards.append(board)
         if msg["type"] != "status":
             h.seen(msg, item.link_name, item.at)
+        if not state.referees(board):
+            # Heard (health, for the admin to bind it), but neither stored nor acknowledged:
+            # the board keeps its events for the hub that referees it, or for a table
+            # this hub binds it to later; a made-up id cannot fill the store.
+            h.unrefereed += 1
+            continue
         if msg["type"] == "health":
             if all(isinstance(msg.get(k), int) for k in ("boot", "seq", "t_us")):
                 state.clock_claims[(board, msg["boot"])] = (msg["seq"], msg["t_us"])

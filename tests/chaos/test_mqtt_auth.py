@@ -61,6 +61,7 @@ def test_a_board_writes_only_its_own_topics_finding_4(
         auth_broker: AuthBroker, transport: type[MqttTransport] | type[MqttProcessTransport]) -> None:
     hub = Hub(":memory:")
     hub.start()
+    hub.register_board("B1")
     link = transport(auth_broker.host, auth_broker.port, client_id="hub-a", username="hub",
                      password=read_password(str(auth_broker.password_file("hub"))))
     hub.add_transport(link)
@@ -98,6 +99,7 @@ def test_nobody_takes_the_hubs_session_and_two_hubs_share_a_broker_finding_5(
     links = []
     for hub, user in zip(hubs, ["hub", "hub2"], strict=True):
         hub.start()
+        hub.register_board("B4")  # both referee it here (the ACL of this broker lets them)
         # Both ask for the same client id: the broker uses each one's user name instead.
         link = MqttTransport(auth_broker.host, auth_broker.port, client_id="trigono-hub", username=user,
                              password=auth_broker.password(user))
@@ -152,6 +154,7 @@ def test_the_hub_connects_over_tls_and_verifies_the_broker(auth_broker: AuthBrok
     assert auth_broker.tls_port is not None
     hub = Hub(":memory:")
     hub.start()
+    hub.register_board("B1")
     link = MqttProcessTransport(auth_broker.host, auth_broker.tls_port, username="hub",
                                 password=auth_broker.password("hub"), cafile=str(auth_broker.cafile))
     b1, rc = client(auth_broker, "B1", auth_broker.password("B1"), port=auth_broker.tls_port,

@@ -41,6 +41,7 @@ class Rig:
 
     def board(self, board: str, holes: tuple[str, ...] = ("big", "small")) -> Outbox:
         if board not in self.boards:
+            self.hub.register_board(board)  # a board the rig plays is one this hub referees
             self.boards[board] = Outbox(board, holes=holes)
             self.send(self.boards[board].hello())
         return self.boards[board]

@@ -61,6 +61,7 @@ def test_serial_two_ports_identify_by_hello_count_corrupt_lines_and_ack(hub: Hub
 
 
 def test_serial_port_that_vanishes_is_reopened_and_resends_fill_the_gap(hub: Hub, tmp_path: Path) -> None:
+    hub.register_board("B1")
     b1 = PtyBoard("B1", tmp_path / "ttyB1")
     link = SerialTransport([str(b1.path)])
     hub.add_transport(link)
@@ -149,6 +150,7 @@ def test_mqtt_boards_are_refereed_acked_and_their_status_followed(
 @pytest.mark.parametrize("transport", [MqttTransport, MqttProcessTransport])
 def test_mqtt_broker_restart_loses_nothing(
         hub: Hub, own_mosquitto: Broker, transport: type[MqttTransport] | type[MqttProcessTransport]) -> None:
+    hub.register_board("B7")
     link = transport(own_mosquitto.host, own_mosquitto.port, client_id="hub-test-restart")
     hub.add_transport(link)
     assert link.connected.wait(5)

@@ -234,7 +234,20 @@ def take_crash(board, path=CRASH_FILE):
     return text
 
 
+def radio_on(board):
+    """Start the Wi-Fi radio before the main loop: on a Pico W the first WLAN.active(True)
+    uploads the CYW43439's firmware and blocks ~0.85 s (measured on the emulated chip,
+    docs/performance.md), which inside the loop was its longest stall. A failure here is
+    left to the MQTT link, which retries and reports it."""
+    try:
+        board.network_up()
+    except Exception:  # noqa: BLE001 - Wi-Fi trouble is a link fault, never a crash
+        pass
+
+
 async def run(node, board, serial, stop=None):
+    if any(isinstance(link, MqttLink) for link in node.links):
+        radio_on(board)
     board.start(node)
     node.start()
     period = node.th["poll_ms"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,21 @@ from tests.broker import Broker
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "tests" / "records"  # worked examples copied from shared/examples
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Under ``-n`` (``--dist load``): each chip-test module (tests/hil) as one unit on one
+    worker, since its tests share one emulated board (booting one costs a minute); every
+    other test scheduled alone, as ``load`` does. (pytest 9 ignores xdist's loadgroup.)"""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ChipModulesTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return nodeid.split("::", 1)[0] if nodeid.startswith("tests/hil/") else nodeid
+
+    return ChipModulesTogether(config, log)
 
 
 @pytest.fixture(scope="session")

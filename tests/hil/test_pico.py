@@ -1,7 +1,7 @@
 """The firmware on an emulated Raspberry Pi Pico (RP2040, MicroPython's official rp2
 image), deployed as scripts/deploy-board deploys it, talking over USB to the real hub
-(``python -m hub hub --serial``). One board is booted for the module and the tests run
-in order on it (its resets included): simulated time costs ~20x real time here.
+(``python -m hub hub --serial``). One board is booted for the module (tests/conftest.py keeps a chip module on one
+xdist worker) and the tests run in order on it (its resets included): simulated time costs ~20x real time here.
 
 Thresholds shortened in the board config (stuck, journal, watchdog) only so the scenarios
 fit in a few simulated seconds; the classifier is the one the unix port runs."""
@@ -20,7 +20,7 @@ from hub.sim.model import KNOCK_DELAY_MS, hole_edges
 from tests.chaos.rig import HubProcess
 from tests.hil.chip import Chip, HubLog
 
-pytestmark = [pytest.mark.hil, pytest.mark.slow, pytest.mark.xdist_group("hil-pico"), pytest.mark.timeout(1500)]
+pytestmark = [pytest.mark.hil, pytest.mark.slow, pytest.mark.timeout(1500)]
 
 BOARD = "H1"
 STUCK_MS = 400
@@ -65,8 +65,10 @@ def pico(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Rig]:
     chip.boot()
     hub = HubProcess(work / "hub.db", [Path(chip.tty)], None, [], log=work / "hub.log")
     hub.start()
+    rig = Rig(chip, hub, HubLog(work / "hub.db"))
     try:
-        yield Rig(chip, hub, HubLog(work / "hub.db"))
+        rig.wait_stored("a hello at the hub", rig.hellos)  # the loop runs: beams are watched
+        yield rig
     finally:
         hub.stop()
         chip.close()

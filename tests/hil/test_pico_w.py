@@ -20,7 +20,7 @@ from tests.broker import Broker
 from tests.chaos.rig import HubProcess
 from tests.hil.chip import BROKER_IP, Chip, HubLog
 
-pytestmark = [pytest.mark.hil, pytest.mark.slow, pytest.mark.mqtt, pytest.mark.xdist_group("hil-pico-w"),
+pytestmark = [pytest.mark.hil, pytest.mark.slow, pytest.mark.mqtt,
               pytest.mark.timeout(1500)]
 
 BOARD = "W1"

@@ -8,6 +8,7 @@ The refusals people meet on the console and play pages also carry a ``kind`` and
 ``params``, so a page can say them in the reader's language (the web's catalogue key
 ``refusal.<kind>``), the message staying the fallback. The kinds (docs/hub.md, Refusals):
 not_your_turn{player,to_move} illegal_move{reason} game_over{} would_be_illegal{index,reason}
+would_be_out_of_turn{index,player,to_move,reason}
 nothing_to_undo{} no_such_action{index} table_abandoned{input} prompt_closed{prompt}
 bad_choice{choice,choices} drop_settling{} nobody_to_throw{} nothing_to_mark{}
 not_voidable{entry} round_under_way{} no_bot{game} unknown_table{table} unknown_game{game}

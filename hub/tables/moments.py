@@ -157,14 +157,16 @@ def taken_back(old: Sequence[Mapping[str, Any]], new: Sequence[Mapping[str, Any]
     out: list[dict[str, Any]] = []
     for index, item in enumerate(old):
         if index >= len(new):
-            out.append({"kind": "undone", "params": {"player": _player(item), "index": index}, "action": index})
+            out.append({"kind": "undone", "params": {"player": actor(item), "index": index}, "action": index})
         elif new[index].get("action") != item.get("action"):
-            out.append({"kind": "amended", "params": {"player": _player(new[index]), "index": index},
+            out.append({"kind": "amended", "params": {"player": actor(new[index]), "index": index},
                         "action": index})
     return out
 
 
-def _player(item: Mapping[str, Any]) -> Any:
+def actor(item: Mapping[str, Any]) -> Any:
+    """The player an item of the action list names (a Trigono throw says who threw), or
+    its ``player`` field, or None."""
     action = item.get("action")
     if isinstance(action, dict):
         for value in action.values():

@@ -47,7 +47,7 @@ from engines.records import initial_state
 from hub.errors import BadInputError, RefusedError
 from hub.log.store import Entry
 from hub.tables import drawing, wording
-from hub.tables.moments import Moments, after_action, place_labels
+from hub.tables.moments import Moments, actor, after_action, place_labels
 
 MAX_EVENTS = 60  # events kept for the view
 MAX_ALERTS = 50
@@ -147,6 +147,12 @@ class Table:
             try:
                 state.apply(state.parse_action(item["action"]))
             except GameError as err:
+                player, to_move = actor(item), state.current_player()
+                if player is not None and to_move is not None and player != to_move:
+                    # The usual case (a void or an undo shifts whose throw it is): said as
+                    # names, so every page can word it (not the engine's English).
+                    raise RefusedError(f"action {index} would be illegal: {err}", "would_be_out_of_turn",
+                                       index=index, player=player, to_move=to_move, reason=str(err)) from None
                 raise RefusedError(f"action {index} would be illegal: {err}", "would_be_illegal",
                                    index=index, reason=str(err)) from None
         old, self.actions, self.state = self.actions, actions, state

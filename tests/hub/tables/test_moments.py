@@ -62,3 +62,18 @@ def test_a_trial_does_not_touch_the_tables_moments() -> None:
     twin = fold.table.trial()
     twin.play({"throw": {"player": "Ana", "to": "floor"}}, [99], "referee")
     assert fold.table.view()["moments"] == [] and kinds(twin.view()) == ["floor"]
+
+
+def test_a_correction_that_would_put_a_throw_out_of_turn_names_both_players_T5() -> None:
+    import pytest
+
+    from hub.errors import RefusedError
+
+    fold = Fold()
+    fold.console(landed="floor")
+    fold.console(landed="floor")
+    with pytest.raises(RefusedError) as refused:
+        fold.console(amend={"index": 0, "action": {"throw": {"player": "Ben", "to": "floor"}}})
+    assert refused.value.kind == "would_be_out_of_turn"
+    assert {k: refused.value.params[k] for k in ("index", "player", "to_move")} == {"index": 0, "player": "Ben",
+                                                                                  "to_move": "Ana"}

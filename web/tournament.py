@@ -363,6 +363,12 @@ def admin_post(tid: str) -> Any:
                                   if p["status"] == "registered"], by="referee")
         else:
             entry = _entry_from_form(view)
+            if entry["type"] == "start" and request.form.get("confirm") != "1":
+                launch = svc.launch_preview(tid)  # first what it builds, then confirm
+                if not launch["stations"]:
+                    flash_key("tour.launch_no_station", "error")
+                    return redirect(url_for("tournament.admin", tid=tid) + "#stations")
+                return _page("launch.html", view, launch=launch)
             if entry["type"] == "correct" and request.form.get("confirm") != "1":
                 preview = svc.preview(tid, entry)  # first what it changes, then confirm
                 if not preview["changes"]:

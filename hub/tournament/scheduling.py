@@ -9,6 +9,7 @@ registered in :data:`hub.tournament.state.HANDLERS`.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -130,3 +131,22 @@ def follow_up(t: Tournament, after: Mapping[str, Any]) -> JSONDict | None:
             pass  # the round is not over (or all are drawn)
     calls = next_calls(t)
     return calls[0] if calls else None
+
+
+def launch_preview(t: Tournament, start: Mapping[str, Any]) -> JSONDict:
+    """What the ``start`` entry would build, changing nothing: the pools (names of their
+    players, best seed first), the matches per stage, the active stations and how many
+    matches they start at once; ``stations`` 0 means nothing could be called."""
+    trial = copy.deepcopy(t)
+    trial.apply(start)
+    stages: dict[str, int] = {}
+    for m in trial.matches.values():
+        if not m.bye:
+            stages[m.stage] = stages.get(m.stage, 0) + 1
+    active = [s.id for s in trial.stations.values() if s.active]
+    return {"players": len(trial.order), "format": t.spec.format,
+            "pools": [{"name": chr(ord("A") + i), "players": [trial.name(p) for p in pool]}
+                      for i, pool in enumerate(trial.pools)],
+            "matches": stages, "rounds": t.spec.rounds if t.spec.format == "swiss" else None,
+            "per_round": len(trial.order) // t.spec.seats if t.spec.format == "swiss" else None,
+            "stations": active, "at_once": len(next_calls(trial))}

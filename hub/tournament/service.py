@@ -398,6 +398,14 @@ class TournamentService:
         self._changed(tid)
         return self.view(tid)
 
+    def launch_preview(self, tid: str) -> JSONDict:
+        """What starting the tournament now would build
+        (:func:`hub.tournament.scheduling.launch_preview`), changing nothing."""
+        ratings = {k: r.ordinal for k, r in self.ratings().items()}
+        with self._lock:
+            t = self._get(tid)
+            return scheduling.launch_preview(t, t.start_entry(ratings))
+
     def preview(self, tid: str, body: Mapping[str, Any]) -> JSONDict:
         """What a ``correct`` entry would change, changing nothing
         (:func:`hub.tournament.corrections.preview`)."""

@@ -41,6 +41,10 @@ def test_sixteen_players_pools_then_bracket_to_the_podium(browser: Any, hub: Hub
         page.fill("#station-form input[name=station]", station)
         page.click("#station-form button[type=submit]")
     page.click("#start-form button")
+    page.wait_for_selector(".launch-preview")  # pools, matches and stations before it starts (issue 25)
+    assert page.locator(".launch-pools .card").count() == 4
+    shot(page, "tournament-launch-preview.png")
+    page.click(".confirm-launch button[type=submit]")
     page.wait_for_selector("#results")
     api = server.url + f"/api/tournaments/{tid}"
 

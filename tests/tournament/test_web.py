@@ -32,8 +32,16 @@ def test_referee_runs_a_tournament_from_the_pages(referee: FlaskClient, hub: Hub
     form(referee, admin, {"action": "check_in", "player": "p1"})
     form(referee, admin, {"action": "check_in_all"})
     assert all(p["status"] == "present" for p in referee.get(f"/api/tournaments/{tid}").get_json()["players"])
+    # Launch refuses zero stations, then shows what it builds and asks to confirm (issue 25).
+    assert form(referee, admin, {"action": "start"}).endswith("#stations")
+    assert "Aucun poste actif" in referee.get(admin).get_data(as_text=True)
     form(referee, admin, {"action": "station", "station": "row1", "seats": "2", "boards": ""})
-    form(referee, admin, {"action": "start"})
+    launch = referee.post(admin, data={"action": "start", "csrf_token": csrf_token(referee, admin)})
+    assert launch.status_code == 200
+    text = launch.get_data(as_text=True)
+    assert "Avant de lancer le tournoi" in text and "Poule A" in text and "1 postes actifs (row1)" in text
+    assert referee.get(f"/api/tournaments/{tid}").get_json()["status"] == "registration"
+    form(referee, admin, {"action": "start", "confirm": "1"})
     view = referee.get(f"/api/tournaments/{tid}").get_json()
     assert view["status"] == "running" and len(view["pools"]) == 2
     called = [m for m in view["matches"] if m["status"] == "called"]

@@ -35,6 +35,7 @@ from hub.log.store import StoreOpenError, StoreWriteError
 from hub.replica import ReadOnlyHub, shared_secret
 from hub.sim.runner import SimEvent, SimTable, describe
 from hub.tables.layout import place
+from hub.tables.moments import place_label
 from hub.tables.spec import TableSpec
 from hub.tournament.demo import DemoTournament
 from hub.tournament.model import UnknownMatchError, UnknownTournamentError
@@ -45,6 +46,6 @@ __all__ = [
     "ReadOnlyHub", "RefusedError", "StaleViewError", "SimEvent", "StoreOpenError", "StoreWriteError", "SimTable", "TableSpec", "TournamentService",
     "UnknownGameError", "UnknownMatchError", "UnknownTableError", "UnknownTournamentError",
     "add_hub_options", "attach_links", "clock", "describe", "errors", "is_postgres_url", "jsonlimits",
-    "open_hub", "parse_hostport", "place", "service_for", "shared_secret", "stop_on_signal",
+    "open_hub", "parse_hostport", "place", "place_label", "service_for", "shared_secret", "stop_on_signal",
     "tune_gc", "wait",
 ]

@@ -18,7 +18,7 @@ from typing import Any
 
 from flask import Flask
 
-from hub.api import HubError
+from hub.api import HubError, place_label
 from web.i18n import MESSAGES, current_language, gettext
 
 # Parameters that name a place, and are shown as one (``B1.big`` → "B1 big hole").
@@ -36,18 +36,8 @@ def hole_label_parts(hole: str) -> tuple[str, dict[str, Any]]:
     >>> hole_label_parts("jackpot.2")
     ('where.jackpot_n', {'n': '2'})
     """
-    if hole == "floor":
-        return "where.floor", {}
-    if hole.startswith("board:"):
-        return "where.board", {"board": hole[len("board:"):]}
-    if hole == "jackpot":
-        return "where.jackpot", {}
-    if hole.startswith("jackpot."):
-        return "where.jackpot_n", {"n": hole.split(".", 1)[1]}
-    board, _, kind = hole.rpartition(".")
-    if kind in ("big", "small") and board:
-        return f"where.{kind}", {"board": board}
-    return "where.board", {"board": hole}
+    kind, params = place_label(hole)  # the hub names places (hub/tables/moments.py)
+    return f"where.{kind}", params
 
 
 def where_label(choice: Any) -> str:

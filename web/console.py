@@ -53,7 +53,7 @@ def amendable_throws(state: dict[str, Any], keep: int = 12) -> list[dict[str, An
 def panel_context(table_id: str) -> dict[str, Any]:
     view = get_hub().table_view(table_id)
     state = view.get("state") or {}
-    places = [f"board:{b}" for b in (state.get("boards") or {})] + ["floor"] + list(state.get("holes") or {})
+    places = list(view.get("places") or {})  # the hub's: boards, floor, holes (hub/tables/moments.py)
     seats = [
         {**seat, "link": phone_url(url_for("play.claim", table_id=table_id, seat=seat_token(table_id, str(seat.get("name")))))
          if seat.get("name") in human_seats(view) else None}

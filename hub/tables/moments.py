@@ -65,8 +65,9 @@ def label(where: str) -> dict[str, Any]:
 
 
 def place_labels(printed: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """Every place a printed state names (its holes, boards, the floor, the final's
-    target) with its label: what a page needs to word the state's places.
+    """Every place a printed state names (its boards, the floor, its holes, the final's
+    target), in that order, with its label: where a palet can be said to rest, and what
+    a page needs to word the state's places.
 
     >>> place_labels({"holes": {"B1.big": 0}, "boards": {"B1": 2}, "target": "jackpot"})["B1.big"]
     {'kind': 'big', 'board': 'B1'}
@@ -74,7 +75,7 @@ def place_labels(printed: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     holes = printed.get("holes")
     if not isinstance(holes, Mapping):
         return {}
-    places = [*holes, *(f"board:{b}" for b in printed.get("boards") or {}), "floor"]
+    places = [*(f"board:{b}" for b in printed.get("boards") or {}), "floor", *holes]
     if isinstance(printed.get("target"), str):
         places.append(printed["target"])
     return {where: label(where) for where in places}

@@ -50,3 +50,23 @@ def test_calls_show_only_matches_still_at_their_station(referee: FlaskClient) ->
     page = referee.get("/tournaments/C1", headers={"Accept-Language": "fr"}).get_data(as_text=True)
     assert f"Partie {called['number']} :" not in page.split('class="card calls"')[-1].split("</section>")[0] \
         or 'class="card calls"' not in page
+
+
+def test_the_player_page_says_where_they_play_in_plain_words(referee: FlaskClient) -> None:
+    """Finding 10: "you play now at station …", the pool place, a level without μ and σ."""
+    token = csrf_token(referee, "/tournaments/")
+    api_post(referee, "/api/tournaments", {"id": "W1", "name": "Mots", "game": "trike", "format": "pools",
+                                           "pool_size": 4, "check_in": False, "options": {"size": 3}}, token)
+    for name in ("Ana", "Ben", "Chloé", "Dan"):
+        api_post(referee, "/api/tournaments/W1/entries", {"type": "register", "player": {"name": name}}, token)
+    api_post(referee, "/api/tournaments/W1/entries", {"type": "station", "station": {"id": "7", "seats": 2}}, token)
+    view = api_post(referee, "/api/tournaments/W1/entries", {"type": "start"}, token).get_json()
+    called = next(m for m in view["matches"] if m["status"] == "called")
+    page = referee.get(f"/tournaments/W1/players/{called['players'][0]}",
+                       headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert f"Vous jouez maintenant : partie {called['number']} au poste 7, contre {called['names'][1]}." in page
+    assert "μ" not in page and "poule A" in page
+    waiting = next(m for m in view["matches"] if m["status"] == "ready")
+    page = referee.get(f"/tournaments/W1/players/{waiting['players'][0]}",
+                       headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert f"Your next match: match {waiting['number']} against" in page

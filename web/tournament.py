@@ -150,7 +150,13 @@ def big(tid: str) -> Any:
     mode = request.args.get("mode", "standings")
     if mode == "tables":  # the hub's big screen, on this tournament's tables in play
         tables = [m["table"] for m in view["matches"] if m["status"] == "called" and m["table"]]
-        return redirect(url_for("dashboard.big", tables=",".join(tables)) if tables else url_for("dashboard.big"))
+        if tables:
+            return redirect(url_for("dashboard.big", tables=",".join(tables)))
+        # None in play: never the hub's whole big screen (other events' tables), but this
+        # tournament's own: its podium once over, else its calls.
+        if view["status"] == "finished":
+            return redirect(url_for("tournament.podium", tid=tid))
+        mode = "calls"
     if mode not in BIG_MODES:
         mode = "standings"
     return _page("big.html", view, refresh_s=REFRESH_S, mode=mode, theme="dark", body_class="big-page",

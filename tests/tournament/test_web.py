@@ -82,8 +82,8 @@ def test_referee_runs_a_tournament_from_the_pages(referee: FlaskClient, hub: Hub
     for url in ("", "/standings", "/bracket", "/podium", "/big", "/big?mode=bracket", "/big?mode=calls",
                 f"/matches/{first['id']}", "/players/p1", "/sheets", "/admin"):
         assert referee.get(f"/tournaments/{tid}{url}").status_code == 200, url
-    big_tables = referee.get(f"/tournaments/{tid}/big?mode=tables")
-    assert big_tables.status_code == 302 and big_tables.headers["Location"].startswith("/big")
+    big_tables = referee.get(f"/tournaments/{tid}/big?mode=tables")  # over: its podium, not others' tables
+    assert big_tables.status_code == 302 and big_tables.headers["Location"] == f"/tournaments/{tid}/podium"
     assert referee.application is not None
     referee.application.config["PUBLIC_URL"] = "http://192.168.1.20:8000"  # phones reach it (issue 26.3)
     sheets = referee.get(f"/tournaments/{tid}/sheets").get_data(as_text=True)

@@ -70,3 +70,16 @@ def test_the_player_page_says_where_they_play_in_plain_words(referee: FlaskClien
     page = referee.get(f"/tournaments/W1/players/{waiting['players'][0]}",
                        headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert f"Your next match: match {waiting['number']} against" in page
+
+
+def test_the_bracket_names_who_will_fill_its_slots_before_the_pools_end(referee: FlaskClient) -> None:
+    token = csrf_token(referee, "/tournaments/")
+    api_post(referee, "/api/tournaments", {"id": "B1", "name": "Tableau", "game": "trike", "format": "pools",
+                                           "pool_size": 4, "advance": 2, "check_in": False,
+                                           "options": {"size": 3}}, token)
+    for i in range(8):
+        api_post(referee, "/api/tournaments/B1/entries", {"type": "register", "player": {"name": f"J{i}"}}, token)
+    api_post(referee, "/api/tournaments/B1/entries", {"type": "start"}, token)
+    page = referee.get("/tournaments/B1/bracket", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert "1er de poule" in page and "1e de poule" not in page
+    assert "2e de poule" in page and "Vainqueur de la partie" in page

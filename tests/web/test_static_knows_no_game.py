@@ -28,7 +28,6 @@ TELLS = {
 KNOWN = {
     "js/common.js": {"lattice maths"},
     "js/admin.js": {"lattice maths"},
-    "games/triominos.js": {"lattice maths", "tile canonicalisation"},
     "games/trike.js": {"lattice maths"},
     "games/triolet.js": {"special cells as rules"},
 }

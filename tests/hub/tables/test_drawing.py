@@ -33,3 +33,20 @@ def test_holes_sit_inside_their_board() -> None:
 def test_games_drawn_from_their_state_alone_have_no_drawing() -> None:
     spec = TableSpec.build("trike", seats=["Ana", "Ben"], seed=1)
     assert make_table("t1", spec.entry_body(1, 1.0), 0.0).view()["drawing"] is None
+
+
+def test_a_triominos_drawing_has_every_legal_spot_and_names_each_rack_reading() -> None:
+    from hub.tables import drawing
+
+    spec = TableSpec.build("triominos", seats=["Ana", "Ben"], seed=1)
+    table = make_table("t1", spec.entry_body(1, 1.0), 0.0)
+    table.play(table.legal_actions(str(table.state.current_player()))[0], [2], "Ana")
+    player = str(table.state.current_player())
+    d = drawing.of(table.state.observation(player))
+    assert d is not None
+    rack = table.state.observation(player)["racks"][player]
+    for action in table.legal_actions(player):
+        if "place" in action:
+            assert ",".join(map(str, action["place"]["cell"])) in d["cells"]
+            assert d["tiles"]["-".join(map(str, action["place"]["corners"]))] in rack
+    assert set(d["tiles"].values()) == set(rack)  # only the viewer's own tiles

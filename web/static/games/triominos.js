@@ -16,23 +16,20 @@ let lastLogLength = -1;
 
 const key = (cell) => cell.join(",");
 
-function tileName(corners) {
-  // RECORDS.md names a tile by its clockwise reading starting from the smallest number
-  const rots = [0, 1, 2].map((r) => [corners[r], corners[(r + 1) % 3], corners[(r + 2) % 3]]);
-  rots.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
-  return rots[0].join("-");
-}
+// Where each cell is and which rack tile a placement's corners read as: the hub's
+// (view.drawing, hub/tables/drawing.py); the renderer only scales and draws.
+let drawing = { cells: {}, tiles: {} };
+const tileOf = (corners) => drawing.tiles[corners.join("-")] || corners.join("-");
 
-function xy(api, [i, j]) {
-  const [x, y] = api.lattice.vertexXY(i, j);
-  return [x * S, -y * S]; // y up on the lattice, down in SVG
+function points(cell) {
+  return (drawing.cells[key(cell)] || []).map(([x, y]) => [x * S, y * S]);
 }
 
 function triangle(api, cell, cls, corners, extra = {}) {
   const { el } = api;
-  const pts = api.lattice.corners(cell).map((v) => xy(api, v));
+  const pts = points(cell);
   const parts = [el("polygon", { points: pts.map((p) => p.map((n) => n.toFixed(1)).join(",")).join(" "), class: "tri" })];
-  if (corners) {
+  if (corners && pts.length === 3) {
     const cx = (pts[0][0] + pts[1][0] + pts[2][0]) / 3;
     const cy = (pts[0][1] + pts[1][1] + pts[2][1]) / 3;
     corners.forEach((n, k) => {
@@ -49,16 +46,17 @@ function miniTile(api, cell, corners) {
   const { el } = api;
   const origin = cell[2] === "up" ? [0, 0, "up"] : [0, 0, "down"];
   const g = triangle(api, origin, "mini", corners);
-  const pts = api.lattice.corners(origin).map((v) => xy(api, v));
+  const pts = points(origin);
   const xs = pts.map((p) => p[0]); const ys = pts.map((p) => p[1]);
   const box = `${Math.min(...xs) - 4} ${Math.min(...ys) - 4} ${Math.max(...xs) - Math.min(...xs) + 8} ${Math.max(...ys) - Math.min(...ys) + 8}`;
   return el("svg", { viewBox: box, class: "mini-svg", width: 64, height: 56, "aria-hidden": "true" }, g);
 }
 
-function entryText(t, e) {
+function entryText(t, e, board) {
   const a = e.action || {};
   if (a.place) {
-    return t("triominos.place_log", { name: e.player, tile: tileName(a.place.corners), points: e.points })
+    const placed = board.find((b) => key(b.cell) === key(a.place.cell));
+    return t("triominos.place_log", { name: e.player, tile: placed ? placed.tile : tileOf(a.place.corners), points: e.points })
       + (e.bonus ? ` — ${t(`triominos.bonus.${e.bonus}`)}` : "");
   }
   if (a.draw) return t("triominos.draw_log", { name: e.player, points: e.points });
@@ -75,6 +73,7 @@ export function render(view, root, api) {
   const canDraw = legal.some((a) => a && a.draw);
   const canPass = legal.some((a) => a && a.pass);
   const myRack = view.you && state.racks && Array.isArray(state.racks[view.you]) ? state.racks[view.you] : [];
+  drawing = (view.view && view.view.drawing) || drawing;
 
   if (log.length !== lastLogLength) { // a new move: forget the half-made choice
     selectedTile = null; selectedSpot = null; lastLogLength = log.length;
@@ -89,7 +88,7 @@ export function render(view, root, api) {
   const rerender = () => render(view, root, api);
 
   // placements that match the current tile selection, grouped by spot
-  const usable = placements.filter((p) => !selectedTile || tileName(p.corners) === selectedTile);
+  const usable = placements.filter((p) => !selectedTile || tileOf(p.corners) === selectedTile);
   const spots = new Map();
   for (const p of usable) {
     const k = key(p.cell);
@@ -104,7 +103,7 @@ export function render(view, root, api) {
   const lastKey = lastPlace ? key(lastPlace.action.place.cell) : null;
   for (const tile of board) {
     const cls = `tile${key(tile.cell) === lastKey ? " last" : ""}`;
-    shapes.push(triangle(api, tile.cell, cls, tile.corners, { "data-tile": tile.tile || tileName(tile.corners) }));
+    shapes.push(triangle(api, tile.cell, cls, tile.corners, { "data-tile": tile.tile }));
   }
   for (const spot of spots.values()) {
     const k = key(spot.cell);
@@ -119,7 +118,7 @@ export function render(view, root, api) {
   }
   const all = [...board.map((b) => b.cell), ...[...spots.values()].map((s) => s.cell)];
   if (!all.length) all.push([0, 0, "up"]);
-  const pts = all.flatMap((c) => api.lattice.corners(c).map((v) => xy(api, v)));
+  const pts = all.flatMap((c) => points(c));
   const xs = pts.map((p) => p[0]); const ys = pts.map((p) => p[1]);
   // the drawn area: every tile and spot, padded, and never less than a few tiles wide
   // (so a young table is not blown up to the page width)
@@ -168,7 +167,7 @@ export function render(view, root, api) {
 
   if (myRack.length) {
     panel.push(el("h3", {}, t("triominos.rack")));
-    const fits = new Set(placements.map((p) => tileName(p.corners)));
+    const fits = new Set(placements.map((p) => tileOf(p.corners)));
     panel.push(el("div", { class: "triominos-rack" }, myRack.map((name) => {
       const nums = name.split("-").map(Number);
       return el("button", {
@@ -215,7 +214,7 @@ export function render(view, root, api) {
   }
 
   panel.push(el("ol", { class: "triominos-log", reversed: true, start: log.length },
-    log.slice(-8).reverse().map((e) => el("li", { class: e.bonus ? "bonus" : "" }, entryText(t, e)))));
+    log.slice(-8).reverse().map((e) => el("li", { class: e.bonus ? "bonus" : "" }, entryText(t, e, board)))));
 
   // styles: web/static/games/triominos.css (linked by the page; inline styles are blocked by the CSP)
   root.replaceChildren(
@@ -227,7 +226,7 @@ export function render(view, root, api) {
     const a = (hint && hint.action) || {};
     if (hint.action === undefined) return "";
     return a.place
-      ? `${tileName(a.place.corners)} → [${a.place.cell.join(", ")}] — ${hint.why || ""}`
+      ? `${tileOf(a.place.corners)} → [${a.place.cell.join(", ")}] — ${hint.why || ""}`
       : `${a.draw ? t("triominos.draw") : t("triominos.pass")} — ${hint.why || ""}`;
   }
 

@@ -23,8 +23,9 @@ TELLS = {
 }
 
 # Still to move to the hub (continue here): the lattice in common.js is used by the admin
-# page's layout editor and the Triominos renderer, which also names tiles from their
-# corners; Triolet's bonus cells (L1) and Trike's hexagon geometry are drawn in JS.
+# page's layout editor (admin.js); Triolet's bonus cells (L1) and Trike's hexagon geometry
+# are drawn in JS — the hub would need them from the engine's registration (a drawing in
+# the GameSpec, or the printed state), not by a module name.
 KNOWN = {
     "js/common.js": {"lattice maths"},
     "js/admin.js": {"lattice maths"},

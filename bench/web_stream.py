@@ -316,7 +316,10 @@ def server_main(args: argparse.Namespace) -> None:
     hub.start()
     hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=1, table_id="t1")
     password = "bench-referee"
-    handle = start_server(hub, password=password, max_streams=args.max_streams, server=args.serve)
+    # Every viewer comes from this machine's one address: no per-address bound here
+    # (web/connections.py; a phone in a hall has its own address).
+    handle = start_server(hub, password=password, max_streams=args.max_streams, server=args.serve,
+                          config={"WEB_MAX_PER_ADDRESS": 0})
     print(json.dumps({"url": handle.url, "password": password, "pid": os.getpid()}), flush=True)
     for line in sys.stdin:
         cmd, _, rest = line.strip().partition(" ")

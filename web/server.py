@@ -36,6 +36,7 @@ from flask import Flask
 
 from web.addresses import where_served
 from web.app import create_app
+from web.connections import uvicorn_limits
 
 SPARE_THREADS = 16  # waitress: threads for pages, API calls and the console beside the streams
 RESERVED_DESCRIPTORS = 128  # SQLite, serial ports, MQTT, pages: kept out of the streams' share
@@ -152,6 +153,7 @@ def make_uvicorn(app: Flask, tls: tuple[str, str] | None = None) -> tuple[Any, A
         server_header=False,
         backlog=BACKLOG,
         timeout_graceful_shutdown=3,
+        **uvicorn_limits(app.config),  # idle, slow and per-address bounds (web.connections)
         ssl_certfile=tls[0] if tls else None,
         ssl_keyfile=tls[1] if tls else None,
     )

@@ -118,3 +118,18 @@ def test_big_screen_follows_the_calls_by_itself(browser: Any, hub: Hub, server: 
     page.wait_for_selector(f".big-calls .call:has-text('Match {nxt['number']}:')", timeout=10_000)
     shot(page, "tournament-big-calls.png")
     assert page.js_errors == []
+
+
+def test_the_create_form_shows_only_the_chosen_formats_settings(browser: Any, hub: Hub, server: ServerHandle) -> None:  # noqa: F811
+    """Finding 8: no Swiss rounds for pools, no pool size for a Swiss (CSS :has, no script)."""
+    page = new_page(browser, locale="fr-FR", width=390, height=844)
+    login_page(page, server, "/tournaments/")
+    form = "#new-tournament"
+    page.select_option(f"{form} select[name=format]", "pools")
+    assert page.is_visible(f"{form} input[name=pool_size]") and not page.is_visible(f"{form} input[name=rounds]")
+    shot(page, "tournament-create-pools.png")
+    page.select_option(f"{form} select[name=format]", "swiss")
+    assert not page.is_visible(f"{form} input[name=pool_size]") and page.is_visible(f"{form} input[name=rounds]")
+    assert not page.is_visible(f"{form} input[name=third_place]")
+    assert page.get_attribute(f"{form} input[name=points]", "placeholder") == "1 0"  # what a win counts by default
+    assert page.js_errors == []

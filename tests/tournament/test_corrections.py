@@ -215,3 +215,4 @@ def test_a_third_place_match_orders_the_losing_semi_finalists() -> None:
     assert third.id in reset
     step(t, {**body, "reset": reset})
     check_invariants(t)
+

@@ -52,7 +52,7 @@ def test_referee_answers_a_prompt_and_the_dashboard_follows(browser: Any, hub: H
     console = new_page(browser, locale="fr-FR")
     login(console, server, "/console/t1")
     prompt = console.locator(".prompt[data-kind=landed]")
-    assert "Où est tombé le palet de Ana" in prompt.locator(".question").inner_text()
+    assert "Où est tombé le palet d’Ana" in prompt.locator(".question").inner_text()
     shot(console, "console.png")
     prompt.locator("button[data-choice='board:B2']").click()
     console.wait_for_url(f"{server.url}/console/t1")

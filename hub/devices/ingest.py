@@ -40,6 +40,7 @@ board by board, then message by message (:mod:`hub.devices.ingest_loop`).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -47,11 +48,13 @@ from typing import Any, Generic, TypeVar
 from firmware import protocol
 from hub.devices.health import ASK_EVERY_S, BoardHealth, GivenUp, SeqTracker, held_from
 from hub.log.store import Entry, with_id
+from hub.ratelog import RateLog
 from hub.tables import wording
 
 JSONDict = dict[str, Any]
 LinkT = TypeVar("LinkT", bound=Hashable)
 
+ALERT_LOG = RateLog(logging.getLogger("hub.devices"), every_s=30.0)
 MAX_UNREGISTERED = 16  # boards bound to no table kept with full health (and their events stored)
 MAX_STRANGERS = 64  # names counted beyond that (the least recent go); never stored nor acked
 ACK_EVERY_S = 0.25  # at most one ack per link, board and boot this often (devices resend after 2 s)
@@ -506,4 +509,8 @@ def _pace(state: IngestState[LinkT], to_ack: dict[AckKey, LinkT], now: float) ->
 def _alert(state: IngestState[Any], intake: Intake[Any], board: str, at: float, kind: str,
            **params: Any) -> None:
     state.board(board).alert(at, kind, **params)
-    intake.alerts.append(Alert(board, at, wording.text(kind, params)))
+    text = wording.text(kind, params)
+    intake.alerts.append(Alert(board, at, text))
+    # The hub's log too (issue 24.8: gaps and refusals reached board health only), one
+    # line per board and kind per ALERT_LOG_EVERY_S with the count of the others.
+    ALERT_LOG.warning(f"{board}:{kind}", "board %s: %s", board, text)

@@ -64,6 +64,7 @@ def pico(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Rig]:
     chip = Chip("pico", CFG, work / "chip")
     chip.boot()
     hub = HubProcess(work / "hub.db", [Path(chip.tty)], None, [], log=work / "hub.log")
+    hub.args += ["--board", BOARD]  # a hub acknowledges only the boards it referees
     hub.start()
     rig = Rig(chip, hub, HubLog(work / "hub.db"))
     try:

@@ -80,7 +80,7 @@ def pico_w(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Rig]:
     chip = Chip("pico_w", board_cfg(broker.port), work / "chip", local=LOCAL)
     chip.boot()
     hub = HubProcess(work / "hub.db", [], None, [], log=work / "hub.log")
-    hub.args += ["--mqtt", f"{broker.host}:{broker.port}"]
+    hub.args += ["--mqtt", f"{broker.host}:{broker.port}", "--board", BOARD]  # it referees W1
     hub.start()
     health = Health(broker)
     try:

@@ -21,12 +21,13 @@ The inputs :meth:`Hub.submit` takes are listed in :mod:`hub.tables.table`.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import logging
 import random
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,7 @@ log = logging.getLogger("hub")
 TIMER_LOG = RateLog(log)
 
 TICK_S = 0.02  # the timer's pace while something is due soon (a settle window, held acks, input)
+READ_WAIT_S = 2.0  # a read waits this long for a commit in progress, then gets a 503
 IDLE_TICK_S = 0.25  # and otherwise: gaps, silent boards and snapshots can wait that long
 PRIVATE_FIELDS = ("seed", "hint")  # never in a public view (the seed fixes every future draw)
 PUBLIC_EVENTS = 10  # a public view's newest table events (the referee's view keeps MAX_EVENTS)
@@ -163,30 +165,43 @@ class Hub:
         return self.ingest_loop.inbox.flush(timeout)
 
     # -- tables ------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        """The hub's lock for a read, waited for at most :data:`READ_WAIT_S`: a commit
+        stuck on a frozen disk holds it, and a page must then answer 503 at once rather
+        than hang for the whole freeze (issue 24.8)."""
+        if not self._lock.acquire(timeout=READ_WAIT_S):
+            raise StoreWriteError(f"the hub is waiting on its event store (a commit has not returned "
+                                  f"in {READ_WAIT_S:.0f} s): try again shortly")
+        try:
+            yield
+        finally:
+            self._lock.release()
+
     def games(self) -> list[str]:
         """Names of the registered games (``engines.GAMES``)."""
         return sorted(GAMES)
 
     def list_tables(self) -> list[JSONDict]:
         """A summary of every table, oldest first (see the module doc)."""
-        with self._lock:
+        with self._reading():
             return self.tables.summaries()
 
     def game_over(self, table_id: str) -> bool:
         """Whether the table's game (match) is over — cheap, unlike a view."""
-        with self._lock:
+        with self._reading():
             return self.tables.is_over(table_id)
 
     def table_view(self, table_id: str) -> JSONDict:
         """The referee's full view of one table; :class:`UnknownTableError` if none."""
-        with self._lock:
+        with self._reading():
             return self._view(self.tables[table_id])
 
     def public_view(self, table_id: str, player: str | None = None) -> JSONDict:
         """What ``player`` (None: the audience) may see: the view with the engine's
         observation as ``state`` (other players' racks hidden), no seed, the newest
         PUBLIC_EVENTS events, and the hint only for ``player`` when they are to move."""
-        with self._lock:
+        with self._reading():
             return self._public(self.tables[table_id], player)
 
     def _public(self, table: Table, player: str | None) -> JSONDict:
@@ -361,7 +376,7 @@ class Hub:
     # -- boards ------------------------------------------------------------------------
     def boards(self) -> list[JSONDict]:
         """Health of every board seen or bound, sorted by board id (see the module doc)."""
-        with self._lock:
+        with self._reading():
             return [self.devices.health[b].to_json() for b in sorted(self.devices.health)]
 
     def store_alert(self) -> str | None:

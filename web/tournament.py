@@ -117,7 +117,7 @@ def _rounds(view: Mapping[str, Any], stage: str) -> list[list[Mapping[str, Any]]
 
 def _brackets(view: Mapping[str, Any]) -> list[tuple[str, list[list[Mapping[str, Any]]]]]:
     """(stage, rounds) of the tournament's brackets that have matches."""
-    return [(stage, rounds) for stage in ("main", "third", "consolation") if (rounds := _rounds(view, stage))]
+    return [(stage, rounds) for stage in ("main", "losers", "grand", "third", "consolation") if (rounds := _rounds(view, stage))]
 
 
 # -- public pages --------------------------------------------------------------------------
@@ -290,6 +290,8 @@ def _spec_from_form() -> dict[str, Any]:
                             "advance": _form_int("advance", 2), "rounds": _form_int("rounds", 5)}
     if f.get("third_place"):
         spec["third_place"] = True
+    if spec["format"] == "double":
+        spec["grand_final_reset"] = bool(f.get("grand_final_reset"))
     if f.get("trigono_detailed") and spec["game"] == "trigono":
         spec["ranking"] = "trigono_detailed"
     points = f.get("points", "").strip()

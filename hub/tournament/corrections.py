@@ -80,7 +80,7 @@ def dependents(t: Tournament, match_id: str, ranking: Any, scores: dict[str, flo
 def on_correct(t: Tournament, body: Mapping[str, Any], at: float) -> None:
     """The ``correct`` entry (module doc)."""
     m = t.match(body.get("match"))
-    if m.status != "done" or m.bye:
+    if m.status != "done" or m.bye or len(m.players) < 2:
         raise RefusedError(f"match {m.number} has no result to correct")
     ranking, scores = t.ranking_for(m, body)
     if "scores" not in body:
@@ -111,7 +111,7 @@ def preview(t: Tournament, body: Mapping[str, Any]) -> JSONDict:
     redraw), ``reset`` (started matches replayed) and ``ranking`` (final places that
     change). Raises as the entry would, except for the confirmation; changes nothing."""
     m = t.match(body.get("match"))
-    if m.status != "done" or m.bye:
+    if m.status != "done" or m.bye or len(m.players) < 2:
         raise RefusedError(f"match {m.number} has no result to correct")
     ranking, scores = t.ranking_for(m, body)
     if "scores" not in body:

@@ -11,7 +11,7 @@ data with a JSON form; bad input raises :class:`hub.errors.BadInputError` (a
 >>> Spec.parse({"name": "x", "game": "trike", "format": "ladder"})
 Traceback (most recent call last):
 ...
-hub.errors.BadInputError: format: expected one of elimination, pools, swiss
+hub.errors.BadInputError: format: expected one of elimination, double, pools, swiss
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from hub.errors import BadInputError, HubError
 
 JSONDict = dict[str, Any]
 
-FORMATS = ("elimination", "pools", "swiss")
+FORMATS = ("elimination", "double", "pools", "swiss")
 TIEBREAKS = ("wins", "score", "diff", "buchholz", "median_buchholz", "head_to_head", "lot")
 DEFAULT_TIEBREAKS = ("wins", "buchholz", "score", "head_to_head", "lot")
 POOL_TIEBREAKS = ("wins", "head_to_head", "diff", "score", "lot")
@@ -33,11 +33,12 @@ POOL_TIEBREAKS = ("wins", "head_to_head", "diff", "score", "lot")
 SEEDINGS = ("rating", "registration", "random")
 RANKINGS = ("engine", "trigono_detailed")
 MAX_SEATS = 8
-BRACKETS = ("main", "consolation", "third")
-"""The elimination stages: players filled from seeds and results (``third``: 3rd place)."""
+BRACKETS = ("main", "consolation", "third", "losers", "grand")
+"""The elimination stages: players filled from seeds and results (``third``: 3rd place;
+``losers`` and ``grand``: a double elimination's losers bracket and grand final)."""
 SPEC_FIELDS = ("name", "game", "format", "seats", "pool_size", "advance", "consolation",
                "bracket_seats", "rounds", "points", "tiebreaks", "check_in", "seeding", "seed",
-               "options", "ranking", "third_place")
+               "options", "ranking", "third_place", "grand_final_reset")
 
 
 class TournamentError(HubError):
@@ -114,6 +115,9 @@ class Spec:
     the rules': rounds won, then who went out later in the last round, then palets held;
     see :func:`hub.tournament.model.trigono_detailed`)."""
     third_place: bool = False
+    grand_final_reset: bool = True
+    """Double elimination: when the losers bracket's winner wins the grand final, the
+    two (each with one loss now) play it again."""
     """A match for 3rd place between the losing semi-finalists of the main bracket
     (duels; otherwise they share 3rd)."""
 
@@ -138,6 +142,8 @@ class Spec:
         if fmt == "pools" and advance > pool_size:
             raise BadInputError("advance: at most pool_size")
         bracket_seats = _int(obj, "bracket_seats", 2, 2, MAX_SEATS)
+        if fmt == "double" and bracket_seats != 2:
+            raise BadInputError("bracket_seats: a double elimination is played in duels (2)")
         rounds = _int(obj, "rounds", 5, 1, 30)
         default_points = [float(seats - 1 - i) for i in range(seats)]
         raw_points = obj.get("points", default_points)
@@ -162,7 +168,8 @@ class Spec:
         return cls(name, game, fmt, seats, pool_size, advance, _bool(obj, "consolation", True),
                    bracket_seats, rounds, tuple(float(p) for p in raw_points), tiebreaks,
                    _bool(obj, "check_in", True), seeding, _int(obj, "seed", 0, 0, 2**53),
-                   tuple(sorted(options.items())), ranking, _bool(obj, "third_place", False))
+                   tuple(sorted(options.items())), ranking, _bool(obj, "third_place", False),
+                   _bool(obj, "grand_final_reset", True))
 
     def to_json(self) -> JSONDict:
         return {"name": self.name, "game": self.game, "format": self.format,
@@ -171,7 +178,8 @@ class Spec:
                 "rounds": self.rounds, "points": list(self.points),
                 "tiebreaks": list(self.tiebreaks), "check_in": self.check_in,
                 "seeding": self.seeding, "seed": self.seed, "options": dict(self.options),
-                "ranking": self.ranking, "third_place": self.third_place}
+                "ranking": self.ranking, "third_place": self.third_place,
+                "grand_final_reset": self.grand_final_reset}
 
     def placing_points(self, place: int, shared: int = 1) -> float:
         """Points for ``shared`` players tied from 1-based ``place`` on (the mean of the
@@ -226,7 +234,9 @@ Ranking = tuple[tuple[str, ...], ...]
 
 Source = tuple[str, Any]
 """Where an elimination slot's player comes from: ("seed", n), ("winner", match id),
-("loser", match id) (the 3rd-place match), ("qualifier", n), ("consolation", n)."""
+("loser", match id) (the 3rd-place match, a losers bracket), ("qualifier", n),
+("consolation", n), ("rematch", grand final id) (its two players again, only when the
+losers bracket's winner won it)."""
 
 
 @dataclass(slots=True)

@@ -89,6 +89,8 @@ def final_ranking(t: Tournament, lines: list[Standing] | None = None) -> list[tu
         seated = {p for m in t.matches.values() if m.status != "cancelled" for p in m.players}
         ranked = [s for s in lines if s.player in seated]
         return [(place, s.player) for place, s in enumerate(ranked, 1)]
+    if t.spec.format == "double":
+        return double_ranking(t, lines)
     out = bracket_ranking(t, "main")
     third = next((m for m in t.matches.values() if m.stage == "third" and m.status == "done" and not m.bye
                   and len(m.players) == 2), None)
@@ -105,6 +107,32 @@ def final_ranking(t: Tournament, lines: list[Standing] | None = None) -> list[tu
         rest = [s.player for s in lines if s.player in t.order and s.player not in placed]
         rest.sort(key=lambda p: p in withdrawn)
         out += [(len(out) + i, p) for i, p in enumerate(rest, 1)]
+    return out
+
+
+def double_ranking(t: Tournament, lines: list[Standing]) -> list[tuple[int, str]]:
+    """A double elimination's places: the last grand final played decides 1st and 2nd;
+    then by the losers-bracket round each player went out in (later is better; those
+    out in one round share the place). Empty until the grand final is decided."""
+    finals = [m for m in t.matches.values() if m.stage == "grand" and m.status == "done" and len(m.players) == 2]
+    if t.status != "finished" or not finals:
+        return []
+    last = max(finals, key=lambda m: m.round)
+    champion = last.winner()
+    assert champion is not None
+    out: list[tuple[int, str]] = [(1, champion), (2, next(p for p in last.players if p != champion))]
+    out_in: dict[str, int] = {}
+    for m in t.matches.values():
+        if m.stage == "losers" and m.status == "done" and len(m.players) == 2:
+            for p in m.players:
+                if p != m.winner():
+                    out_in[p] = m.round
+    placed = {p for _, p in out}
+    for p in sorted((p for p in out_in if p not in placed), key=lambda p: -out_in[p]):
+        same = out[-1][0] if len(out) > 2 and out_in.get(out[-1][1]) == out_in[p] else len(out) + 1
+        out.append((same, p))
+    rest = [s.player for s in lines if s.player in t.order and s.player not in {p for _, p in out}]
+    out += [(len(out) + i, p) for i, p in enumerate(rest, 1)]
     return out
 
 

@@ -239,6 +239,8 @@ class Tournament:
         self.status = "running"
         if self.spec.format == "elimination":
             self._bracket("main", [("seed", s) for s in range(1, len(order) + 1)])
+        elif self.spec.format == "double":
+            self._double([("seed", s) for s in range(1, len(order) + 1)])
         elif self.spec.format == "pools":
             self._build_pools()
 
@@ -277,6 +279,43 @@ class Tournament:
                 self.new_match("third", rnd + 1, sources=(("loser", feeders[0]), ("loser", feeders[1])))
             slots = [("winner", mid) for mid in feeders]
             rnd += 1
+
+    def _double(self, seeds: list[Source]) -> None:
+        """A double elimination: the winners bracket (stage ``main``), the losers
+        bracket fed by its losers round by round (stage ``losers``: a round of the
+        losers among themselves, then one against those who just lost in the winners
+        bracket, their order reversed every other time to keep rematches late), the grand
+        final and, with ``grand_final_reset``, its replay (stage ``grand``)."""
+        size = formats.bracket_size(len(seeds), 2)
+        slots: list[Source] = [seeds[s - 1] if s <= len(seeds) else ("empty", None)
+                               for s in formats.bracket_order(size, 2)]
+        wb: list[list[str]] = []
+        while len(slots) > 1:
+            wb.append([self.new_match("main", len(wb) + 1, sources=tuple(slots[i:i + 2])).id
+                       for i in range(0, len(slots), 2)])
+            slots = [("winner", mid) for mid in wb[-1]]
+        lb_round = 0
+        champion: Source = ("loser", wb[0][0])  # two players: the winners final's loser
+        if len(wb) > 1:
+            drop: list[Source] = [("loser", mid) for mid in wb[0]]
+            lb_round += 1
+            lb = [self.new_match("losers", lb_round, sources=(drop[i], drop[i + 1])).id
+                  for i in range(0, len(drop), 2)]
+            for r in range(1, len(wb)):
+                drop = [("loser", mid) for mid in wb[r]]
+                if r % 2:
+                    drop.reverse()
+                lb_round += 1
+                lb = [self.new_match("losers", lb_round, sources=(("winner", lb[i]), drop[i])).id
+                      for i in range(len(lb))]
+                if len(lb) > 1:
+                    lb_round += 1
+                    lb = [self.new_match("losers", lb_round, sources=(("winner", lb[i]), ("winner", lb[i + 1]))).id
+                          for i in range(0, len(lb), 2)]
+            champion = ("winner", lb[0])
+        final = self.new_match("grand", 1, sources=(("winner", wb[-1][0]), champion))
+        if self.spec.grand_final_reset:
+            self.new_match("grand", 2, sources=(("rematch", final.id), ("rematch", final.id)))
 
     # -- results ---------------------------------------------------------------------------
     def ranking_for(self, m: Match, body: Mapping[str, Any]) -> tuple[Ranking, dict[str, float]]:
@@ -338,7 +377,7 @@ class Tournament:
         included). ``outcome``: :func:`placings.pool_outcome`, when computed already."""
         players: list[str] = []
         known = True
-        for kind, ref in m.sources:
+        for index, (kind, ref) in enumerate(m.sources):
             if kind == "winner":
                 feeder = self.matches[ref]
                 if feeder.status != "done":
@@ -351,6 +390,14 @@ class Tournament:
                     known = False
                     continue
                 slot = next((p for p in feeder.players if p != feeder.winner()), EMPTY) if not feeder.bye else EMPTY
+            elif kind == "rematch":  # the grand final again, if its winner came from the losers
+                final = self.matches[ref]
+                if final.status != "done":
+                    known = False
+                    continue
+                top = self.matches[final.sources[0][1]].winner()  # the winners bracket's winner
+                again = len(final.players) == 2 and final.winner() != top
+                slot = final.players[index] if again else EMPTY
             elif kind == "seed":
                 slot = self.order[ref - 1]
             elif kind in ("qualifier", "consolation"):

@@ -158,7 +158,7 @@ def check_random_event(fmt: str, n: int, seed: int) -> None:
     guard = 0
     while t.status != "finished" and guard < 2000:
         guard += 1
-        done = [m for m in t.matches.values() if m.status == "done" and not m.bye]
+        done = [m for m in t.matches.values() if m.status == "done" and not m.bye and len(m.players) >= 2]
         live = [m for m in t.matches.values() if m.status in ("ready", "called")]
         if done and (rng.random() < 0.08 or not live):
             m = rng.choice(done)
@@ -186,14 +186,14 @@ SIZES = st.sampled_from([4, 5, 7, 8, 12, 16, 23, 32, 64])  # to 128: the deep ru
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(["pools", "elimination", "swiss"]), SIZES, st.integers(0, 2**32))
+@given(st.sampled_from(["pools", "elimination", "double", "swiss"]), SIZES, st.integers(0, 2**32))
 def test_invariants_hold_over_random_results_and_corrections(fmt: str, n: int, seed: int) -> None:
     check_random_event(fmt, n, seed)
 
 
 @pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(["pools", "elimination", "swiss"]), st.integers(4, 128), st.integers(0, 2**32))
+@given(st.sampled_from(["pools", "elimination", "double", "swiss"]), st.integers(4, 128), st.integers(0, 2**32))
 def test_invariants_hold_over_random_results_and_corrections_deep(fmt: str, n: int, seed: int) -> None:
     check_random_event(fmt, n, seed)
 
@@ -216,3 +216,42 @@ def test_a_third_place_match_orders_the_losing_semi_finalists() -> None:
     step(t, {**body, "reset": reset})
     check_invariants(t)
 
+
+
+def check_double(n: int, reset: bool, seed: int) -> None:
+    rng = random.Random(seed)
+    t = create("double", n, grand_final_reset=reset)
+    guard = 0
+    while t.status != "finished" and guard < 1000:
+        guard += 1
+        m = rng.choice([m for m in t.matches.values() if m.status in ("ready", "called")])
+        step(t, {"type": "result", "match": m.id, "ranking": rng.sample(m.players, 2)})
+        if rng.random() < 0.05:
+            done = [x for x in t.matches.values() if x.status == "done" and len(x.players) == 2]
+            x = rng.choice(done)
+            body: dict[str, Any] = {"type": "correct", "match": x.id, "ranking": list(reversed([p for g in x.ranking for p in g]))}
+            step(t, {**body, "reset": [r["match"] for r in corrections.preview(t, body)["reset"]]})
+            check_invariants(t)
+    assert t.status == "finished"
+    check_invariants(t)
+    losses: dict[str, int] = {p: 0 for p in t.order}
+    for m in t.matches.values():
+        if m.status == "done" and len(m.players) == 2:
+            losses[next(p for p in m.players if p != m.winner())] += 1
+    ranking = placings.final_ranking(t)
+    champion, runner_up = ranking[0][1], ranking[1][1]
+    assert ranking[0][0] == 1 and ranking[1][0] == 2
+    assert losses[champion] <= 1
+    assert all(losses[p] == 2 for p in t.order if p not in (champion, runner_up))
+    if reset:
+        assert losses[runner_up] == 2  # a reset is played whenever the losers' winner takes the first final
+    grand = [m for m in t.matches.values() if m.stage == "grand" and len(m.players) == 2]
+    assert 1 <= len(grand) <= (2 if reset else 1)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(2, 64), st.booleans(), st.integers(0, 2**32))
+def test_double_elimination_of_2_to_64_players_with_and_without_reset(n: int, reset: bool, seed: int) -> None:
+    """Issue 25 formats: everyone but the two finalists goes out after exactly two
+    losses; the champion lost at most once; with the reset, the runner-up lost twice."""
+    check_double(n, reset, seed)

@@ -229,3 +229,24 @@ def test_a_players_list_from_french_excel_is_imported_with_a_count_of_what_was_r
     assert [(p["name"], p["club"]) for p in players] == [("Ana", "Nantes"), ("Ben", "Rezé")]
     referee.post("/tournaments/I1/admin", data={"action": "check_in_all", "csrf_token": token})
     assert {p["status"] for p in referee.get("/api/tournaments/I1").get_json()["players"]} == {"present"}
+
+
+def test_a_double_elimination_is_created_from_the_form_and_its_bracket_page_shows_both_brackets(
+        referee: FlaskClient) -> None:
+    where = form(referee, "/tournaments/", {"name": "Double", "game": "trike", "format": "double",
+                                             "grand_final_reset": "1", "options": '{"size": 3}'})
+    tid = where.rstrip("/").split("/")[-2]
+    token = csrf_token(referee, "/tournaments/")
+    for i, name in enumerate(("Ana", "Ben", "Chloé", "Dan", "Eve"), 1):
+        api_post(referee, f"/api/tournaments/{tid}/entries", {"type": "register", "player": {"name": name}}, token)
+        assert api_post(referee, f"/api/tournaments/{tid}/entries", {"type": "check_in", "player": f"p{i}"},
+                        token).status_code == 200
+    view = api_post(referee, f"/api/tournaments/{tid}/entries", {"type": "start"}, token).get_json()
+    assert view["spec"]["grand_final_reset"] is True
+    while view["status"] != "finished":
+        m = next(m for m in view["matches"] if m["status"] in ("ready", "called"))
+        view = api_post(referee, f"/api/tournaments/{tid}/entries",
+                        {"type": "result", "match": m["id"], "ranking": m["players"]}, token).get_json()
+    assert sorted(r["player"] for r in view["ranking"]) == [f"p{i}" for i in range(1, 6)]
+    page = referee.get(f"/tournaments/{tid}/bracket", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert "Tableau des perdants" in page and "Grande finale" in page

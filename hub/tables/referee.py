@@ -357,6 +357,12 @@ class TrigonoTable(Table):
         self.alert(entry, "cannot_referee", player=throw["player"], reasons=errors,
                    level="error", key="stuck")
 
+    def last_played(self) -> tuple[Mapping[str, Any], list[Mapping[str, Any]]]:
+        # Straight from the engine's state: the printed one copies the whole log, a
+        # tenth of a millisecond at every throw the hub ingests.
+        state: Any = self.state
+        return state.log[-1], list(state.events)
+
     def rebuild(self, actions: list[dict[str, Any]]) -> None:
         super().rebuild(actions)
         self.rounds_seen = self._rounds_done()

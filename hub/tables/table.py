@@ -170,9 +170,15 @@ class Table:
         finally:
             self._version += 1  # apply raises before changing anything, but be safe
         self.actions.append({"action": self.game.action_to_json(parsed), "src": src, "by": by})
+        entry, events = self.last_played()
+        self.moments.add(after_action(entry, events), len(self.actions) - 1)
+
+    def last_played(self) -> tuple[Mapping[str, Any], list[Mapping[str, Any]]]:
+        """The engine's log entry of the last action and the structured events it caused
+        (read, not copied: for :mod:`hub.tables.moments`)."""
         printed = self.printed()
         log = printed.get("log") or [{"player": None, "action": self.actions[-1]["action"]}]
-        self.moments.add(after_action(log[-1], printed.get("last_events") or []), len(self.actions) - 1)
+        return log[-1], list(printed.get("last_events") or [])
 
     def trial(self) -> Self:
         """A copy to try an entry on before it is stored (``Hub._apply_checked``): the

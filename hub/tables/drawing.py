@@ -17,6 +17,7 @@ it all.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -97,6 +98,34 @@ def _cells(board: tuple[tuple[Any, ...], ...]) -> dict[str, list[list[float]]]:
     return {cell_key(c): [_screen(*v.xy()) for v in lattice.corners(c)] for c in sorted(cells)}
 
 
+TRIKE_ROWS = "abcdefghijklmnopqrs"  # RECORDS.md § Trike: row letter from the apex, number in the row
+
+
+@functools.lru_cache(maxsize=16)
+def trike(size: int) -> dict[str, Any]:
+    """The drawing of a Trike board of ``size`` rows of pointy-top hexagons (unit radius):
+    each cell's centre, its neighbours (what the final score counts around the pawn), one
+    hexagon's corners around its centre, and the box.
+
+    >>> d = trike(2)
+    >>> d["cells"]["a1"], d["cells"]["b2"], d["neighbours"]["a1"]
+    ({'at': [0.0, 0.0]}, {'at': [0.866, 1.5]}, ['b1', 'b2'])
+    """
+    cells: dict[str, dict[str, Any]] = {}
+    neighbours: dict[str, list[str]] = {}
+    for r in range(size):
+        for c in range(r + 1):
+            name = f"{TRIKE_ROWS[r]}{c + 1}"
+            cells[name] = {"at": [round((c - r / 2) * math.sqrt(3), 4) + 0.0, r * 1.5]}
+            around = [(r, c - 1), (r, c + 1), (r - 1, c - 1), (r - 1, c), (r + 1, c), (r + 1, c + 1)]
+            neighbours[name] = sorted(f"{TRIKE_ROWS[rr]}{cc + 1}" for rr, cc in around if 0 <= cc <= rr < size)
+    hexagon = [[round(math.cos(math.pi / 6 + k * math.pi / 3), 4), round(math.sin(math.pi / 6 + k * math.pi / 3), 4)]
+               for k in range(6)]
+    half = (size - 1) / 2 * math.sqrt(3)
+    return {"cells": cells, "neighbours": neighbours, "hexagon": hexagon,
+            "box": [round(-half, 4), 0.0, round(2 * half, 4), (size - 1) * 1.5]}
+
+
 def of(printed: Mapping[str, Any]) -> dict[str, Any] | None:
     """The drawing for a printed state, or None for a game drawn from its state alone."""
     layout = printed.get("layout")
@@ -104,4 +133,6 @@ def of(printed: Mapping[str, Any]) -> dict[str, Any] | None:
         return trigono(layout)
     if printed.get("game") == "triominos":
         return triominos(printed)
+    if printed.get("game") == "trike" and isinstance(printed.get("size"), int):
+        return trike(printed["size"])
     return None

@@ -11,7 +11,7 @@ import pytest
 
 from hub.facade import Hub
 from hub.tables.wording import TEMPLATES
-from tests.web.conftest import login_page, new_page
+from tests.web.conftest import login_page, new_page, shot
 from web.server import ServerHandle
 
 pytestmark = pytest.mark.browser
@@ -79,4 +79,5 @@ def test_the_trike_hint_is_worded_in_french(browser: Any, hub: Hub, server: Serv
     page.locator(".hint:not(:empty)").wait_for()
     assert re.search(r"simulations|prouvé|seul coup", page.locator(".hint").inner_text()), page.locator(".hint").inner_text()
     assert untranslated(page) == []
+    shot(page, "trike-hint-fr.png")
     assert page.js_errors == []

@@ -23,13 +23,12 @@ TELLS = {
 }
 
 # Still to move to the hub (continue here): the lattice in common.js is used by the admin
-# page's layout editor (admin.js); Triolet's bonus cells (L1) and Trike's hexagon geometry
-# are drawn in JS — the hub would need them from the engine's registration (a drawing in
-# the GameSpec, or the printed state), not by a module name.
+# page's layout editor (admin.js); Triolet's bonus cells (L1) are drawn in JS — the hub
+# would need them from the engine's registration (a drawing in the GameSpec, or the
+# printed state), not by a module name.
 KNOWN = {
     "js/common.js": {"lattice maths"},
     "js/admin.js": {"lattice maths"},
-    "games/trike.js": {"lattice maths"},
     "games/triolet.js": {"special cells as rules"},
 }
 

@@ -31,7 +31,7 @@ def test_holes_sit_inside_their_board() -> None:
 
 
 def test_games_drawn_from_their_state_alone_have_no_drawing() -> None:
-    spec = TableSpec.build("trike", seats=["Ana", "Ben"], seed=1)
+    spec = TableSpec.build("triolet", seats=["Ana", "Ben"], seed=1)
     assert make_table("t1", spec.entry_body(1, 1.0), 0.0).view()["drawing"] is None
 
 
@@ -50,3 +50,11 @@ def test_a_triominos_drawing_has_every_legal_spot_and_names_each_rack_reading() 
             assert ",".join(map(str, action["place"]["cell"])) in d["cells"]
             assert d["tiles"]["-".join(map(str, action["place"]["corners"]))] in rack
     assert set(d["tiles"].values()) == set(rack)  # only the viewer's own tiles
+
+
+def test_a_trike_drawing_has_every_cell_with_its_neighbours() -> None:
+    spec = TableSpec.build("trike", seats=["Ana", "Ben"], options={"size": 5}, seed=1)
+    d = make_table("t1", spec.entry_body(1, 1.0), 0.0).view()["drawing"]
+    assert len(d["cells"]) == 15 and len(d["hexagon"]) == 6
+    assert d["neighbours"]["c2"] == ["b1", "b2", "c1", "c3", "d2", "d3"]  # an inner cell: six
+    assert d["neighbours"]["e5"] == ["d4", "e4"]  # a corner: two

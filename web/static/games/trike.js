@@ -6,24 +6,12 @@
 
 // Its words are in the site's catalogue (web/messages/<lang>.json, keys "trike.*").
 
-const ROWS = "abcdefghijklmnopqrs";
-const SQRT3 = Math.sqrt(3);
 const R = 20; // hexagon radius in SVG units; the SVG scales to the page width
 
-function cellName(r, c) { return `${ROWS[r]}${c + 1}`; }
-
-function centre(r, c) {
-  // pointy-top hexagons: neighbours (r, c±1) side by side, row r+1 half a cell lower-left
-  return [(c - r / 2) * SQRT3 * R, r * 1.5 * R];
-}
-
-function hexPoints(x, y, radius) {
-  const pts = [];
-  for (let k = 0; k < 6; k += 1) {
-    const a = Math.PI / 6 + (k * Math.PI) / 3;
-    pts.push(`${(x + radius * Math.cos(a)).toFixed(2)},${(y + radius * Math.sin(a)).toFixed(2)}`);
-  }
-  return pts.join(" ");
+// Where each cell is, its neighbours and the hexagon's shape: the hub's (view.drawing,
+// hub/tables/drawing.py); the renderer only scales and draws.
+function hexPoints(drawing, [x, y], radius) {
+  return drawing.hexagon.map(([dx, dy]) => `${(x + radius * dx).toFixed(2)},${(y + radius * dy).toFixed(2)}`).join(" ");
 }
 
 let busy = false; // UI state only: an action is on its way to the hub
@@ -31,7 +19,6 @@ let busy = false; // UI state only: an action is on its way to the hub
 export function render(view, root, api) {
   const { el, t } = api;
   const state = view.state || {};
-  const size = state.size || (view.options && view.options.size) || 13;
   const stones = state.stones || {};
   const colors = state.colors || {};
   const over = state.status === "over";
@@ -48,60 +35,49 @@ export function render(view, root, api) {
   };
 
   // ---- board
+  const drawing = (view.view && view.view.drawing) || { cells: {}, neighbours: {}, hexagon: [], box: [0, 0, 0, 0] };
+  const centre = (name) => drawing.cells[name].at.map((n) => n * R);
   const cells = [];
-  const scoring = new Set();
-  if (over && state.pawn) {
-    scoring.add(state.pawn);
+  for (const name of Object.keys(drawing.cells)) {
+    const [x, y] = centre(name);
+    const stone = stones[name];
+    const isTarget = targets.has(name);
+    const attrs = {
+      class: `trike-cell${isTarget ? " target" : ""}${name === lastCell ? " last" : ""}`,
+      "data-cell": name,
+    };
+    if (isTarget) {
+      attrs.onclick = () => send(name);
+      attrs.role = "button";
+      attrs.tabindex = "0";
+      attrs["aria-label"] = t("play.cell", { cell: name });
+      attrs.onkeydown = (ev) => { if (ev.key === "Enter" || ev.key === " ") send(name); };
+    }
+    const parts = [
+      el("polygon", { points: hexPoints(drawing, [x, y], R * 0.97), class: "hex" }),
+      el("title", {}, name),
+    ];
+    if (stone) {
+      parts.push(el("circle", { cx: x, cy: y, r: R * 0.62, class: `stone ${stone}` }));
+    } else if (isTarget) {
+      parts.push(el("circle", { cx: x, cy: y, r: R * 0.22, class: "dot" }));
+    }
+    if (name === state.pawn) {
+      parts.push(el("circle", { cx: x, cy: y, r: R * 0.3, class: "pawn" }, el("title", {}, t("trike.pawn"))));
+    }
+    cells.push(el("g", attrs, ...parts));
   }
-  for (let r = 0; r < size; r += 1) {
-    for (let c = 0; c <= r; c += 1) {
-      const name = cellName(r, c);
-      const [x, y] = centre(r, c);
-      const stone = stones[name];
-      const isTarget = targets.has(name);
-      const attrs = {
-        class: `trike-cell${isTarget ? " target" : ""}${name === lastCell ? " last" : ""}`,
-        "data-cell": name,
-      };
-      if (isTarget) {
-        attrs.onclick = () => send(name);
-        attrs.role = "button";
-        attrs.tabindex = "0";
-        attrs["aria-label"] = t("play.cell", { cell: name });
-        attrs.onkeydown = (ev) => { if (ev.key === "Enter" || ev.key === " ") send(name); };
-      }
-      const parts = [
-        el("polygon", { points: hexPoints(x, y, R * 0.97), class: "hex" }),
-        el("title", {}, name),
-      ];
-      if (stone) {
-        parts.push(el("circle", { cx: x, cy: y, r: R * 0.62, class: `stone ${stone}` }));
-      } else if (isTarget) {
-        parts.push(el("circle", { cx: x, cy: y, r: R * 0.22, class: "dot" }));
-      }
-      if (name === state.pawn) {
-        parts.push(el("circle", { cx: x, cy: y, r: R * 0.3, class: "pawn" }, el("title", {}, t("trike.pawn"))));
-      }
-      cells.push(el("g", attrs, ...parts));
+  // The scoring area when the game is over: the pawn and its neighbours.
+  if (over && state.pawn && drawing.cells[state.pawn]) {
+    for (const name of [state.pawn, ...(drawing.neighbours[state.pawn] || [])]) {
+      cells.push(el("polygon", { points: hexPoints(drawing, centre(name), R * 0.97), class: "scoring" }));
     }
   }
-  // Highlight the scoring area when the game is over (the pawn and its neighbours).
-  if (over && state.pawn) {
-    const r = ROWS.indexOf(state.pawn[0]);
-    const c = Number(state.pawn.slice(1)) - 1;
-    for (const [dr, dc] of [[0, 0], [-1, -1], [-1, 0], [0, -1], [0, 1], [1, 0], [1, 1]]) {
-      const rr = r + dr; const cc = c + dc;
-      if (cc < 0 || cc > rr || rr >= size) continue;
-      const [x, y] = centre(rr, cc);
-      cells.push(el("polygon", { points: hexPoints(x, y, R * 0.97), class: "scoring" }));
-    }
-  }
-  const [left] = centre(size - 1, 0);
-  const [right, bottom] = centre(size - 1, size - 1);
   const pad = R * 1.2;
+  const [bx, by, bw, bh] = drawing.box.map((n) => n * R);
   const board = el("svg", {
     class: "trike-board",
-    viewBox: `${left - pad} ${-pad} ${right - left + 2 * pad} ${bottom + 2 * pad}`,
+    viewBox: `${bx - pad} ${by - pad} ${bw + 2 * pad} ${bh + 2 * pad}`,
     role: "group", "aria-label": t("play.board"),
   }, ...cells);
 

@@ -9,7 +9,7 @@ the hub's wings can be rearranged behind this page without touching a template.
 
 from __future__ import annotations
 
-from hub import clock, errors, jsonlimits
+from hub import errors, jsonlimits
 from hub.cli.assemble import (
     HubOptions,
     add_hub_options,
@@ -30,6 +30,7 @@ from hub.errors import (
     UnknownTableError,
 )
 from hub.facade import Hub
+from hub.log import clock
 from hub.log.open import is_postgres_url
 from hub.log.store import StoreOpenError, StoreWriteError
 from hub.replica import ReadOnlyHub, shared_secret

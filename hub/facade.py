@@ -34,7 +34,6 @@ from typing import Any
 
 from engines import GAMES
 from firmware import protocol
-from hub import clock
 from hub.devices import ingest
 from hub.devices.health import GIVE_UP_S, SeqTracker
 from hub.devices.ingest import IngestState
@@ -49,11 +48,12 @@ from hub.errors import (
     UnknownGameError,
     UnknownTableError,
 )
+from hub.log import clock
 from hub.log.changes import ChangeFeed
+from hub.log.ratelog import RateLog
 from hub.log.sqlite import SqliteStore
 from hub.log.store import Entry, EventStore, StoreWriteError, with_id
 from hub.log.writer import LogWriter
-from hub.ratelog import RateLog
 from hub.tables.bots import BotTurn, BotWorker
 from hub.tables.spec import TableSpec
 from hub.tables.table import Table, game_bot, parse_input

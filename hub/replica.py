@@ -26,9 +26,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from firmware import protocol
-from hub import clock
 from hub.errors import HubError, RefusedError
 from hub.facade import Hub
+from hub.log import clock
 from hub.log.open import is_postgres_url, open_store
 from hub.log.store import Entry, EventStore
 from hub.tables.tableset import make_table

@@ -47,8 +47,8 @@ from typing import Any, Generic, TypeVar
 
 from firmware import protocol
 from hub.devices.health import ASK_EVERY_S, BoardHealth, GivenUp, SeqTracker, held_from
+from hub.log.ratelog import RateLog
 from hub.log.store import Entry, with_id
-from hub.ratelog import RateLog
 from hub.tables import wording
 
 JSONDict = dict[str, Any]

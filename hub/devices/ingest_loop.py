@@ -19,15 +19,15 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware import protocol
-from hub import clock
 from hub.devices import ingest
 from hub.devices.inbox import Inbox
 from hub.devices.ingest import Ack, Arrival, IngestState, Intake
 from hub.devices.transport import Transport
+from hub.log import clock
 from hub.log.changes import ChangeFeed
+from hub.log.ratelog import RateLog
 from hub.log.store import Entry, StoreWriteError
 from hub.log.writer import LogWriter
-from hub.ratelog import RateLog
 from hub.tables.table import Table
 from hub.tables.tableset import TableSet
 

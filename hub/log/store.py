@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hub import clock
 from hub.jsonlimits import encodable
+from hub.log import clock
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS log (

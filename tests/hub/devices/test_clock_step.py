@@ -1,5 +1,5 @@
 """Issue 24.6: every timer and timeout of the hub runs on a clock that does not step
-(hub/clock.py). Before, gap timers read ``time.time()``: a +120 s step (NTP on a laptop
+(hub/log/clock.py). Before, gap timers read ``time.time()``: a +120 s step (NTP on a laptop
 waking up) while a gap was open gave it up within a second, and the board's resend was
 dropped as a duplicate; a step back stopped the resend requests. Here the wall clock the
 code reads (``time.time``) is stepped for real, in both directions, while a real pty

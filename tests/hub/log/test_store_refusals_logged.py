@@ -22,12 +22,13 @@ def test_a_store_refusing_every_timer_write_logs_one_line_not_a_traceback_per_ti
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     hub = Hub(str(tmp_path / "run.db"), settle_s=0.05)
     hub.start()
-    hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=7, table_id="t1")
+    hub.create_table("trigono", seats=["Ana", "Ben"], boards=["G24"], seed=7, table_id="t1")
     # From here the store takes the board's events but refuses the hub's own entries.
     hub.store._db.execute(  # type: ignore[attr-defined]
         "CREATE TEMP TRIGGER refuse_hub BEFORE INSERT ON log WHEN NEW.source = 'hub'"
         " BEGIN SELECT RAISE(ABORT, 'no space left for the hub'); END")
-    device = PtyBoard("B1", tmp_path / "ttyB1")
+    # A board name of its own: the alert log is rate-limited per board and kind, process-wide.
+    device = PtyBoard("G24", tmp_path / "ttyG24")
     link = SerialTransport([str(device.path)])
     hub.add_transport(link)
     try:
@@ -54,7 +55,7 @@ def test_a_store_refusing_every_timer_write_logs_one_line_not_a_traceback_per_ti
     timer = [r for r in caplog.records if r.name == "hub" and "timer tick" in r.getMessage()]
     assert len(timer) == 1 and "no space left for the hub" in timer[0].getMessage()
     gaps = [r for r in caplog.records if r.name == "hub.devices" and "seq gap" in r.getMessage()]
-    assert len(gaps) == 1 and "board B1" in gaps[0].getMessage()
+    assert len(gaps) == 1 and "board G24" in gaps[0].getMessage()
 
 
 def test_a_full_disk_is_a_store_wide_failure() -> None:

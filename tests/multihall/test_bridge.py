@@ -265,7 +265,9 @@ def test_the_shipped_auth_config_carries_a_hall_through_its_bridge(tmp_path: Pat
     """Both brokers as shipped (hardware/mosquitto/: passwords, the ACL, the client id is
     the user name), users from scripts/mqtt-users — the central one with a hall user
     (--hall hall-a), whose ACL block lets the bridge bring events in and take acks out."""
-    central = AuthBroker(tmp_path / "central", [], halls=["hall-a"])
+    # The boards' users are in the hall; the hub's ACL on the central broker names its
+    # boards (it writes their acks and commands only, issue 24.2).
+    central = AuthBroker(tmp_path / "central", [], hubs=["hub:B1"], halls=["hall-a"])
     central.start()
     hall = AuthBroker(tmp_path / "hall", ["B1"])
     (hall.workdir / "conf.d" / "bridge.conf").write_text(

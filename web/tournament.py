@@ -50,16 +50,12 @@ from hub.api import (
     UnknownTournamentError,
     service_for,
 )
-from web import i18n, tournament_messages
 from web.context import get_hub
 from web.errors import page as error_page
 from web.errors import status_key
 from web.flashing import flash_key, flash_refusal
 from web.security import is_logged_in, json_error, login_required
 from web.share import phone_url, qr_data_uri, reachable_by_phones
-
-for _lang, _texts in (("fr", tournament_messages.FR), ("en", tournament_messages.EN)):
-    i18n.MESSAGES[_lang].update(_texts)
 
 bp = Blueprint("tournament", __name__)
 

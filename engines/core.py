@@ -319,6 +319,8 @@ class GameSpec(Generic[StateT, ActionT]):
     - ``hexagon_boards(prefix)``: for games played on physical boards (Trigono), the
       options ``boards`` of the standard table, six boards around one vertex with ids
       ``<prefix>1`` … ``<prefix>6``; None for the others.
+    - ``fixed_board()``: for games on a fixed grid (Triolet), what a page draws of it —
+      its columns, rows and bonus cells; None for the others.
     """
 
     name: str
@@ -331,6 +333,7 @@ class GameSpec(Generic[StateT, ActionT]):
     always_a_winner: bool = False
     scoreboard: Callable[[Mapping[str, JSON]], str] | None = None
     hexagon_boards: Callable[[str], list[dict[str, JSON]]] | None = None
+    fixed_board: Callable[[], dict[str, JSON]] | None = None
 
 
 class Notation(Protocol[ActionT]):
@@ -364,6 +367,7 @@ def build_spec(
     always_a_winner: bool = False,
     scoreboard: Callable[[Mapping[str, JSON]], str] | None = None,
     hexagon_boards: Callable[[str], list[dict[str, JSON]]] | None = None,
+    fixed_board: Callable[[], dict[str, JSON]] | None = None,
 ) -> GameSpec[StateT, ActionT]:
     """A game package's :class:`GameSpec`, from its classes and its ``actions`` and
     ``bot`` modules (the notation and the opponent are those modules' functions).
@@ -375,7 +379,7 @@ def build_spec(
     """
     opponent = None if bot is None else Bot(bot.choose, bot.hint)
     return GameSpec(name, game, state, actions.parse_action, actions.action_to_json, opponent, analyze,
-                    always_a_winner, scoreboard, hexagon_boards)
+                    always_a_winner, scoreboard, hexagon_boards, fixed_board)
 
 
 class SeatScoreState(State[ActionT]):

@@ -7,7 +7,7 @@
 """
 
 from engines.core import Pass, build_spec
-from engines.triolet import actions, bot
+from engines.triolet import actions, board, bot
 from engines.triolet.actions import (
     Action,
     Exchange,
@@ -20,7 +20,8 @@ from engines.triolet.actions import (
 from engines.triolet.game import TrioletGame, TrioletState
 from engines.triolet.rules import Rules
 
-SPEC = build_spec("triolet", TrioletGame, TrioletState, actions, bot, analyze=bot.analyze)
+SPEC = build_spec("triolet", TrioletGame, TrioletState, actions, bot, analyze=bot.analyze,
+                  fixed_board=board.fixed_board)
 
 __all__ = [
     "SPEC",

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engines.core import IllegalMoveError, RecordError
+from engines.core import JSON, IllegalMoveError, RecordError
 
 SIZE = 15
 STRIDE = SIZE + 2
@@ -118,6 +118,24 @@ def _special_cells() -> tuple[list[int], list[bool]]:
 
 MULTIPLIER, PLAY_AGAIN = _special_cells()
 """Per array index: the cell's multiplier (1, 2, 3) and whether it is a play-again cell."""
+
+
+def fixed_board() -> dict[str, JSON]:
+    """The board as a page draws it (L1): columns, rows and each bonus cell's kind.
+
+    >>> board = fixed_board()
+    >>> board["columns"], board["rows"], board["bonus"]["H8"], board["bonus"]["O8"], len(board["bonus"])
+    ('ABCDEFGHIJKLMNO', 15, 'double', 'again', 25)
+    """
+    bonus: dict[str, JSON] = {}
+    for row in range(SIZE):
+        for col in range(SIZE):
+            i = index(row, col)
+            if PLAY_AGAIN[i]:
+                bonus[cell_name(i)] = "again"
+            elif MULTIPLIER[i] > 1:
+                bonus[cell_name(i)] = "double" if MULTIPLIER[i] == 2 else "triple"
+    return {"columns": COLUMNS, "rows": SIZE, "bonus": bonus}
 
 # Values a cell accepts given the tokens (k of them, summing to s) it would join on one
 # axis (L5): anything alone, up to 15 - s beside one token, exactly 15 - s beside two.

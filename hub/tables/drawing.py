@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from engines import lattice
+from engines import GAMES, lattice
 
 HOLE_TOWARD = 0.62  # how far from the board's centre toward an edge's middle a hole sits
 LABEL_TOWARD = 0.78
@@ -135,4 +135,12 @@ def of(printed: Mapping[str, Any]) -> dict[str, Any] | None:
         return triominos(printed)
     if printed.get("game") == "trike" and isinstance(printed.get("size"), int):
         return trike(printed["size"])
+    spec = GAMES.get(str(printed.get("game")))
+    if spec is not None and spec.fixed_board is not None:  # Triolet: its grid and bonus cells (L1)
+        return fixed(spec.name, spec.fixed_board)
     return None
+
+
+@functools.lru_cache(maxsize=8)
+def fixed(name: str, board: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    return board()

@@ -23,13 +23,11 @@ TELLS = {
 }
 
 # Still to move to the hub (continue here): the lattice in common.js is used by the admin
-# page's layout editor (admin.js); Triolet's bonus cells (L1) are drawn in JS — the hub
-# would need them from the engine's registration (a drawing in the GameSpec, or the
-# printed state), not by a module name.
+# page's layout editor (admin.js, another page's: a grid of candidate cells from the hub
+# would let it go).
 KNOWN = {
     "js/common.js": {"lattice maths"},
     "js/admin.js": {"lattice maths"},
-    "games/triolet.js": {"special cells as rules"},
 }
 
 

@@ -30,9 +30,11 @@ def test_holes_sit_inside_their_board() -> None:
         assert min(xs) < hole["at"][0] < max(xs) and min(ys) < hole["at"][1] < max(ys)
 
 
-def test_games_drawn_from_their_state_alone_have_no_drawing() -> None:
+def test_a_triolet_drawing_is_the_engines_fixed_board_with_its_bonus_cells_L1() -> None:
     spec = TableSpec.build("triolet", seats=["Ana", "Ben"], seed=1)
-    assert make_table("t1", spec.entry_body(1, 1.0), 0.0).view()["drawing"] is None
+    d = make_table("t1", spec.entry_body(1, 1.0), 0.0).view()["drawing"]
+    assert (d["columns"], d["rows"]) == ("ABCDEFGHIJKLMNO", 15)
+    assert d["bonus"]["H8"] == "double" and d["bonus"]["A8"] == "again"
 
 
 def test_a_triominos_drawing_has_every_legal_spot_and_names_each_rack_reading() -> None:

@@ -6,20 +6,10 @@
 
 // Its words are in the site's catalogue (web/messages/<lang>.json, keys "triolet.*").
 
-const COLS = "ABCDEFGHIJKLMNO";
 const C = 40; // SVG units per cell
 const M = 22; // margin for the coordinates
 
-// L1: special cells as offsets from the centre H8.
-const SPECIAL = (() => {
-  const map = new Map();
-  const put = (cls, offsets) => offsets.forEach(([dr, dc]) => map.set(`${COLS[7 + dc]}${8 + dr}`, cls));
-  const sym = (a, b) => [[a, b], [a, -b], [-a, b], [-a, -b]];
-  put("double", [[0, 0], [0, 4], [0, -4], [4, 0], [-4, 0], ...sym(3, 3)]);
-  put("triple", [...sym(3, 6), ...sym(6, 3)]);
-  put("again", [[0, 7], [0, -7], [7, 0], [-7, 0], ...sym(6, 6)]);
-  return map;
-})();
+// The grid and its bonus cells (L1) are the hub's (view.drawing: the engine's fixed board).
 const SPECIAL_MARK = { double: "×2", triple: "×3", again: "↻" };
 
 // UI state only (GAMES.md): the token being placed, the play being built, exchange mode.
@@ -65,6 +55,9 @@ export function render(view, root, api) {
   const canPass = legal.some((a) => a && a.pass);
   const canExchange = legal.some((a) => a && a.exchange);
   const rack = view.you && state.racks && Array.isArray(state.racks[view.you]) ? state.racks[view.you] : [];
+  const grid = (view.view && view.view.drawing) || { columns: "", rows: 0, bonus: {} };
+  const COLS = grid.columns;
+  const ROWS = grid.rows;
 
   const key = `${log.length}|${state.to_move}|${view.you}|${rack.join(",")}`;
   if (key !== ui.key) ui = { key, selected: null, pending: [], jokerCell: null, swapping: false, swap: [], hint: null };
@@ -104,14 +97,14 @@ export function render(view, root, api) {
   };
 
   // ---- the board
-  const size = 15 * C + M;
+  const size = Math.max(COLS.length, ROWS) * C + M;
   const cells = [];
-  for (let r = 1; r <= 15; r++) {
-    for (let c = 0; c < 15; c++) {
+  for (let r = 1; r <= ROWS; r++) {
+    for (let c = 0; c < COLS.length; c++) {
       const name = `${COLS[c]}${r}`;
       const x = M + c * C;
       const y = M + (r - 1) * C;
-      const special = SPECIAL.get(name);
+      const special = grid.bonus[name];
       const pending = ui.pending.find((p) => p.cell === name);
       const onBoard = board[name];
       const cls = ["cell", special || "plain"];
@@ -149,8 +142,8 @@ export function render(view, root, api) {
     }
   }
   const coords = [];
-  for (let c = 0; c < 15; c++) coords.push(el("text", { x: M + c * C + C / 2, y: 15, class: "coord" }, COLS[c]));
-  for (let r = 1; r <= 15; r++) coords.push(el("text", { x: 10, y: M + (r - 1) * C + C / 2 + 4, class: "coord" }, String(r)));
+  for (let c = 0; c < COLS.length; c++) coords.push(el("text", { x: M + c * C + C / 2, y: 15, class: "coord" }, COLS[c]));
+  for (let r = 1; r <= ROWS; r++) coords.push(el("text", { x: 10, y: M + (r - 1) * C + C / 2 + 4, class: "coord" }, String(r)));
   const svg = el("svg", { viewBox: `0 0 ${size + 2} ${size + 2}`, class: "triolet-board", role: "group", "aria-label": t("play.board") }, ...coords, ...cells);
 
   // ---- the side panel

@@ -48,12 +48,15 @@ def index() -> Any:
 def big() -> Any:
     """``?tables=t1,t2`` only those tables; ``?rotate=S`` (or ``?every=S``) seconds per
     table, 5 to 600 (default ``BIG_SCREEN_ROTATE_S``); ``?mode=grid`` (or ``?view=grid``)
-    every table at once instead of in turn."""
+    every table at once instead of in turn (twelve a page, the pages in turn); ``?bots=1``
+    the computer's own tables too, ``?finished=1`` finished tables too (else the turn
+    skips both)."""
     args = request.args
     every = args.get("rotate", type=int) or args.get("every", type=int) or current_app.config["BIG_SCREEN_ROTATE_S"]
     only = [t for t in args.get("tables", "").split(",") if t]
     view = "grid" if "grid" in (args.get("mode"), args.get("view")) else "rotate"
-    return page("big", rotate_s=max(5, min(every, 600)), tables=only, view=view)
+    return page("big", rotate_s=max(5, min(every, 600)), tables=only, view=view,
+                bots=args.get("bots") == "1", finished=args.get("finished") == "1")
 
 
 @bp.get("/overlay/<table_id>")

@@ -226,3 +226,116 @@ def test_item3_a_lan_bind_gives_the_lan_address(browser: Any, hub: Hub) -> None:
         assert page.locator(".seats img.qr").count() == 1
     finally:
         handle.close()
+
+
+# -- item 9: a dashboard and a big screen for 60 tables ----------------------------------
+def bots_only(hub: Hub, table_id: str) -> None:
+    hub.create_table("trike", seats=[{"name": f"{table_id}-a", "bot": True}, {"name": f"{table_id}-b", "bot": True}],
+                     seed=2, table_id=table_id)
+
+
+def quick_match(hub: Hub, table_id: str, board: str) -> None:
+    """A Trigono match won in four throws (two palets each, one round to win)."""
+    hub.create_table("trigono", seats=["Ana", "Ben"], boards=[board], seed=7, table_id=table_id,
+                     options={"first": "Ana", "palets_per_player": 2, "rounds_to_win": 1})
+
+
+def win_quick_match(hub: Hub, table_id: str, board: str) -> None:
+    for where in ["floor", "floor", f"board:{board}", f"{board}.small"]:
+        hub.submit(table_id, {"landed": where})
+
+
+ACCENT_RED = "rgb(179, 38, 30)"
+
+
+def test_item9_dashboard_groups_names_filters_keeps_order_and_stays_calm(
+    browser: Any, hub: Hub, server: ServerHandle
+) -> None:
+    bots_only(hub, "b1")  # created first: before, the computer's tables came first
+    three_player_table(hub, "t2")
+    hub.create_table("trigono", seats=["Dan", "Eve"], boards=["B3"], seed=1, table_id="t10", options={"first": "Dan"})
+    hub.create_table("trike", seats=[{"name": "Lou", "bot": False}, {"name": "Robot", "bot": True}], seed=1,
+                     table_id="g1")
+    page = new_page(browser, locale="fr-FR", width=1920, height=1080)
+    page.goto(server.url + "/")
+    page.locator("article[data-table=t10]").wait_for()
+    groups = page.eval_on_selector_all(".table-group:not([hidden])", "els => els.map((e) => e.dataset.group)")
+    assert groups == ["trigono", "games"]  # live Trigono first; the computer's own tables hidden
+    assert page.locator("article[data-table=b1]").count() == 0
+    assert "1 table" in page.locator("#bots-count").inner_text()
+    order = page.eval_on_selector_all("[data-group=trigono] article", "els => els.map((e) => e.dataset.table)")
+    assert order == ["t2", "t10"]  # natural order of the ids
+    assert page.locator("article[data-table=t2] .table-name").inner_text() == "Ana, Ben, Chloé"  # a human name
+    page.fill("#table-filter", "chloe")  # accents and case do not matter
+    page.wait_for_function("() => document.querySelectorAll('.table-group:not([hidden]) article').length === 1")
+    assert page.locator(".table-group:not([hidden]) article").get_attribute("data-table") == "t2"
+    page.fill("#table-filter", "")
+    page.check("#show-bots")
+    page.locator("[data-group=bots] article[data-table=b1]").wait_for()
+    page.uncheck("#show-bots")
+    # A palet at t2 changes nothing of the order; a computer's move says nothing, in no red band.
+    hub.submit("t2", {"landed": "floor"})
+    page.wait_for_selector("article[data-table=t2] .hand[data-player=Ana]:text-is('4')")
+    assert page.eval_on_selector_all("[data-group=trigono] article", "els => els.map((e) => e.dataset.table)") == order
+    band = page.locator("#announce")
+    band.wait_for()
+    assert page.evaluate("getComputedStyle(document.getElementById('announce')).backgroundColor") != ACCENT_RED
+    move = hub.legal_actions("g1", "Lou")[0]
+    page.evaluate("document.getElementById('announce').hidden = true")
+    hub.submit("g1", {"move": move, "player": "Lou"})
+    assert wait_until(lambda: len(hub.table_view("g1")["state"]["log"]) >= 2)  # the computer answered
+    page.wait_for_function("() => [...document.querySelectorAll('article[data-table=g1] .to-move')].some((r) => r.textContent.includes('Lou'))")
+    assert "Robot" not in (band.inner_text() if band.is_visible() else "")
+    shot(page, "issue26-dashboard.png")
+    assert page.js_errors == []
+
+
+def wait_until(predicate: Any, timeout: float = 10.0) -> bool:
+    from tests.hub.boards import wait_for
+
+    return bool(wait_for(predicate, timeout=timeout))
+
+
+def test_item9_big_screen_turn_skips_finished_and_computer_tables_and_shows_no_trophy_over_the_board(
+    browser: Any, hub: Hub, server: ServerHandle
+) -> None:
+    quick_match(hub, "done", "B9")
+    win_quick_match(hub, "done", "B9")  # finished before the screen opened
+    bots_only(hub, "b1")
+    quick_match(hub, "t1", "B1")
+    page = new_page(browser, locale="fr-FR", width=1920, height=1080)
+    page.goto(server.url + "/big?rotate=5")
+    page.locator("#tables article[data-table=t1]").wait_for()
+    assert page.locator("#tables").get_attribute("data-count") == "1"
+    win_quick_match(hub, "t1", "B1")  # Ben wins the match on screen
+    page.locator("#announce.major").wait_for()
+    assert page.locator(".celebrate").count() == 0  # the board stays in view
+    assert page.locator("#tables article[data-table=t1] svg.layout").is_visible()
+    shot(page, "issue26-big-won.png")
+    asked = new_page(browser, width=1920, height=1080)
+    asked.goto(server.url + "/big?bots=1&finished=1")
+    asked.wait_for_selector("#tables[data-count='3']")
+    assert asked.js_errors == [] and page.js_errors == []
+
+
+def test_item9_grid_names_are_40px_at_1080p_for_12_tables_and_more_tables_make_pages(
+    browser: Any, hub: Hub, server: ServerHandle
+) -> None:
+    for k in range(12):
+        hub.create_table("trigono", seats=["Chloé", "Dan", "Élodie"], boards=[f"B{k}"], seed=k, table_id=f"m{k}")
+    page = new_page(browser, locale="fr-FR", width=1920, height=1080)
+    page.goto(server.url + "/big?mode=grid")
+    page.wait_for_selector("#tables .grid-cell:nth-child(12) .players .name")
+    sizes = page.eval_on_selector_all("#tables .grid-cell .players .name",
+                                      "els => els.map((e) => parseFloat(getComputedStyle(e).fontSize))")
+    assert len(sizes) == 36 and min(sizes) >= 40, sizes
+    clipped = page.eval_on_selector_all("#tables .grid-cell .players .name",
+                                        "els => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => [e.textContent, e.scrollWidth, e.clientWidth])")
+    assert clipped == []  # "Élodie" whole, not "Élo…"
+    assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
+    shot(page, "issue26-grid-12.png")
+    for k in range(12, 14):
+        hub.create_table("trigono", seats=["Chloé", "Dan", "Élodie"], boards=[f"B{k}"], seed=k, table_id=f"m{k}")
+    page.wait_for_selector("#big-head .position:has-text('page 1 / 2')")
+    assert page.locator("#tables .grid-cell").count() == 12
+    assert page.js_errors == []

@@ -4,41 +4,51 @@
 // the others shows, their announcements included). A header that stays says which table
 // and round; announcements go in the footer; nothing meant only for the referee.
 import { el, t, getJSON } from "./common.js";
-import { settings, card, head, isFinished, followTables, byCreation } from "./cards.js";
+import { settings, card, head, isFinished, followTables, isBotTable, groupOf, GROUPS, byName, loadTournaments } from "./cards.js";
 import { announcementsBetween, setupSpeech } from "./live.js";
 import { setupSounds } from "./sounds.js";
-import { isMajor, showMoments, noteEffects, applyEffects, celebrate } from "./moments.js";
+import { isMajor, showMoments, noteEffects, applyEffects } from "./moments.js";
 
 const container = document.getElementById("tables");
 const empty = document.getElementById("empty");
 const bigHead = document.getElementById("big-head");
 const dots = document.getElementById("rotation");
-const main = document.getElementById("main");
 const grid = settings.view === "grid";
 const rotateMs = (settings.rotate_s || 20) * 1000;
 const only = settings.tables || [];
 const KEEP_FINISHED_MS = 90_000; // a table just won stays in the rotation this long
+const PAGE_SIZE = 12; // a grid page: names stay readable from 5 m (40 px at 1080p)
 
 let currentId = null; // the table on screen (rotation mode)
 let lastJump = 0;
 const finishedAt = new Map(); // table id -> when this screen saw it end
 
 // ?tables= names the tables; else every table but those the organizer put away (archived)
-// or that ended without a result (abandoned).
-const wanted = (view) => (only.length ? only.includes(view.id) : !view.archived && !view.abandoned);
+// or that ended without a result (abandoned), and the computer's own tables unless ?bots=1.
+const wanted = (view) => (only.length ? only.includes(view.id)
+  : !view.archived && !view.abandoned && (settings.bots || !isBotTable(view)));
+
+// Live Trigono first, then tournaments, the other games; a stable order within each.
+function ordered(views) {
+  const rank = (v) => GROUPS.indexOf(groupOf(v));
+  return byName(views).sort((a, b) => rank(a) - rank(b));
+}
 
 // The tables in turn: the live ones, and those that just ended; finished ones only when
 // nothing is live any more.
 function shownViews() {
-  const views = byCreation([...tables.values()].filter(wanted));
+  const views = ordered([...tables.values()].filter(wanted));
+  if (settings.finished || only.length) return views;
   const now = Date.now();
   const live = views.filter((v) => !isFinished(v) || now - (finishedAt.get(v.id) ?? -Infinity) < KEEP_FINISHED_MS);
   return live.length ? live : views;
 }
 
-function drawHead(view, index, count) {
+function drawHead(view, index, count, pages = 1, pageIndex = 0) {
   if (!view) {
-    bigHead.replaceChildren(...(grid && count ? [el("h1", {}, t("big.all_tables", { n: count }))] : []));
+    const title = grid && count ? [el("h1", {}, t("big.all_tables", { n: count }))] : [];
+    if (pages > 1) title.push(el("span", { class: "position" }, t("big.page", { k: pageIndex + 1, n: pages })));
+    bigHead.replaceChildren(...title);
     return;
   }
   const position = el("span", { class: "position", title: t("big.position", { k: index + 1, n: count }) }, `${index + 1} / ${count}`);
@@ -99,12 +109,17 @@ function draw(changed) {
     if (changed && same) {
       const cell = [...container.children].find((c) => c.dataset.table === changed);
       if (cell) { cell.replaceWith(gridCell(tables.get(changed))); return; }
+      if (pages(shown.length) > 1) return; // a table on another page
     }
-    const { cols, rows } = gridShape(shown.length, container.clientWidth || innerWidth, container.clientHeight || innerHeight);
+    const count = pages(shown.length);
+    gridPage %= count;
+    const onPage = shown.slice(gridPage * PAGE_SIZE, (gridPage + 1) * PAGE_SIZE);
+    const { cols, rows } = gridShape(onPage.length, container.clientWidth || innerWidth, container.clientHeight || innerHeight);
     container.style.setProperty("--cols", String(cols));
     container.style.setProperty("--grid-rows", String(rows));
-    container.replaceChildren(...shown.map(gridCell));
-    drawHead(null, 0, shown.length);
+    container.dataset.page = String(gridPage + 1);
+    container.replaceChildren(...onPage.map(gridCell));
+    drawHead(null, 0, shown.length, count, gridPage);
     return;
   }
   if (changed && same && changed !== currentId) return; // another table: nothing on screen changes
@@ -135,11 +150,12 @@ function onTable(view, before) {
     restartRotation();
   }
   const elsewhere = grid || view.id !== currentId;
+  // The banner in the footer says it (the gold one for a match won): nothing over the board.
   showMoments(found, { table: elsewhere ? view.id : null });
-  // The trophy over the stage when it shows that table; else (another table, or a grid) the
-  // gold banner with the table's name says it.
-  if (!elsewhere && found.some((a) => a.key === "announce.match_won")) celebrate(main, view.state.winner);
 }
+
+let gridPage = 0;
+const pages = (n) => Math.max(1, Math.ceil(n / PAGE_SIZE));
 
 // A thin line under the header fills up until the next table.
 const progress = document.getElementById("rotation-progress");
@@ -154,8 +170,11 @@ function startProgress(rotating) {
 
 let timer = null;
 function restartRotation() {
-  if (grid) return;
   clearInterval(timer);
+  if (grid) { // more tables than a page: the pages in turn
+    timer = setInterval(() => { if (pages(shownViews().length) > 1) { gridPage += 1; drawnIds = ""; draw(); } }, rotateMs);
+    return;
+  }
   timer = setInterval(() => {
     const shown = shownViews();
     const index = shown.findIndex((v) => v.id === currentId);
@@ -169,3 +188,4 @@ setupSounds(document.getElementById("sound-toggle"));
 restartRotation();
 addEventListener("resize", () => { drawnIds = ""; draw(); });
 const tables = followTables({ onTable, draw });
+loadTournaments().then(() => { drawnIds = ""; draw(); });

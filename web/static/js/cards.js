@@ -41,7 +41,8 @@ export function head(view, tag = "h2") {
   const state = view.state || {};
   const trigono = view.game === "trigono";
   return el("header", { class: "card-head" },
-    el(tag, {}, view.id),
+    el(tag, { class: "table-name" }, tableName(view)),
+    el("span", { class: "table-id" }, view.id),
     el("span", { class: "game" }, gameName(view.game)),
     trigono && state.round ? el("span", { class: "round" }, t("table.round", { n: state.round })) : null,
     state.phase && state.phase !== "normal" && !isFinished(view) ? el("span", { class: `phase ${state.phase}` }, t(`table.phase.${state.phase}`)) : null);
@@ -114,4 +115,57 @@ export function followTables({ table = null, onTable = () => {}, draw }) {
 // Oldest first, so a table keeps its place (the dashboard, the rotation).
 export function byCreation(views) {
   return [...views].sort((a, b) => (a.created_at ?? 0) - (b.created_at ?? 0));
+}
+
+// -- many tables (issue 26): groups, human names, a stable order --------------------------
+// A table played by the computer alone (every seat a bot).
+export function isBotTable(view) {
+  const seats = view.seats || [];
+  return seats.length > 0 && seats.every((s) => s && s.bot);
+}
+
+// The tournaments (GET /api/tournaments: id and name); a tournament's tables are named
+// "<tournament id>-<match id>" (hub/tournament/tables.py).
+let tournaments = [];
+export async function loadTournaments() {
+  try { tournaments = await getJSON("/api/tournaments"); } catch (e) { /* none shown as such */ }
+  return tournaments;
+}
+
+export function tournamentOf(view) {
+  return tournaments.find((tour) => String(view.id).startsWith(`${tour.id}-`)) || null;
+}
+
+// Where a table goes on a page of many tables, in this order: live Trigono tables, live
+// tournament tables, other live games with people, the computer's own tables (hidden
+// unless asked), then finished ones; put-away ones apart.
+export const GROUPS = ["trigono", "tournament", "games", "bots", "finished", "archived"];
+export function groupOf(view) {
+  if (view.archived || view.abandoned) return "archived";
+  if (isBotTable(view)) return "bots";
+  if (isFinished(view)) return "finished";
+  if (tournamentOf(view)) return "tournament";
+  return view.game === "trigono" ? "trigono" : "games";
+}
+
+// A name people say: the players ("Ana, Ben, Chloé"), or the tournament's match.
+export function tableName(view) {
+  const tour = tournamentOf(view);
+  const players = (view.seats || []).map((s) => s.name).filter(Boolean);
+  const names = players.length > 3 ? `${players.slice(0, 3).join(", ")} +${players.length - 3}` : players.join(", ");
+  if (tour) return `${tour.name} · ${names}`;
+  return names || String(view.id);
+}
+
+// Natural order of table ids ("m2" before "m12"): a table keeps its place while you watch.
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
+export function byName(views) {
+  return [...views].sort((a, b) => collator.compare(String(a.id), String(b.id)));
+}
+
+export function matchesFilter(view, text) {
+  if (!text) return true;
+  const hay = [view.id, tableName(view), gameName(view.game), ...(view.seats || []).map((s) => s.name)].join(" ");
+  const fold = (s) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  return fold(hay).includes(fold(text.trim()));
 }

@@ -13,7 +13,7 @@ from hub.api import BadInputError, HubError, TableSpec, clock, jsonlimits, place
 from web.context import get_hub
 from web.describe import refusal_text
 from web.flashing import flash_key, flash_refusal
-from web.readiness import busy_tables, free_boards
+from web.readiness import board_state, busy_tables, free_boards
 from web.security import login_required
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
@@ -113,10 +113,16 @@ def page_context(**extra: Any) -> dict[str, Any]:
 
 
 def boards_context() -> dict[str, Any]:
-    """Board health, the device links' state and the boards no table binds."""
+    """Board health of the boards in use (bound to a table in play), the other boards as
+    free (those of finished tables too: not "lost"), the device links' state and the
+    boards no table binds."""
     hub = get_hub()
-    return {"boards": hub.boards(), "links": hub.links(), "unregistered": hub.unregistered(),
-            "now": clock.now()}
+    health = hub.boards()
+    busy = busy_tables(hub.list_tables())
+    in_use = [b for b in health if b.get("table") in busy]
+    free = [{**b, "state": board_state(b)} for b in health if b.get("table") not in busy]
+    return {"boards": health, "in_use": in_use, "free": free, "links": hub.links(),
+            "unregistered": hub.unregistered(), "now": clock.now()}
 
 
 @bp.get("/boards")
@@ -140,6 +146,23 @@ def create_table() -> Any:
         return render_template("admin/index.html", **page_context(form=request.form)), 400
     flash_key("admin.created", id=view["id"])
     return redirect(url_for("console.table", table_id=view["id"]), code=303)
+
+
+@bp.post("/tables/archive")
+def archive_many() -> Any:
+    """Archive every table ticked (``table``, repeated): a finished evening put away at once."""
+    ids = [t for t in request.form.getlist("table") if t]
+    if not ids:
+        raise BadRequest("table: tick at least one table")
+    done = 0
+    for table_id in dict.fromkeys(ids):
+        try:
+            get_hub().submit(table_id, {"archive": True, "by": "referee"})
+            done += 1
+        except HubError as err:
+            flash_refusal(f"{table_id}: {refusal_text(err)}")
+    flash_key("admin.bulk_archived", n=done)
+    return redirect(url_for("admin.index") + "#admin-tables", code=303)
 
 
 @bp.post("/tables/<table_id>/archive")

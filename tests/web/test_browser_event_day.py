@@ -339,3 +339,60 @@ def test_item9_grid_names_are_40px_at_1080p_for_12_tables_and_more_tables_make_p
     page.wait_for_selector("#big-head .position:has-text('page 1 / 2')")
     assert page.locator("#tables .grid-cell").count() == 12
     assert page.js_errors == []
+
+
+# -- item 10: search, status filters, bulk archive; board health for boards in use -------
+def many_tables(hub: Hub) -> None:
+    three_player_table(hub, "t1")  # asks the referee where Ana's palet landed
+    hub.create_table("trike", seats=["Lou", "Max"], seed=1, table_id="g1")  # in play, nothing to answer
+    for k in (1, 2):
+        quick_match(hub, f"done{k}", f"D{k}")
+        win_quick_match(hub, f"done{k}", f"D{k}")
+    hub.create_table("trike", seats=["Put", "Away"], seed=1, table_id="old")
+    hub.submit("old", {"archive": True})
+
+
+def shown_rows(page: Any, selector: str) -> list[str]:
+    return list(page.eval_on_selector_all(f"{selector} li[data-table]:not([hidden])", "els => els.map((e) => e.dataset.table)"))
+
+
+def test_item10_console_index_searches_and_filters_by_status_across_live_updates(
+    browser: Any, hub: Hub, server: ServerHandle
+) -> None:
+    many_tables(hub)
+    page = new_page(browser, locale="fr-FR")
+    login(page, server, "/console/")
+    assert shown_rows(page, "#console-index") == ["t1", "g1"]  # in play by default
+    assert page.locator("li[data-table=t1] .badge.status-attention").inner_text() == "Arbitre attendu"
+    page.select_option("#table-status", "finished")
+    assert shown_rows(page, "#console-index") == ["done1", "done2"]
+    page.select_option("#table-status", "all")
+    page.fill("#table-search", "chloe")
+    assert shown_rows(page, "#console-index") == ["t1"]
+    hub.create_table("trigono", seats=["Chloé", "Zoé"], boards=["Z1"], seed=1, table_id="t9")  # the list is redrawn
+    page.locator("#console-index li[data-table=t9]").wait_for()
+    assert shown_rows(page, "#console-index") == ["t1", "t9"]  # the search still applies
+    assert page.locator("#table-search").input_value() == "chloe"
+    assert "Affichées : 2 sur 6" in page.locator("#table-shown").inner_text()
+    shot(page, "issue26-console-index.png")
+    assert page.js_errors == []
+
+
+def test_item10_admin_archives_the_finished_tables_at_once_and_shows_their_boards_free(
+    browser: Any, hub: Hub, server: ServerHandle
+) -> None:
+    many_tables(hub)
+    page = new_page(browser, locale="fr-FR")
+    login(page, server, "/admin/")
+    # Board health: the boards of the table in play; those of finished tables are free, not lost.
+    assert page.eval_on_selector_all("table.health tr[data-board]", "els => els.map((e) => e.dataset.board)") == ["B1", "B2"]
+    assert page.locator(".free-boards li[data-board=D1]").count() == 1
+    assert page.locator("table.health tr[data-board=D1]").count() == 0
+    page.select_option("#table-status", "finished")
+    page.check("#pick-all")
+    page.click("[data-action=bulk-archive]")
+    page.wait_for_url(f"{server.url}/admin/#admin-tables")
+    archived = {t["id"] for t in hub.list_tables() if t["archived"]}
+    assert archived == {"done1", "done2", "old"}
+    assert "2 tables archivées" in page.locator(".flashes").inner_text()
+    assert page.js_errors == []

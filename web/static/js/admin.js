@@ -2,6 +2,7 @@
 // appear where six boards make a hexagon) and live board health.
 import { t, el, lattice, page } from "./common.js";
 import { connect } from "./live.js";
+import { apply as filterTables } from "./table_filter.js";
 
 const svg = document.getElementById("layout-grid");
 const hidden = document.getElementById("layout");
@@ -134,4 +135,13 @@ async function refreshBoards() {
 if (boardsHost) {
   connect({ onBoards: refreshBoards, onSnapshot: refreshBoards });
   setInterval(refreshBoards, 10000); // "last seen" keeps counting
+}
+
+// -- many tables: tick the ones shown, archive them at once ---------------------------------
+const pickAll = document.getElementById("pick-all");
+if (pickAll) {
+  pickAll.addEventListener("change", () => {
+    for (const box of document.querySelectorAll("#admin-tables li:not([hidden]) input.pick:not(:disabled)")) box.checked = pickAll.checked;
+  });
+  document.getElementById("table-status").addEventListener("change", () => { pickAll.checked = false; filterTables(); });
 }

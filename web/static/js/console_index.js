@@ -1,6 +1,7 @@
 // The console's table list: redrawn from the server when any table changes (new table,
-// new question for the referee, new alert).
+// new question for the referee, new alert), the search and status filter kept.
 import { connect } from "./live.js";
+import { apply } from "./table_filter.js";
 
 const section = document.getElementById("console-index");
 let timer = null;
@@ -11,6 +12,7 @@ async function refresh() {
   const page = new DOMParser().parseFromString(await response.text(), "text/html");
   const fresh = page.getElementById("console-index");
   if (fresh) section.replaceChildren(...fresh.childNodes);
+  apply(); // the search and status chosen stay
 }
 
 function soon() {

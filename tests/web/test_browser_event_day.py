@@ -396,3 +396,25 @@ def test_item10_admin_archives_the_finished_tables_at_once_and_shows_their_board
     assert archived == {"done1", "done2", "old"}
     assert "2 tables archivées" in page.locator(".flashes").inner_text()
     assert page.js_errors == []
+
+
+# -- item 12: the console by keyboard ----------------------------------------------------
+def test_item12_console_skip_link_number_keys_and_focus_on_the_next_question(
+    browser: Any, hub: Hub, server: ServerHandle
+) -> None:
+    three_player_table(hub)
+    page = new_page(browser)
+    login(page, server, "/console/t1")
+    page.keyboard.press("Tab")  # the first Tab stop skips the navigation
+    assert page.evaluate("document.activeElement.className") == "skip-link"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "questions"
+    first = page.locator(".prompt .choices button").first
+    assert first.get_attribute("aria-keyshortcuts") == "1"
+    page.keyboard.press("2")  # the second choice: board B2
+    page.wait_for_url(f"{server.url}/console/t1")
+    assert hub.table_view("t1")["state"]["log"][0]["action"]["throw"]["to"] == "board:B2"
+    page.locator(".prompt .question:has-text('Ben')").wait_for()
+    # Focus is on the next question's answer, not at the top of the page.
+    assert page.evaluate("document.activeElement.closest('.prompt') !== null")
+    assert page.js_errors == []

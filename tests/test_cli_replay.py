@@ -259,7 +259,7 @@ def test_expected_error_that_does_not_happen_exits_2(tmp_path: Path) -> None:
 
 def test_scoreboard_command_reads_a_shipped_example() -> None:
     run = subprocess.run(
-        [sys.executable, "-m", "engines.trigono.scoreboard", str(RECORDS / "trigono-two-boards.json")],
+        [*command(), "scoreboard", str(RECORDS / "trigono-two-boards.json")],
         capture_output=True, text=True, cwd=ROOT, timeout=60,
     )
     assert run.returncode == 0, run.stderr

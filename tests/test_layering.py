@@ -92,6 +92,16 @@ def test_imports_go_one_way():
     assert wrong == set()
 
 
+def test_the_hub_and_the_web_reach_games_through_the_registry():
+    """engines.GAMES / engines.game_spec give a game's parts (docs/contributing.md, the
+    engine contract): no module of the hub or the web imports a game package by name."""
+    g = graph()
+    games = {p.name for p in (ROOT / "engines").iterdir() if (p / "__init__.py").exists()}
+    wrong = {(src, dst) for src, dst in g.edges if src.split(".")[0] in ("hub", "web")
+             and any(dst == f"engines.{game}" or dst.startswith(f"engines.{game}.") for game in games)}
+    assert wrong == set()
+
+
 def test_the_hub_imports_only_the_codec_and_the_node_from_firmware():
     g = graph()
     wrong = {(src, dst) for src, dst in g.edges if src.startswith("hub") and dst.startswith("firmware")

@@ -33,14 +33,13 @@ from engines.core import (
     IllegalMoveError,
     State,
 )
+from engines.trigono import actions
 from engines.trigono.actions import (
     BOARD_PREFIX,
     FLOOR,
     Action,
     Target,
     Throw,
-    action_to_json,
-    parse_action,
 )
 from engines.trigono.checks import check_throw
 from engines.trigono.events import describe_event
@@ -367,15 +366,7 @@ class TrigonoState(State[Action]):
             "winner": self.winner_name,
             "log": [copy_json(entry) for entry in self.log],
             "round": self.round,
-            "rounds_won": dict(self.rounds_won),
-            "round_results": [dict(r) for r in self.round_results],
-            "hands": dict(self.hands),
-            "eliminated": list(self.eliminated),
-            "boards": dict(self.boards),
-            "floor": self.floor,
-            "holes": dict(self.holes),
-            "phase": self.phase,
-            "target": self.target,
+            **self._match_fields(),
             "throw_distance_m": self.throw_distance_m(),
             "players": list(opts.players),
             "homes": opts.layout.homes(list(opts.players)),
@@ -388,12 +379,10 @@ class TrigonoState(State[Action]):
             "last_events": [dict(e) for e in self.events],
         }
 
-    def dump(self) -> dict[str, JSON]:
+    def _match_fields(self) -> dict[str, JSON]:
+        """The match and the palets, as both :meth:`to_json` and :meth:`dump` give them
+        (copies, in this order)."""
         return {
-            "options": self.game.opts.to_json(),
-            "first": self.first,
-            "round": self.round,
-            "starter": self.starter,
             "rounds_won": dict(self.rounds_won),
             "round_results": [dict(r) for r in self.round_results],
             "hands": dict(self.hands),
@@ -403,6 +392,15 @@ class TrigonoState(State[Action]):
             "holes": dict(self.holes),
             "phase": self.phase,
             "target": self.target,
+        }
+
+    def dump(self) -> dict[str, JSON]:
+        return {
+            "options": self.game.opts.to_json(),
+            "first": self.first,
+            "round": self.round,
+            "starter": self.starter,
+            **self._match_fields(),
             "finalists": list(self.finalists),
             "final_throws": self.final_throws,
             "steps": self.steps,
@@ -438,6 +436,7 @@ class TrigonoGame(Game[Action]):
     """
 
     name = "trigono"
+    notation = actions
 
     def __init__(self, options: Mapping[str, JSON] | None = None) -> None:
         super().__init__(options)
@@ -453,12 +452,6 @@ class TrigonoGame(Game[Action]):
         if position is not None:
             set_position(state, position)
         return state
-
-    def parse_action(self, obj: JSON) -> Action:
-        return parse_action(obj)
-
-    def action_to_json(self, action: Action) -> JSON:
-        return action_to_json(action)
 
     def load(self, data: Mapping[str, JSON]) -> TrigonoState:
         """Rebuild a state from :meth:`TrigonoState.dump` (made with these same options)."""

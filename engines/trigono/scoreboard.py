@@ -1,7 +1,7 @@
 """A plain-text Trigono scoreboard from a printed state (``TrigonoState.to_json()``).
 
-:func:`describe` is pure; ``python -m engines.trigono.scoreboard FILE`` replays a record
-and prints its scoreboard (the only I/O here, for ``scripts/demo``).
+Pure, like every engine: ``trigono scoreboard FILE`` (hub/cli) reads a record, replays it
+and prints this text. The game's ``SPEC.scoreboard`` is :func:`describe`.
 
 >>> from engines.records import replay
 >>> state = replay({"game": "trigono", "options": {"players": ["Ana", "Ben"], "first": "Ana"},
@@ -16,9 +16,7 @@ Last: —
 
 from __future__ import annotations
 
-import json
-import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -64,31 +62,3 @@ def describe(state: Mapping[str, Any]) -> str:
         )
     lines.append(f"Last: {state.get('last_event') or '—'}")
     return "\n".join(lines)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Replay the record FILE (``-`` for stdin) and print its scoreboard."""
-    from engines.records import ReplayError, replay
-
-    args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 1:
-        print("usage: python -m engines.trigono.scoreboard FILE", file=sys.stderr)
-        return 2
-    try:
-        if args[0] == "-":
-            record = json.load(sys.stdin)
-        else:
-            with open(args[0], encoding="utf-8") as fh:
-                record = json.load(fh)
-        if not isinstance(record, dict):
-            raise ReplayError(None, "a record is a JSON object")
-        state = replay(record)
-    except (OSError, ValueError) as err:
-        print(str(err), file=sys.stderr)
-        return 2
-    print(describe(state.to_json()))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

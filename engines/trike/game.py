@@ -28,7 +28,8 @@ from engines.core import (
     State,
     check_keys,
 )
-from engines.trike.actions import SWAP_ACTION, TrikeAction, action_to_json, parse_action
+from engines.trike import actions
+from engines.trike.actions import SWAP_ACTION, TrikeAction, parse_action
 from engines.trike.board import MAX_SIZE, MIN_SIZE, Geometry, cell_name, geometry
 
 BLACK = "black"
@@ -216,6 +217,7 @@ class TrikeGame(Game[TrikeAction]):
     """
 
     name = "trike"
+    notation = actions
 
     def __init__(self, options: Mapping[str, JSON] | None = None) -> None:
         super().__init__(options)
@@ -281,9 +283,6 @@ class TrikeGame(Game[TrikeAction]):
 
     def parse_action(self, obj: JSON) -> TrikeAction:
         return parse_action(obj, self.geo)
-
-    def action_to_json(self, action: TrikeAction) -> JSON:
-        return action_to_json(action)
 
     def load(self, data: Mapping[str, JSON]) -> TrikeState:
         """Rebuild a state from :meth:`TrikeState.dump` (RecordError if inconsistent)."""

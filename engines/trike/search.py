@@ -47,6 +47,23 @@ PAWN_KEY = tuple(_ZOBRIST_RNG.getrandbits(64) for _ in range(_MAX_CELLS + 1))
 SWAP_KEY = _ZOBRIST_RNG.getrandbits(64)
 
 
+def majority(board: list[int], around: tuple[int, ...], colour: int) -> bool:
+    """K6, the one count of the rule: with the pawn on a ``colour`` stone (or moving onto
+    a trap for ``colour``: a cell with no empty neighbour, so the game ends there) and
+    ``around`` the cells next to it, does ``colour`` hold more than half of the pawn's
+    cell and ``around``? The result of a finished game and every trap test of the
+    tactics and the solver ask this.
+
+    >>> majority([1, 1, 2, 0], (1, 2), 1), majority([1, 2, 2, 0], (1, 2), 1)
+    (True, False)
+    """
+    count = 1  # the pawn's own cell
+    for k in around:
+        if board[k] == colour:
+            count += 1
+    return 2 * count > len(around) + 1
+
+
 class Position:
     """A mutable search position. ``to_move`` is 1 (black) or 2 (white); ``owner`` — the
     colour of the stone under the pawn — is the colour of the player who just moved
@@ -122,14 +139,8 @@ class Position:
 
     def winner(self) -> int:
         """Winning colour of a finished game (K6: more stones on or next to the pawn)."""
-        board = self.board
-        owner = board[self.pawn]
-        count = 1
-        nbrs = self.geo.neighbours[self.pawn]
-        for j in nbrs:
-            if board[j] == owner:
-                count += 1
-        return owner if 2 * count > len(nbrs) + 1 else 3 - owner
+        owner = self.board[self.pawn]
+        return owner if majority(self.board, self.geo.neighbours[self.pawn], owner) else 3 - owner
 
     def moves(self) -> list[int]:
         """Cells the pawn can reach (every empty cell before the opening), then SWAP_MOVE
@@ -149,13 +160,7 @@ class Position:
 
     def trap_wins(self, cell: int, colour: int) -> bool:
         """Would ``colour`` win by ending the game on ``cell`` (all of its neighbours full)?"""
-        board = self.board
-        nbrs = self.geo.neighbours[cell]
-        count = 1
-        for k in nbrs:
-            if board[k] == colour:
-                count += 1
-        return 2 * count > len(nbrs) + 1
+        return majority(self.board, self.geo.neighbours[cell], colour)
 
     def winning_trap(self) -> int:
         """A move that ends the game and wins for the mover, or -1."""
@@ -231,13 +236,8 @@ def uniform_playout(pos: Position, rnd: Callable[[], float]) -> int:
         pawn = found[int(rnd() * len(found))]
         board[pawn] = col
         col = 3 - col
-    # The pawn's owner is the last mover; count K6 on the list directly.
-    owner = board[pawn]
-    count = 1
-    for j in nbrs[pawn]:
-        if board[j] == owner:
-            count += 1
-    return owner if 2 * count > len(nbrs[pawn]) + 1 else 3 - owner
+    owner = board[pawn]  # the last mover
+    return owner if majority(board, nbrs[pawn], owner) else 3 - owner
 
 
 def tactical_move(pos: Position, rnd: Callable[[], float]) -> int:
@@ -291,14 +291,9 @@ def tactical_playout(pos: Position, rnd: Callable[[], float]) -> int:
         move = -1
         # a winning trap: an empty neighbour of the pawn with no empty neighbour
         for j in nbrs[pawn]:
-            if not board[j] and not ec[j]:
-                count = 1
-                for k in nbrs[j]:
-                    if board[k] == col:
-                        count += 1
-                if 2 * count > len(nbrs[j]) + 1:
-                    move = j
-                    break
+            if not board[j] and not ec[j] and majority(board, nbrs[j], col):
+                move = j
+                break
         if move < 0:
             found = []
             for ray in rays[pawn]:
@@ -313,14 +308,9 @@ def tactical_playout(pos: Position, rnd: Callable[[], float]) -> int:
                 bad = not ec[m]  # a trap here loses: winning traps were taken above
                 if not bad:
                     for j in nbrs[m]:
-                        if not board[j] and ec[j] == 1:
-                            count = 1
-                            for k in nbrs[j]:
-                                if board[k] == opp:
-                                    count += 1
-                            if 2 * count > len(nbrs[j]) + 1:
-                                bad = True
-                                break
+                        if not board[j] and ec[j] == 1 and majority(board, nbrs[j], opp):
+                            bad = True
+                            break
                 if not bad:
                     move = m
                     break

@@ -21,7 +21,7 @@ import time
 from engines.core import JSON
 from engines.trike.board import geometry
 from engines.trike.game import TrikeState
-from engines.trike.search import PAWN_KEY, SWAP_MOVE, ZOBRIST, Position
+from engines.trike.search import PAWN_KEY, SWAP_MOVE, ZOBRIST, Position, majority
 
 WIN, LOSS, UNKNOWN = "win", "loss", "unknown"
 
@@ -111,14 +111,9 @@ class Solver:
         nbrs = pos.geo.neighbours
         opp = 3 - col
         for j in nbrs[pawn]:
-            if not board[j] and not ec[j]:
-                count = 1
-                for k in nbrs[j]:
-                    if board[k] == col:
-                        count += 1
-                if 2 * count > len(nbrs[j]) + 1:
-                    self.table[key] = True
-                    return True
+            if not board[j] and not ec[j] and majority(board, nbrs[j], col):
+                self.table[key] = True
+                return True
         candidates = []
         for ray in pos.geo.rays[pawn]:
             for m in ray:
@@ -128,14 +123,9 @@ class Solver:
                     continue  # ends the game, and not with a win (checked above)
                 safe = True
                 for j in nbrs[m]:
-                    if not board[j] and ec[j] == 1:
-                        count = 1
-                        for k in nbrs[j]:
-                            if board[k] == opp:
-                                count += 1
-                        if 2 * count > len(nbrs[j]) + 1:
-                            safe = False
-                            break
+                    if not board[j] and ec[j] == 1 and majority(board, nbrs[j], opp):
+                        safe = False
+                        break
                 if safe:
                     candidates.append(m)
         # Most empty neighbours first (open cells keep the mover's options). Measured on

@@ -24,23 +24,22 @@ from typing import ClassVar
 
 from engines.core import (
     JSON,
-    Game,
     GameOverError,
     IllegalMoveError,
     InvalidMoveError,
     Pass,
     RecordError,
+    SeatScoreGame,
     SeatScoreState,
     check_keys,
-    load_dump,
 )
+from engines.triolet import actions
 from engines.triolet.actions import (
     Action,
     Exchange,
     Placement,
     PlayTokens,
     action_to_json,
-    parse_action,
 )
 from engines.triolet.board import (
     ALL_TOKENS,
@@ -79,36 +78,22 @@ DUMP_FIELDS = (
 )
 
 
-class TrioletGame(Game[Action]):
+class TrioletGame(SeatScoreGame[Action, "TrioletState"]):
     """Options and the factory of Triolet states."""
 
     name: ClassVar[str] = "triolet"
+    notation = actions
+    dump_fields = DUMP_FIELDS
 
     def __init__(self, options: Mapping[str, JSON] | None = None) -> None:
         super().__init__(options)
         self.rules = Rules.from_options(self.options)
         self.players: tuple[str, ...] = self.rules.players
 
-    def new_initial_state(
-        self, rng: random.Random, position: Mapping[str, JSON] | None = None
-    ) -> TrioletState:
-        state = TrioletState(self, shuffle_seed=rng.getrandbits(63))
-        if position is None:
-            state.deal(rng)
-        else:
-            state.set_up(position, rng)
-        return state
+    def seeded_state(self, seed: int) -> TrioletState:
+        return TrioletState(self, shuffle_seed=seed)
 
-    def parse_action(self, obj: JSON) -> Action:
-        return parse_action(obj)
-
-    def action_to_json(self, action: Action) -> JSON:
-        return action_to_json(action)
-
-    def load(self, data: Mapping[str, JSON]) -> TrioletState:
-        return load_dump(self, data, DUMP_FIELDS, self._build)
-
-    def _build(self, data: Mapping[str, JSON]) -> TrioletState:
+    def rebuild(self, data: Mapping[str, JSON]) -> TrioletState:
         state = TrioletState(self, shuffle_seed=int(data["shuffle_seed"]))
         for name, token in data["board"]:
             joker = isinstance(token, str)

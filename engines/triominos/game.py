@@ -22,15 +22,15 @@ from typing import ClassVar
 
 from engines.core import (
     JSON,
-    Game,
     GameOverError,
     IllegalMoveError,
     InvalidMoveError,
     Pass,
+    SeatScoreGame,
     SeatScoreState,
-    load_dump,
 )
 from engines.lattice import Cell
+from engines.triominos import actions
 from engines.triominos.actions import (
     Action,
     Draw,
@@ -38,10 +38,9 @@ from engines.triominos.actions import (
     action_to_json,
     check_cell,
     check_corners,
-    parse_action,
 )
 from engines.triominos.board import Board, cell_key, geometry, key_cell
-from engines.triominos.position import set_up
+from engines.triominos.position import set_up as set_up_position
 from engines.triominos.rules import (
     DRAW_PENALTY,
     MAX_DRAWS,
@@ -59,54 +58,6 @@ from engines.triominos.tiles import SETS, Corners, TileSet, canonical, parse_til
 ORIGIN = cell_key(Cell(0, 0, "up"))
 
 
-class TriominosGame(Game[Action]):
-    """Options and the factory of Triominos states."""
-
-    name: ClassVar[str] = "triominos"
-
-    def __init__(self, options: Mapping[str, JSON] | None = None) -> None:
-        super().__init__(options)
-        self.rules = Rules.from_options(self.options)
-        self.tileset: TileSet = SETS[self.rules.set_name]
-        self.players: tuple[str, ...] = self.rules.players
-
-    def new_initial_state(
-        self, rng: random.Random, position: Mapping[str, JSON] | None = None
-    ) -> TriominosState:
-        state = TriominosState(self, deal_seed=rng.getrandbits(63))
-        if position is None:
-            state.start_round()
-        else:
-            set_up(state, position, rng)
-        return state
-
-    def parse_action(self, obj: JSON) -> Action:
-        return parse_action(obj)
-
-    def action_to_json(self, action: Action) -> JSON:
-        return action_to_json(action)
-
-    def load(self, data: Mapping[str, JSON]) -> TriominosState:
-        return load_dump(self, data, DUMP_FIELDS, self._build)
-
-    def _build(self, data: Mapping[str, JSON]) -> TriominosState:
-        state = TriominosState(self, deal_seed=int(data["deal_seed"]))
-        ts = self.tileset
-        for cell_json, corners in data["board"]:
-            state.board.place(cell_key(check_cell(cell_json)), check_corners(corners))
-        state.racks = [[ts.index_of(parse_tile_name(t)) for t in r] for r in data["racks"]]
-        state.pool = [ts.index_of(parse_tile_name(t)) for t in data["pool"]]
-        state.score_list = [int(s) for s in data["scores"]]
-        state.to_move = int(data["to_move"])
-        state.draws = int(data["draws"])
-        state.round = int(data["round"])
-        state.over = bool(data["over"])
-        state.log = list(data["log"])
-        state.round_results = list(data["round_results"])
-        state.opening_draw = dict(data["opening_draw"])
-        return state
-
-
 DUMP_FIELDS = (
     "options",
     "deal_seed",
@@ -122,6 +73,40 @@ DUMP_FIELDS = (
     "round_results",
     "opening_draw",
 )
+
+
+class TriominosGame(SeatScoreGame[Action, "TriominosState"]):
+    """Options and the factory of Triominos states."""
+
+    name: ClassVar[str] = "triominos"
+    notation = actions
+    dump_fields = DUMP_FIELDS
+
+    def __init__(self, options: Mapping[str, JSON] | None = None) -> None:
+        super().__init__(options)
+        self.rules = Rules.from_options(self.options)
+        self.tileset: TileSet = SETS[self.rules.set_name]
+        self.players: tuple[str, ...] = self.rules.players
+
+    def seeded_state(self, seed: int) -> TriominosState:
+        return TriominosState(self, deal_seed=seed)
+
+    def rebuild(self, data: Mapping[str, JSON]) -> TriominosState:
+        state = TriominosState(self, deal_seed=int(data["deal_seed"]))
+        ts = self.tileset
+        for cell_json, corners in data["board"]:
+            state.board.place(cell_key(check_cell(cell_json)), check_corners(corners))
+        state.racks = [[ts.index_of(parse_tile_name(t)) for t in r] for r in data["racks"]]
+        state.pool = [ts.index_of(parse_tile_name(t)) for t in data["pool"]]
+        state.score_list = [int(s) for s in data["scores"]]
+        state.to_move = int(data["to_move"])
+        state.draws = int(data["draws"])
+        state.round = int(data["round"])
+        state.over = bool(data["over"])
+        state.log = list(data["log"])
+        state.round_results = list(data["round_results"])
+        state.opening_draw = dict(data["opening_draw"])
+        return state
 
 
 # --------------------------------------------------------------------------- state
@@ -157,6 +142,15 @@ class TriominosState(SeatScoreState[Action]):
         self.opening_draw: dict[str, JSON] = {}
 
     # ----------------------------------------------------------------- set-up
+
+    def deal(self, rng: random.Random) -> None:
+        """The first round's deal: from the state's seed, like every round's (``rng`` is
+        not used)."""
+        self.start_round()
+
+    def set_up(self, position: Mapping[str, JSON], rng: random.Random) -> None:
+        """Start from a RECORDS.md ``position`` (:func:`engines.triominos.position.set_up`)."""
+        set_up_position(self, position, rng)
 
     def start_round(self) -> None:
         """Deal a round from the seed (:func:`engines.triominos.rules.deal`)."""

@@ -46,6 +46,7 @@ Trike and Triolet with computer opponents.
 Game records (RECORDS.md):
   trigono replay GAME.json              the state a record leads to (JSON, or --pretty)
   trigono analyze GAME.json             every legal move labelled win / loss / unknown
+  trigono scoreboard GAME.json          a Trigono record's scoreboard, as text
 The hub (event store, sensor boards, referee):
   trigono hub --db event.db --serial /dev/ttyACM0    run it (web pages: python -m web)
   trigono export t1 --db event.db       a table as a game record
@@ -142,6 +143,23 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_scoreboard(args: argparse.Namespace) -> int:
+    """The game's own text board (``GameSpec.scoreboard``) of the state a record leads to."""
+    try:
+        record = read_record(args.file)
+        if not isinstance(record, dict):
+            raise ReplayError(None, "a record is a JSON object")
+        state = replay(record)
+        scoreboard = game_spec(state.game.name).scoreboard
+        if scoreboard is None:
+            raise ReplayError(None, f"scoreboard is not available for {state.game.name}")
+    except ReplayError as err:
+        print(str(err), file=sys.stderr)
+        return EXIT_BAD_RECORD
+    print_lines([scoreboard(state.to_json())])
+    return 0
+
+
 def add_replay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("replay", help="replay a game record and print the state as JSON",
                        description="Replay a game record (RECORDS.md) and print the state it leads "
@@ -162,11 +180,20 @@ def add_analyze(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.set_defaults(func=cmd_analyze)
 
 
+def add_scoreboard(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("scoreboard", help="replay a Trigono record and print its scoreboard",
+                       description="Replay a game record and print the state it leads to as the "
+                                   "game's scoreboard (Trigono: rounds, hands, boards, the last "
+                                   "event). Exit 2 for a bad record or a game with no scoreboard.")
+    p.add_argument("file", help="record file, or - for stdin")
+    p.set_defaults(func=cmd_scoreboard)
+
+
 AddCommand = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
 
 # Each entry adds one subcommand. The hub's and the tournament's modules import the hub
 # itself only inside their commands, so `trigono replay` never pays for its start-up.
-COMMANDS: list[AddCommand] = [add_replay, add_analyze, *hub_commands.COMMANDS,
+COMMANDS: list[AddCommand] = [add_replay, add_analyze, add_scoreboard, *hub_commands.COMMANDS,
                               *tournament_commands.COMMANDS]
 
 

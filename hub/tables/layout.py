@@ -18,11 +18,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engines import game_spec
 from engines.lattice import Cell, cells_around, hexagons
-from engines.trigono.layout import hexagon_boards
 from hub.errors import BadInputError
 
 JSONDict = dict[str, Any]
+
+
+def hexagon_boards(prefix: str) -> list[JSONDict]:
+    """The engine's ``options["boards"]`` of six boards around one vertex, ids
+    ``<prefix>1`` … ``<prefix>6``, as the Trigono engine registers them.
+
+    >>> [b["id"] for b in hexagon_boards("B")][:2], hexagon_boards("B")[0]["cell"]
+    (['B1', 'B2'], [0, 0, 'up'])
+    """
+    boards = game_spec("trigono").hexagon_boards
+    assert boards is not None, "the Trigono engine registers its hexagon"
+    return boards(prefix)
 
 
 def default_holes(engine_board: str) -> dict[str, str]:
@@ -58,7 +70,7 @@ def attach_jackpots(boards: Sequence[Mapping[str, Any]], bindings: list[JSONDict
     device reports the hole as ``jackpot``. ``bindings`` are parallel to ``boards``;
     jackpot ids follow RECORDS.md (``jackpot``, or ``jackpot.N`` with several).
 
-    >>> boards = hexagon_boards()
+    >>> boards = hexagon_boards("H")
     >>> bindings = [{"board": b["id"], "as": b["id"], "holes": {}} for b in boards]
     >>> attach_jackpots(boards, bindings)
     >>> bindings[0]["holes"], bindings[1]["holes"]

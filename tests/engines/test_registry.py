@@ -36,6 +36,17 @@ def test_every_game_is_registered_with_its_parts() -> None:
     assert GAMES["trigono"].bot is None  # played by people with real palets
     assert all(GAMES[n].bot is not None for n in ("triominos", "trike", "triolet"))
     assert {n for n, s in GAMES.items() if s.analyze is not None} == {"trike", "triolet"}
+    # what only the board game on physical boards has: a text scoreboard and the hexagon
+    assert {n for n, s in GAMES.items() if s.scoreboard is not None} == {"trigono"}
+    assert {n for n, s in GAMES.items() if s.hexagon_boards is not None} == {"trigono"}
+
+
+def test_the_notation_of_a_game_is_its_actions_module() -> None:
+    """Game.parse_action / action_to_json come from the class's ``notation`` (engines.core),
+    the same functions the registration gives (Trike's Game checks its board size too)."""
+    for spec in GAMES.values():
+        assert spec.parse_action is spec.game.notation.parse_action
+        assert spec.action_to_json is spec.game.notation.action_to_json
 
 
 def test_unknown_game_is_a_record_error() -> None:

@@ -1,17 +1,18 @@
-"""The Trigono text scoreboard (engines/trigono/scoreboard.py) and its command."""
+"""The Trigono text scoreboard (engines/trigono/scoreboard.py, pure) and the command that
+prints it (``trigono scoreboard``, hub/cli: the file and the printing live there)."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
+from engines import game_spec
 from engines.records import replay
 from engines.trigono import (
     hexagon_boards,
 )
 from engines.trigono.scoreboard import describe
+from tests.engines.command import trigono
 from tests.engines.trigono_setups import play, start
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,15 +30,19 @@ def test_sample_match_is_a_complete_three_player_two_board_match() -> None:
 
 
 def test_scoreboard_command_prints_the_sample() -> None:
-    run = subprocess.run(
-        [sys.executable, "-m", "engines.trigono.scoreboard", str(SAMPLE)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
+    run = trigono("scoreboard", str(SAMPLE))
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("Trigono — round 4") and "Rounds: 1: Ana, 2: draw" in run.stdout
+    assert run.stdout == describe(replay(json.loads(SAMPLE.read_text(encoding="utf-8"))).to_json()) + "\n"
+    assert game_spec("trigono").scoreboard is describe
+
+
+def test_scoreboard_command_refuses_a_game_without_one_and_a_bad_record() -> None:
+    trike = trigono("scoreboard", str(ROOT / "tests" / "records" / "trike-swap.json"))
+    assert (trike.returncode, trike.stdout) == (2, "")
+    assert trike.stderr == "record: scoreboard is not available for trike\n"
+    wrong = trigono("scoreboard", str(ROOT / "tests" / "records" / "trigono-wrong-player.json"))
+    assert wrong.returncode == 2 and wrong.stdout == "" and wrong.stderr.startswith("action 1: ")
 
 
 def test_scoreboard_shows_phase_target_and_eliminated() -> None:

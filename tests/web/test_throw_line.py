@@ -35,16 +35,16 @@ def test_a_floor_throw_decided_by_the_gate_shows_like_any_other(hub: Hub, server
     for width, height in ((390, 844), (1920, 1080)):
         page = new_page(browser, locale=locale, width=width, height=height)
         login_page(page, server, "/console/t1")
-        page.wait_for_function("document.body.innerText.includes('Ben')")
+        page.wait_for_function("() => document.body.innerText.includes('Ben')")
         text = page.inner_text("body")
         assert by_sensors in text and floor in text.lower(), text[:2000]
         shot(page, f"throw-line-console-{locale}-{width}.png")
         page.goto(f"{server.url}/tables/t1")
-        page.wait_for_function("document.body.innerText.includes('Ben')")
+        page.wait_for_function("() => document.body.innerText.includes('Ben')")
         assert floor in page.inner_text("body").lower()
         shot(page, f"throw-line-table-{locale}-{width}.png")
         page.goto(f"{server.url}/big")
-        page.wait_for_function("document.body.innerText.includes('Ana')")
+        page.wait_for_function("() => document.body.innerText.includes('Ana')")
         shot(page, f"throw-line-big-{locale}-{width}.png")
         assert page.js_errors == []
         page.context.close()

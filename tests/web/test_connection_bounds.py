@@ -114,6 +114,7 @@ FLOODER = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow  # 20,000 connections: not for the fast loop
 def test_pages_and_the_console_answer_while_20000_idle_connections_are_attempted_24_7(
         server: ServerHandle) -> None:
     host, port = address(server)

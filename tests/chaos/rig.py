@@ -118,6 +118,16 @@ class Boards:
         for sim in self.boards.values():
             sim.wait_idle()
 
+    def sent(self) -> dict[str, int]:
+        """How many events each board's node has produced so far."""
+        return {name: len(sim.events()) for name, sim in self.boards.items()}
+
+    def wait_each_sent(self, since: dict[str, int], more: int, timeout: float = 60.0) -> bool:
+        """Until every board has produced ``more`` events since the ``since`` counts: a
+        phase of a test is measured in events, not in seconds of a loaded machine."""
+        return wait_for(lambda: all(n >= since[b] + more for b, n in self.sent().items()),
+                        timeout=timeout, every=0.1)
+
     def all_acked(self) -> bool:
         return all(sim.node.outbox.unacked() == 0 for sim in self.boards.values())
 

@@ -20,4 +20,6 @@ function soon() {
   timer = setTimeout(refresh, 300); // a burst of changes costs one fetch
 }
 
-connect({ onTable: soon, onTables: soon });
+// The snapshot too: a table created between the page's HTML and the stream's first
+// connection (or during an outage too long to replay) arrives only in the snapshot.
+connect({ onSnapshot: soon, onTable: soon, onTables: soon });

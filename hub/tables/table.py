@@ -29,8 +29,13 @@ is not to move is refused):
 - ``{"next_round": True}`` — Trigono: palets are collected, arm the sensors again;
 - ``{"move": ACTION}`` — a move in the game's record notation (any game);
 - ``{"hint": True}`` — ask the game's bot for a hint (shown in the view's ``hint``).
-- ``{"abandon": True}`` — end the table without a result (its match was scored by
-  hand): nothing more is played, its boards may be bound to another table;
+- ``{"abandon": True}`` — end the table without a result (its match was sent back to a
+  queue or replayed elsewhere): nothing more is played, its boards may be bound to
+  another table;
+- ``{"decided": {"ranking": [[NAME, ...], ...]}}`` — end the table with a result given
+  off it (a tournament match entered by hand or decided by a forfeit): the ranking is
+  kept as the table's result (``decided`` in its view and summary, whose ``status`` then
+  reads ``decided``), nothing more is played, its boards may be bound to another table;
 - ``{"archive": True | False}`` — put the table away from the live ones (any game, any
   time; false brings it back): ``archived`` in its summary and view.
 """
@@ -117,6 +122,7 @@ class Table:
         self.hint: dict[str, Any] | None = None
         self.archived = False  # put away by the organizer: not among the live tables
         self.abandoned = False  # ended without a result: its boards are free again
+        self.decided: list[list[str]] | None = None  # ended with a result given off the table
         self.commands: list[tuple[str, str]] = []
         """(board, command) the table asks the hub to send its boards once the entry that
         led to them is stored (:meth:`take_commands`); transient: a replay sends none."""
@@ -226,8 +232,9 @@ class Table:
         handler = getattr(self, f"input_{key}", None)
         if handler is None:
             raise BadInputError(f"unknown input {key!r} for a {self.game_name} table")
-        if self.abandoned and key != "archive":
-            raise RefusedError(f"{key}: the table was abandoned", "table_abandoned", input=key)
+        if (self.abandoned or self.decided is not None) and key != "archive":
+            how = "abandoned" if self.abandoned else "decided off the table"
+            raise RefusedError(f"{key}: the table was {how}", "table_abandoned", input=key)
         if player is not None and player != self.state.current_player():
             to_move = self.state.current_player()
             raise RefusedError(f"it is not {player}'s turn (to move: {to_move})", "not_your_turn",
@@ -242,17 +249,30 @@ class Table:
 
     @property
     def finished(self) -> bool:
-        """The game is over, or the table was abandoned: nothing more is played here."""
-        return self.abandoned or self.state.is_terminal()
+        """The game is over, or the table was abandoned or decided off it: nothing more
+        is played here."""
+        return self.abandoned or self.decided is not None or self.state.is_terminal()
 
     def input_abandon(self, value: Any, entry: Entry, by: str) -> None:
-        """End the table without a result (e.g. its match was scored by hand): no more
-        moves, and its boards may be bound to another table."""
+        """End the table without a result (its match was sent back to the queue or reset):
+        no more moves, and its boards may be bound to another table."""
         if value is not True:
             raise BadInputError("abandon: expected true")
         if self.finished:
             raise RefusedError("abandon: the game is over already", "game_over")
         self.abandoned = True
+
+    def input_decided(self, value: Any, entry: Entry, by: str) -> None:
+        """End the table with a result given off it (a tournament match entered by hand):
+        ``{"ranking": [[name, ...], ...]}``, each seat's player once, best first."""
+        ranking = value.get("ranking") if isinstance(value, Mapping) and set(value) == {"ranking"} else None
+        names = [s["name"] for s in self.seats]
+        if (not isinstance(ranking, list) or not all(isinstance(g, list) and g for g in ranking)
+                or sorted(str(n) for g in ranking for n in g) != sorted(names)):
+            raise BadInputError("decided: expected {ranking: [[name, ...], ...]} naming each player once")
+        if self.finished:
+            raise RefusedError("decided: the game is over already", "game_over")
+        self.decided = [[str(n) for n in g] for g in ranking]
 
     def input_archive(self, value: Any, entry: Entry, by: str) -> None:
         """Put the table away (true) or back among the live tables (false)."""
@@ -363,7 +383,7 @@ class Table:
         return {
             "id": self.id,
             "game": self.game_name,
-            "status": printed.get("status"),
+            "status": "decided" if self.decided is not None else printed.get("status"),
             "to_move": printed.get("to_move"),
             "winner": printed.get("winner"),
             "round": printed.get("round"),
@@ -374,6 +394,7 @@ class Table:
             "created_at": self.created_at,
             "archived": self.archived,
             "abandoned": self.abandoned,
+            "decided": self.decided,
         }
 
     def legal_actions(self, player: str) -> list[Any]:
@@ -390,6 +411,8 @@ class Table:
         """The referee's view (hub/facade.py); ``state`` replaces the printed state
         (an observation, for a public view); ``events``: only that many of the newest."""
         printed = self.state.to_json() if state is None else state
+        if self.decided is not None:  # the pages read a table's end from its printed status
+            printed = {**printed, "status": "decided"}
         return {
             "id": self.id,
             "version": self.version,
@@ -416,6 +439,7 @@ class Table:
             "drawing": drawing.of(printed),
             "archived": self.archived,
             "abandoned": self.abandoned,
+            "decided": self.decided,
         }
 
     # -- snapshots -----------------------------------------------------------------------
@@ -429,6 +453,7 @@ class Table:
             "version": self.version,
             "archived": self.archived,
             "abandoned": self.abandoned,
+            "decided": self.decided,
             "moments": self.moments.dump(),
         }
 
@@ -443,6 +468,7 @@ class Table:
         self.version = int(data.get("version", 0))  # snapshots older than the field: 0
         self.archived = bool(data.get("archived", False))  # older snapshots have none
         self.abandoned = bool(data.get("abandoned", False))
+        self.decided = data.get("decided")  # older snapshots have none
         self.moments.load(data.get("moments"))  # older snapshots have none
 
 

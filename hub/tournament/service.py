@@ -13,9 +13,10 @@ Calling a match to a station creates its table on the hub (the station's boards 
 to it); when that table's game ends — seen on the hub's change feed, or at start for a
 table that ended while the service was down — its ranking (``State.ranking()``) comes
 back as the match's ``result``. A match decided while its table is still open (a result
-entered by hand, a forfeit, a withdrawal) or sent back to the queue has its table
-abandoned (hub input ``{"abandon": true}``), so the station's boards are free for the
-next match called there.
+entered by hand, a forfeit, a withdrawal) has its table closed with that result (hub
+input ``{"decided": {"ranking": ...}}``); one sent back to the queue has its table
+abandoned (``{"abandon": true}``); either way the station's boards are free for the next
+match called there.
 
 >>> from hub.log.sqlite import SqliteStore
 >>> service = TournamentService(SqliteStore(":memory:"))
@@ -301,7 +302,7 @@ class TournamentService:
                     raise
                 self._stored(tid, [(body, now) for body in accepted])
                 self.tables.index(t)
-                self.tables.release(in_play - tables_in_play(t), by or "director")
+                self.tables.release(self._tournaments, in_play - tables_in_play(t), by or "director")
                 self._follow_ups(tid, accepted[-1])
         if accepted:
             self._changed(tid)
@@ -350,7 +351,7 @@ class TournamentService:
             raise
         self._stored(tid, [(body, now)])
         self.tables.index(t)
-        self.tables.release(in_play - tables_in_play(t), by or "director")
+        self.tables.release(self._tournaments, in_play - tables_in_play(t), by or "director")
 
     def _stored(self, tid: str, items: list[tuple[JSONDict, float]]) -> None:
         """Bookkeeping once entries are stored: the copy kept for a rebuild and the
@@ -443,13 +444,13 @@ class TournamentService:
 
     def catch_up(self) -> None:
         """Report the results of tables that ended while nobody was listening, and
-        abandon the open tables of matches decided meanwhile (a stop between storing a
+        end the open tables of matches decided meanwhile (a stop between storing a
         result by hand and abandoning its table)."""
         for table_id in list(self.tables.by_table):
             self.table_changed(table_id)
         with self._lock:
             in_play = {table for t in self._tournaments.values() for table in tables_in_play(t)}
-            self.tables.release(set(self.tables.by_table) - in_play, "director")
+            self.tables.release(self._tournaments, set(self.tables.by_table) - in_play, "director")
 
     def start(self) -> None:
         """Follow the hub's change feed in a thread (idempotent)."""

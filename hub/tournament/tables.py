@@ -1,8 +1,8 @@
 """The hub tables a :class:`~hub.tournament.service.TournamentService` plays its matches
 on: a called match's table is created on its station's boards, a finished table's
-ranking comes back as the match's ``result``, and the table of a match decided
-otherwise (by hand, a forfeit, sent back to the queue) is abandoned so the station's
-boards are free again (the service's module doc tells the whole story).
+ranking comes back as the match's ``result``; the table of a match decided off it (by
+hand, a forfeit) ends with that result, one sent back to the queue is abandoned, so the
+station's boards are free again (the service's module doc tells the whole story).
 
 :class:`MatchTables` is the service's link to the hub's tables; the service decides
 when (:meth:`~hub.tournament.service.TournamentService.table_changed`).
@@ -48,7 +48,7 @@ class TableHub(Protocol):
 class MatchTables:
     """The hub tables of one service's matches: which table plays which match
     (``by_table``), opening a called match's table, reading a finished table's result,
-    abandoning the tables of matches decided otherwise. ``hub`` None (tests, a CLI
+    ending the tables of matches decided otherwise. ``hub`` None (tests, a CLI
     export) or ``writes`` False (a read-only replica): no table is opened or abandoned."""
 
     def __init__(self, hub: TableHub | None, *, create_tables: bool, writes: bool) -> None:
@@ -63,19 +63,27 @@ class MatchTables:
             if m.table:
                 self.by_table[m.table] = (t.id, m.id)
 
-    def release(self, tables: Iterable[str], by: str) -> None:
-        """Abandon the hub tables whose matches are no longer played there (decided by
-        hand or by a forfeit, sent back to the queue, reset by a correction) so their
-        station's boards can be bound to the next match's table; a table whose game is
+    def release(self, tournaments: Mapping[str, Tournament], tables: Iterable[str], by: str) -> None:
+        """End the hub tables whose matches are no longer played there, so their
+        station's boards can be bound to the next match's table: a match decided off its
+        table (a result by hand, a forfeit) closes it with that result (hub input
+        ``decided``: the table ends with the match's ranking, player names); one sent
+        back to the queue or reset by a correction is abandoned. A table whose game is
         over is left as it is. A refusal is logged: the tournament entry is stored already."""
         if self.hub is None or not self.writes:
             return
         for table_id in sorted(tables):
+            tid, mid = self.by_table.get(table_id, ("", ""))
+            t = tournaments.get(tid)
+            m = t.matches.get(mid) if t is not None else None
+            inp: JSONDict = {"abandon": True, "by": by}
+            if t is not None and m is not None and m.status == "done" and m.table == table_id and m.ranking:
+                inp = {"decided": {"ranking": [[t.name(p) for p in g] for g in m.ranking]}, "by": by}
             try:
                 if not self.hub.game_over(table_id):
-                    self.hub.submit(table_id, {"abandon": True, "by": by})
+                    self.hub.submit(table_id, inp)
             except HubError as err:
-                log.warning("table %s: cannot abandon it: %s", table_id, err)
+                log.warning("table %s: cannot end it: %s", table_id, err)
 
     def open_table(self, t: Tournament, call: JSONDict) -> JSONDict:
         """Create the match's table on the hub (its station's boards bound) and name it in

@@ -455,12 +455,13 @@ def test_a_trigono_match_on_simulated_boards_reports_its_result(tmp_path: Path) 
         hub.close()
 
 
-def test_a_match_decided_by_hand_frees_its_station_for_the_next_table(tmp_path: Path) -> None:
+def test_a_match_decided_by_hand_closes_its_table_with_that_result_and_frees_its_station(tmp_path: Path) -> None:
     """A called match's result entered by hand (or a forfeit that decides it) while its
-    Trigono table is still open: the service abandons that table, so the station's boards
-    are free and the next match called there gets its own table on them (it was refused
-    with a ConflictError and left "by hand" before). Corrections, round draws and calls
-    stay as they were; a table that ended by itself is not touched."""
+    Trigono table is still open: the service closes that table with the match's result
+    (issue 25.8: it abandoned it, 23 abandoned tables in an event), so the station's
+    boards are free and the next match called there gets its own table on them.
+    Corrections, round draws and calls stay as they were; a table that ended by itself
+    is not touched."""
     hub = Hub(tmp_path / "hub.db")
     service = TournamentService(hub.store, hub)
     service.create({"name": "Row", "game": "trigono", "format": "swiss", "rounds": 2, "check_in": False,
@@ -486,15 +487,22 @@ def test_a_match_decided_by_hand_frees_its_station_for_the_next_table(tmp_path: 
 
     first = called()
     assert first["table"] and board_owners() == {"pico-1": first["table"], "pico-2": first["table"]}
-    # 1. A result by hand: the table is abandoned, the next match gets the boards.
+    names = {p["id"]: p["name"] for p in service.view("S")["players"]}
+    # 1. A result by hand: the table ends with it, the next match gets the boards.
     service.submit("S", {"type": "result", "match": first["id"], "ranking": first["players"]}, by="referee")
-    assert hub.table_view(first["table"])["abandoned"] is True
+    closed = hub.table_view(first["table"])
+    assert closed["abandoned"] is False
+    assert closed["decided"] == [[names[first["players"][0]]], [names[first["players"][1]]]]
+    assert closed["state"]["status"] == "decided" and hub.game_over(first["table"])
+    assert next(s for s in hub.list_tables() if s["id"] == first["table"])["status"] == "decided"
     second = called()
     assert second["id"] != first["id"] and second["table"], "the next match got no table"
     assert board_owners() == {"pico-1": second["table"], "pico-2": second["table"]}
     # 2. A forfeit that decides the match: same (round 2 is drawn and called there).
     service.submit("S", {"type": "forfeit", "match": second["id"], "player": second["players"][0]})
-    assert hub.table_view(second["table"])["abandoned"] is True
+    assert hub.table_view(second["table"])["decided"] == [[names[second["players"][1]]],
+                                                          [names[second["players"][0]]]]
+    assert hub.table_view(second["table"])["abandoned"] is False
     third = called()
     assert third["round"] == 2 and third["table"]
     assert board_owners() == {"pico-1": third["table"], "pico-2": third["table"]}
@@ -502,21 +510,24 @@ def test_a_match_decided_by_hand_frees_its_station_for_the_next_table(tmp_path: 
     play_table(hub, third["table"], random.Random(4))
     service.table_changed(third["table"])
     assert hub.table_view(third["table"])["abandoned"] is False
+    assert hub.table_view(third["table"])["decided"] is None
     fourth = called()
     assert fourth["table"] and board_owners() == {"pico-1": fourth["table"], "pico-2": fourth["table"]}
-    # The abandoned tables stay abandoned after a restart, and nothing else was lost.
+    # The closed tables stay closed with their results after a restart, nothing was lost,
+    # and no table of the event was abandoned.
     hub.close()
     hub = Hub(tmp_path / "hub.db")
     again = TournamentService(hub.store, hub)
     assert again.view("S") == service.view("S")
-    assert [hub.table_view(m["table"])["abandoned"] for m in (first, second)] == [True, True]
+    assert [hub.table_view(m["table"])["decided"] is not None for m in (first, second)] == [True, True]
+    assert not any(s["abandoned"] for s in hub.list_tables())
     hub.close()
 
 
-def test_a_restart_abandons_the_table_of_a_match_decided_while_the_service_was_away(tmp_path: Path) -> None:
-    """The result by hand was stored but its table not abandoned (the process stopped in
-    between; here: a service with no hub wrote it): the next service's catch-up abandons
-    it, and leaves the open table of a match still being played alone."""
+def test_a_restart_closes_the_table_of_a_match_decided_while_the_service_was_away(tmp_path: Path) -> None:
+    """The result by hand was stored but its table not closed (the process stopped in
+    between; here: a service with no hub wrote it): the next service's catch-up closes it
+    with that result, and leaves the open table of a match still being played alone."""
     hub = Hub(tmp_path / "hub.db")
     service = TournamentService(hub.store, hub)
     service.create({"name": "Row", "game": "trigono", "format": "swiss", "rounds": 1, "check_in": False},
@@ -529,10 +540,33 @@ def test_a_restart_abandons_the_table_of_a_match_decided_while_the_service_was_a
     decided, playing = [m for m in view["matches"] if m["status"] == "called"]
     TournamentService(hub.store).submit("S", {"type": "result", "match": decided["id"],
                                               "ranking": decided["players"]})
-    assert hub.table_view(decided["table"])["abandoned"] is False
+    assert hub.table_view(decided["table"])["decided"] is None
     later = TournamentService(hub.store, hub)
     later.catch_up()
-    assert hub.table_view(decided["table"])["abandoned"] is True
+    assert hub.table_view(decided["table"])["decided"] is not None
+    assert hub.table_view(decided["table"])["abandoned"] is False
     assert hub.table_view(playing["table"])["abandoned"] is False
     assert not hub.game_over(playing["table"])
     hub.close()
+
+
+def test_a_table_decided_off_it_checks_its_ranking_then_plays_nothing_more(tmp_path: Path) -> None:
+    """The hub input a tournament closes a table with (issue 25.8): its ranking must name
+    every seat once (refused otherwise, nothing changed); once decided, no move, undo or
+    second decision is taken, and a restart keeps the result."""
+    hub = Hub(tmp_path / "hub.db")
+    hub.create_table("trike", options={"size": 3}, seats=["Ana", "Ben"], table_id="t1")
+    for bad in ({"ranking": [["Ana"]]}, {"ranking": [["Ana"], ["Zoé"]]}, {"ranking": "Ana"}, [["Ana"], ["Ben"]]):
+        with pytest.raises(BadInputError):
+            hub.submit("t1", {"decided": bad})
+    assert hub.table_view("t1")["decided"] is None and not hub.game_over("t1")
+    hub.submit("t1", {"decided": {"ranking": [["Ben"], ["Ana"]]}, "by": "director"})
+    assert hub.game_over("t1") and hub.table_view("t1")["decided"] == [["Ben"], ["Ana"]]
+    for inp in ({"undo": True}, {"abandon": True}, {"decided": {"ranking": [["Ana"], ["Ben"]]}}):
+        with pytest.raises(RefusedError):
+            hub.submit("t1", inp)
+    hub.close()
+    again = Hub(tmp_path / "hub.db")
+    assert again.table_view("t1")["decided"] == [["Ben"], ["Ana"]]
+    assert again.list_tables()[0]["status"] == "decided"
+    again.close()

@@ -82,6 +82,7 @@ class TrigonoTable(Table):
         self.stuck = False  # the open throw could not be resolved: the referee must say
         self.rounds_seen = 0  # rounds finished when the last action was applied
         self.voided: list[int] = []  # sensor entries the referee voided
+        self._voids_cache: tuple[Any, set[int]] | None = None  # voids_accepted's replays, per state version
         self.bindings = Bindings(list(spec.get("boards", [])), list(self.printed().get("holes", {})))
 
     def trial(self) -> Self:
@@ -563,8 +564,46 @@ class TrigonoTable(Table):
         out["settle_s"] = self.settle_s
         out["landing"] = None if self.landing is None else {
             "player": self.landing["player"], "lane": self.landing["lane"], "closes_at": self.landing["closes_at"]}
-        out["events"] = mark_events(out["events"], self.throw, self.actions, self.voided)
+        sensor_events = {e["id"] for e in out["events"] if e["source"] == "device"}
+        out["events"] = mark_events(out["events"], self.voids_accepted(sensor_events - set(self.voided)), self.voided)
         return out
+
+    def voids_accepted(self, entries: set[int]) -> set[int]:
+        """Which of these sensor entries :meth:`input_void` would accept now: a drop of
+        the open throw, or one an action came from whose removal (or its knock-in's)
+        leaves every later action legal. An old drop usually is not: taking its throw
+        out shifts whose turn each later throw was, and the hub refuses that. Worked out
+        by replaying, the replays sharing their common start (cached per state version)."""
+        open_drops = {d["entry"] for d in (self.throw or {}).get("drops", [])}
+        key = (self._version, len(self.actions), tuple(sorted(entries - open_drops)))
+        if self._voids_cache is None or self._voids_cache[0] != key:
+            self._voids_cache = (key, self._replays_without(entries - open_drops))
+        return (entries & open_drops) | self._voids_cache[1]
+
+    def _replays_without(self, entries: set[int]) -> set[int]:
+        """The entries whose void (:func:`without_entry`) gives an action list the
+        engine replays to its end."""
+        tried: dict[int, list[tuple[int, list[dict[str, Any]]]]] = {}  # first changed index -> (entry, actions)
+        for entry_id in entries:
+            actions = without_entry(self.actions, entry_id)
+            if actions is not None:
+                index = next(i for i, item in enumerate(self.actions) if entry_id in item["src"])
+                tried.setdefault(index, []).append((entry_id, actions))
+        accepted: set[int] = set()
+        state = self._initial()
+        for index, item in enumerate(self.actions):
+            if index > max(tried, default=-1):
+                break
+            for entry_id, actions in tried.get(index, []):
+                twin = state.clone()
+                try:
+                    for later in actions[index:]:
+                        twin.apply(twin.parse_action(later["action"]))
+                except GameError:
+                    continue
+                accepted.add(entry_id)
+            state.apply(state.parse_action(item["action"]))
+        return accepted
 
     def dump(self) -> dict[str, Any]:
         data = super().dump()
@@ -579,6 +618,7 @@ class TrigonoTable(Table):
         self.armed, self.throw, self.stuck = ref["armed"], ref["throw"], ref["stuck"]
         self.rounds_seen = ref["rounds_seen"]
         self.voided = list(ref.get("voided", []))  # snapshots before voided was kept have none
+        self._voids_cache = None
         self.landing = ref.get("landing")  # snapshots before the throw gate have none of these
         self.weighed = dict(ref.get("weighed", {}))
         self.misread = ref.get("misread")

@@ -121,16 +121,16 @@ def without_entry(actions: list[JSONDict], entry_id: int) -> list[JSONDict] | No
     return None
 
 
-def mark_events(events: list[JSONDict], throw: JSONDict | None, actions: list[JSONDict],
-                voided: list[int]) -> list[JSONDict]:
-    """Events with ``voidable`` (a sensor event a void would take out of the open throw
-    or an action now) and ``voided`` (the referee voided it)."""
-    live = {d["entry"] for d in (throw or {}).get("drops", [])}
-    live.update(s for item in actions for s in item["src"])
+def mark_events(events: list[JSONDict], voidable: set[int], voided: list[int]) -> list[JSONDict]:
+    """Events with ``voidable`` (a void of it would be accepted now: the referee's
+    :meth:`~hub.tables.referee.TrigonoTable.voids_accepted`) and ``voided`` (the referee
+    voided it).
+
+    >>> [(e["voidable"], e["voided"]) for e in mark_events([{"id": 4}, {"id": 5}], {5}, [4])]
+    [(False, True), (True, False)]
+    """
     gone = set(voided)
-    return [{**e, "voided": e["id"] in gone,
-             "voidable": e["source"] == "device" and e["id"] in live and e["id"] not in gone}
-            for e in events]
+    return [{**e, "voided": e["id"] in gone, "voidable": e["id"] in voidable} for e in events]
 
 
 def prompt(prompt_id: str, kind: str, player: str | None, choices: list[str],

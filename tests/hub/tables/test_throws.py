@@ -7,7 +7,6 @@ from typing import Any
 from hub.tables.throws import (
     DECIDE_S,
     FALLBACK_S,
-    mark_events,
     readings,
     settle_over,
     without_entry,
@@ -54,10 +53,5 @@ def test_the_window_closes_on_the_boards_clock_or_at_last_on_the_hubs() -> None:
     assert settle_over(throw, 1.0, 100.0 + FALLBACK_S, clock)
 
 
-def test_events_are_marked_voidable_while_a_void_would_change_something() -> None:
-    events = [{"id": i, "source": s} for i, s in ((3, "console"), (7, "device"), (8, "device"), (9, "device"))]
-    throw = {"player": "Ana", "drops": [drop(9, "B1.big")], "invalid": False}
-    items = [{"action": {"throw": {"player": "Ben", "to": "B1.small"}}, "src": [7], "by": "sensors"},
-             {"action": {"throw": {"player": "Ana", "to": "floor"}}, "src": [3], "by": "referee"}]
-    marks = {e["id"]: (e["voidable"], e["voided"]) for e in mark_events(events, throw, items, [8])}
-    assert marks == {3: (False, False), 7: (True, False), 8: (False, True), 9: (True, False)}
+# Which events are voidable is the referee's to say (a void it would accept):
+# tests/hub/tables/test_voidable.py.

@@ -52,7 +52,7 @@ from hub.log import clock
 from hub.log.changes import ChangeFeed
 from hub.log.ratelog import RateLog
 from hub.log.sqlite import SqliteStore
-from hub.log.store import Entry, EventStore, StoreWriteError, with_id
+from hub.log.store import Entry, EventStore, HubBusyError, StoreWriteError, with_id
 from hub.log.writer import LogWriter
 from hub.tables.bots import BotTurn, BotWorker
 from hub.tables.spec import TableSpec
@@ -75,7 +75,7 @@ log = logging.getLogger("hub")
 TIMER_LOG = RateLog(log)
 
 TICK_S = 0.02  # the timer's pace while something is due soon (a settle window, held acks, input)
-READ_WAIT_S = 2.0  # a read waits this long for a commit in progress, then gets a 503
+LOCK_WAIT_S = 2.0  # a request (read or write) waits this long for a commit in progress, then gets a 503
 IDLE_TICK_S = 0.25  # and otherwise: gaps, silent boards and snapshots can wait that long
 PRIVATE_FIELDS = ("seed", "hint")  # never in a public view (the seed fixes every future draw)
 PUBLIC_EVENTS = 10  # a public view's newest table events (the referee's view keeps MAX_EVENTS)
@@ -166,13 +166,14 @@ class Hub:
 
     # -- tables ------------------------------------------------------------------------
     @contextlib.contextmanager
-    def _reading(self) -> Iterator[None]:
-        """The hub's lock for a read, waited for at most :data:`READ_WAIT_S`: a commit
-        stuck on a frozen disk holds it, and a page must then answer 503 at once rather
-        than hang for the whole freeze (issue 24.8)."""
-        if not self._lock.acquire(timeout=READ_WAIT_S):
-            raise StoreWriteError(f"the hub is waiting on its event store (a commit has not returned "
-                                  f"in {READ_WAIT_S:.0f} s): try again shortly")
+    def _door(self) -> Iterator[None]:
+        """The hub's lock for a request from a door (web pages, API, console, admin), waited
+        for at most :data:`LOCK_WAIT_S`: a commit stuck on a frozen disk holds it, and a
+        read or a write must then answer 503 at once rather than hang for the whole freeze
+        (issue 24.8). A write refused this way changed nothing: it never got the lock."""
+        if not self._lock.acquire(timeout=LOCK_WAIT_S):
+            raise HubBusyError(f"the hub is waiting on its event store (a commit has not returned "
+                               f"in {LOCK_WAIT_S:.0f} s): nothing was changed, try again shortly")
         try:
             yield
         finally:
@@ -184,24 +185,24 @@ class Hub:
 
     def list_tables(self) -> list[JSONDict]:
         """A summary of every table, oldest first (see the module doc)."""
-        with self._reading():
+        with self._door():
             return self.tables.summaries()
 
     def game_over(self, table_id: str) -> bool:
         """Whether the table's game (match) is over — cheap, unlike a view."""
-        with self._reading():
+        with self._door():
             return self.tables.is_over(table_id)
 
     def table_view(self, table_id: str) -> JSONDict:
         """The referee's full view of one table; :class:`UnknownTableError` if none."""
-        with self._reading():
+        with self._door():
             return self._view(self.tables[table_id])
 
     def public_view(self, table_id: str, player: str | None = None) -> JSONDict:
         """What ``player`` (None: the audience) may see: the view with the engine's
         observation as ``state`` (other players' racks hidden), no seed, the newest
         PUBLIC_EVENTS events, and the hint only for ``player`` when they are to move."""
-        with self._reading():
+        with self._door():
             return self._public(self.tables[table_id], player)
 
     def _public(self, table: Table, player: str | None) -> JSONDict:
@@ -216,7 +217,7 @@ class Hub:
     def legal_actions(self, table_id: str, player: str) -> list[Any]:
         """``player``'s legal actions now, in the record notation; [] when it is not
         their turn or the game is over."""
-        with self._lock:
+        with self._door():
             return self.tables[table_id].legal_actions(player)
 
     def _view(self, table: Table, state: JSONDict | None = None, events: int | None = None) -> JSONDict:
@@ -243,7 +244,7 @@ class Hub:
         :class:`ConflictError` (a board is bound to a live table, or the id is taken)."""
         seed = spec.seed if spec.seed is not None else random.SystemRandom().randrange(2**31)
         body = spec.entry_body(seed, self.settle_s)
-        with self._lock:
+        with self._door():
             table_id = spec.table_id or self.tables.next_id()
             if table_id in self.tables:
                 raise ConflictError(f"table id {table_id!r} is taken", "table_id_taken", table=table_id)
@@ -281,7 +282,7 @@ class Hub:
         body = parse_input(inp)
         if "hint" in body["input"]:
             return self._hint(table_id, public)
-        with self._lock:
+        with self._door():
             table = self.tables[table_id]
             if version is not None and version != table.version:
                 raise StaleViewError(version, self._answer(table, public))
@@ -327,7 +328,7 @@ class Hub:
         return self._public(table, None) if public else self._view(table)
 
     def _hint(self, table_id: str, public: bool) -> JSONDict:
-        with self._lock:
+        with self._door():
             table = self.tables[table_id]
             bot = game_bot(table.game_name)
             if bot is None:
@@ -336,7 +337,7 @@ class Hub:
                 raise RefusedError("hint: the game is over", "game_over")
             state, version = table.state.clone(), len(table.actions)
         hint = bot.hint(state, self.bots.budget_s)
-        with self._lock:
+        with self._door():
             table = self.tables[table_id]
             if len(table.actions) == version:
                 table.hint = dict(hint)
@@ -346,7 +347,7 @@ class Hub:
     def export(self, table_id: str) -> JSONDict:
         """The table as a RECORDS.md game record (``game``, ``options``, ``seed``,
         ``actions``), replayable with ``trigono replay``."""
-        with self._lock:
+        with self._door():
             return copy.deepcopy(self.tables[table_id].record())
 
     # -- the BotHost side (hub.tables.bots) -----------------------------------------------------
@@ -376,7 +377,7 @@ class Hub:
     # -- boards ------------------------------------------------------------------------
     def boards(self) -> list[JSONDict]:
         """Health of every board seen or bound, sorted by board id (see the module doc)."""
-        with self._reading():
+        with self._door():
             return [self.devices.health[b].to_json() for b in sorted(self.devices.health)]
 
     def store_alert(self) -> str | None:
@@ -395,13 +396,13 @@ class Hub:
         :data:`hub.devices.ingest.MAX_UNREGISTERED` such boards); otherwise it is only counted.
         Either way its messages are neither stored nor acknowledged (the board keeps them
         until a table binds it or :meth:`register_board`; another hub may referee it)."""
-        with self._lock:
+        with self._door():
             return self.devices.unregistered()
 
     def register_board(self, board: str) -> None:
         """Referee ``board`` before a table binds it: its events are stored and
         acknowledged from now on (an unbound board's are only counted, issue 24.2)."""
-        with self._lock:
+        with self._door():
             self.devices.registered.add(board)
             self.devices.ignored.discard(board)
             self._ask_resend([board])
@@ -409,7 +410,7 @@ class Hub:
     def ignore_board(self, board: str) -> None:
         """Stop taking the messages of a board bound to no table (counted only); binding
         it to a table takes it back."""
-        with self._lock:
+        with self._door():
             self.devices.ignore(board)
             self.feed.boards([board])
 

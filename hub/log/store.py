@@ -230,6 +230,12 @@ class StoreLostError(StoreWriteError):
     good (:attr:`EventStore.fault` says why and where what it acknowledged was saved)."""
 
 
+class HubBusyError(StoreWriteError):
+    """A request waited :data:`hub.facade.LOCK_WAIT_S` for a commit in progress (a frozen
+    or very slow disk) and gave up before touching anything: nothing of it was applied or
+    stored. The web answers 503 with this one line."""
+
+
 class StoreOpenError(RuntimeError):
     """The store cannot be opened for writing: another hub holds it, or its location is
     read-only or missing. The message is the one line ``trigono hub`` prints."""

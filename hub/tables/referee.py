@@ -337,12 +337,14 @@ class TrigonoTable(Table):
     def _resolve(self, entry: Entry) -> None:
         assert self.throw is not None
         throw = self.throw
-        errors = []
+        errors, whys = [], []
         for action, src in readings(throw):
             try:
                 self.play(action, src, "sensors")
             except RefusedError as err:
                 errors.append(str(err))
+                # each reason as a kind with params too (the web words them: hub.errors)
+                whys.append({"kind": err.kind, "params": err.params})
                 continue
             self.throw, self.stuck = None, False
             # Between throws nothing falls: the boards test their beams now (a dead beam
@@ -355,7 +357,7 @@ class TrigonoTable(Table):
             self._after_action(entry)
             return
         self.stuck = True
-        self.alert(entry, "cannot_referee", player=throw["player"], reasons=errors,
+        self.alert(entry, "cannot_referee", player=throw["player"], reasons=errors, refusals=whys,
                    level="error", key="stuck")
 
     def last_played(self) -> tuple[Mapping[str, Any], list[Mapping[str, Any]]]:
@@ -564,9 +566,32 @@ class TrigonoTable(Table):
         out["settle_s"] = self.settle_s
         out["landing"] = None if self.landing is None else {
             "player": self.landing["player"], "lane": self.landing["lane"], "closes_at": self.landing["closes_at"]}
+        out["starter"] = self.starter()
         sensor_events = {e["id"] for e in out["events"] if e["source"] == "device"}
         out["events"] = mark_events(out["events"], self.voids_accepted(sensor_events - set(self.voided)), self.voided)
         return out
+
+    def starter(self) -> dict[str, Any]:
+        """Who starts the round and why (T4), and the seats in the order they throw:
+        ``{"player", "why", "round", "play_order", "before_first_throw"}``. ``why`` is
+        ``drawn`` (by lot, with the seed) or ``chosen`` (named when the table was made) for
+        the first round; then ``round_won`` (the last round's winner), ``drawn_round_same``
+        or ``drawn_round_next`` (after a drawn round, per the ``draw_starter`` option)."""
+        printed = self.printed()
+        player, seats = printed.get("starter"), list(printed.get("players") or [])
+        results = list(printed.get("round_results") or [])
+        if not results:
+            why = "chosen" if self.options.get("first") is not None else "drawn"
+        elif results[-1].get("winner") is not None:
+            why = "round_won"
+        else:
+            why = f"drawn_round_{self.options.get('draw_starter', 'same')}"
+        at = seats.index(player) if player in seats else 0
+        hands = dict(printed.get("hands") or {})
+        full = int(printed.get("palets_per_player") or 0)
+        return {"player": player, "why": why, "round": printed.get("round"),
+                "play_order": seats[at:] + seats[:at],
+                "before_first_throw": bool(hands) and all(n == full for n in hands.values())}
 
     def voids_accepted(self, entries: set[int]) -> set[int]:
         """Which of these sensor entries :meth:`input_void` would accept now: a drop of

@@ -6,6 +6,8 @@
 
 // Its words are in the site's catalogue (web/messages/<lang>.json, keys "trike.*").
 
+import { boardGrid } from "../js/board_grid.js";
+
 const R = 20; // hexagon radius in SVG units; the SVG scales to the page width
 
 // Where each cell is, its neighbours and the hexagon's shape: the hub's (view.drawing,
@@ -37,6 +39,7 @@ export function render(view, root, api) {
   // ---- board
   const drawing = (view.view && view.view.drawing) || { cells: {}, neighbours: {}, hexagon: [], box: [0, 0, 0, 0] };
   const centre = (name) => drawing.cells[name].at.map((n) => n * R);
+  const interactive = Boolean(view.you); // a seated player's board is one focusable grid
   const cells = [];
   for (const name of Object.keys(drawing.cells)) {
     const [x, y] = centre(name);
@@ -46,40 +49,43 @@ export function render(view, root, api) {
       class: `trike-cell${isTarget ? " target" : ""}${name === lastCell ? " last" : ""}`,
       "data-cell": name,
     };
+    // The accessible name starts with the cell, then what stands on it.
+    const shows = [name, stone ? t(`trike.${stone}`) : "", name === state.pawn ? t("trike.pawn") : ""].filter(Boolean).join(", ");
     if (isTarget) {
       attrs.onclick = () => send(name);
-      attrs.role = "button";
-      attrs.tabindex = "0";
       attrs["aria-label"] = t("play.cell", { cell: name });
-      attrs.onkeydown = (ev) => { if (ev.key === "Enter" || ev.key === " ") send(name); };
+    } else if (interactive) {
+      attrs["aria-label"] = shows;
+      attrs["aria-disabled"] = "true";
     }
-    const parts = [
-      el("polygon", { points: hexPoints(drawing, [x, y], R * 0.97), class: "hex" }),
-      el("title", {}, name),
-    ];
+    const parts = [el("polygon", { points: hexPoints(drawing, [x, y], R * 0.97), class: "hex" })];
+    if (!interactive) parts.push(el("title", {}, shows));
     if (stone) {
       parts.push(el("circle", { cx: x, cy: y, r: R * 0.62, class: `stone ${stone}` }));
     } else if (isTarget) {
       parts.push(el("circle", { cx: x, cy: y, r: R * 0.22, class: "dot" }));
     }
     if (name === state.pawn) {
-      parts.push(el("circle", { cx: x, cy: y, r: R * 0.3, class: "pawn" }, el("title", {}, t("trike.pawn"))));
+      parts.push(el("circle", { cx: x, cy: y, r: R * 0.3, class: "pawn" }, interactive ? null : el("title", {}, t("trike.pawn"))));
     }
-    cells.push(el("g", attrs, ...parts));
+    cells.push({ node: el("g", attrs, ...parts), x, y });
   }
   // The scoring area when the game is over: the pawn and its neighbours.
+  const scoring = [];
   if (over && state.pawn && drawing.cells[state.pawn]) {
     for (const name of [state.pawn, ...(drawing.neighbours[state.pawn] || [])]) {
-      cells.push(el("polygon", { points: hexPoints(drawing, centre(name), R * 0.97), class: "scoring" }));
+      scoring.push(el("polygon", { points: hexPoints(drawing, centre(name), R * 0.97), class: "scoring" }));
     }
   }
   const pad = R * 1.2;
   const [bx, by, bw, bh] = drawing.box.map((n) => n * R);
-  const board = el("svg", {
-    class: "trike-board",
-    viewBox: `${bx - pad} ${by - pad} ${bw + 2 * pad} ${bh + 2 * pad}`,
-    role: "group", "aria-label": t("play.board"),
-  }, ...cells);
+  const viewBox = `${bx - pad} ${by - pad} ${bw + 2 * pad} ${bh + 2 * pad}`;
+  const board = interactive
+    ? el("svg", { class: "trike-board", viewBox },
+      boardGrid(el, { label: t("play.board"), cells, rowTolerance: R / 2, prefer: [...targets][0] || state.pawn }),
+      el("g", { "aria-hidden": "true" }, ...scoring))
+    : el("svg", { class: "trike-board", viewBox, role: "group", "aria-label": t("play.board") },
+      ...cells.map((c) => c.node), ...scoring);
 
   // ---- players and scores
   const scores = state.scores || {};

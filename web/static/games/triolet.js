@@ -6,6 +6,8 @@
 
 // Its words are in the site's catalogue (web/messages/<lang>.json, keys "triolet.*").
 
+import { boardGrid } from "../js/board_grid.js";
+
 const C = 40; // SVG units per cell
 const M = 22; // margin for the coordinates
 
@@ -72,15 +74,23 @@ export function render(view, root, api) {
   const usedIdx = new Set(ui.pending.map((p) => p.idx));
   const pendingCells = new Set(ui.pending.map((p) => p.cell));
   const sameAs = (a, b) => a.cell === b.cell && a.value === b.value && a.joker === b.joker;
-  // legal plays that extend what is already pending
-  const compatible = plays.filter((play) => play.length > ui.pending.length
-    && ui.pending.every((p) => play.some((q) => sameAs(p, q))));
+  const holdsPending = (play) => ui.pending.every((p) => play.some((q) => sameAs(p, q)));
+  // The hub's legal plays that extend what is already pending: a cell is lit only where
+  // the selected token stands in one of them. "plays" (solid): the token there completes
+  // a legal play; "step" (dashed): it is legal only with more tokens (a lone token there
+  // would not touch the board), so the page says so and Play waits.
+  const compatible = plays.filter((play) => play.length > ui.pending.length && holdsPending(play));
+  const complete = ui.pending.length
+    ? legal.find((a) => a && a.play && a.play.length === ui.pending.length && holdsPending(a.play.map(parsePlacement)))
+    : undefined;
   const token = ui.selected === null ? null : rack[ui.selected];
-  const highlight = new Set();
+  const fits = (q) => token === null || (token === "J" ? q.joker : !q.joker && q.value === token);
+  const lit = new Map(); // cell -> "plays" | "step"
   for (const play of compatible) {
     for (const q of play) {
-      if (pendingCells.has(q.cell)) continue;
-      if (token === null || (token === "J" ? q.joker : !q.joker && q.value === token)) highlight.add(q.cell);
+      if (pendingCells.has(q.cell) || !fits(q)) continue;
+      if (play.length === ui.pending.length + 1) lit.set(q.cell, "plays");
+      else if (!lit.has(q.cell)) lit.set(q.cell, "step");
     }
   }
   const lastPlay = [...log].reverse().find((e) => e.action && e.action.play);
@@ -96,8 +106,10 @@ export function render(view, root, api) {
     rerender();
   };
 
-  // ---- the board
+  // ---- the board: one focusable grid (board_grid.js) for a seated player
   const size = Math.max(COLS.length, ROWS) * C + M;
+  const interactive = Boolean(view.you);
+  const playing = view.your_turn && !ui.swapping;
   const cells = [];
   for (let r = 1; r <= ROWS; r++) {
     for (let c = 0; c < COLS.length; c++) {
@@ -108,7 +120,8 @@ export function render(view, root, api) {
       const pending = ui.pending.find((p) => p.cell === name);
       const onBoard = board[name];
       const cls = ["cell", special || "plain"];
-      if (highlight.has(name) && view.your_turn) cls.push("legal");
+      const litAs = playing ? lit.get(name) : undefined;
+      if (litAs) cls.push(litAs === "plays" ? "legal" : "step");
       if (lastCells.has(name)) cls.push("last");
       if (hintCells.has(name)) cls.push("hinted");
       if (pending) cls.push("pending");
@@ -120,31 +133,43 @@ export function render(view, root, api) {
       } else if (special) {
         parts.push(el("text", { x: x + C / 2, y: y + C / 2 + 5, class: "mark" }, SPECIAL_MARK[special]));
       }
+      // Highlight and focus rings are drawn inside the cell (inset by half their stroke),
+      // so they never spill over the neighbours.
+      parts.push(el("rect", { x: x + 3, y: y + 3, width: C - 6, height: C - 6, class: "ring" }));
       const attrs = { class: cls.join(" "), "data-cell": name };
       // The accessible name starts with what the cell shows (a token, a bonus mark).
       const shown = onBoard !== undefined ? tokenLabel(onBoard) : pending ? `${pending.joker ? "J" : ""}${pending.value}` : special ? SPECIAL_MARK[special] : "";
       const meaning = onBoard === undefined && !pending && special ? t(`triolet.${special === "again" ? "replay" : special}`) : "";
-      const name_ = [shown, name, meaning].filter(Boolean).join(" ");
-      if (!(view.your_turn && !ui.swapping)) parts.push(el("title", {}, name_));
-      if (view.your_turn && !ui.swapping) {
-        attrs["aria-label"] = name_;
-        const act = () => {
+      const status = litAs ? t(litAs === "plays" ? "triolet.cell_plays" : "triolet.cell_step") : "";
+      const name_ = [shown, name, meaning, status].filter(Boolean).join(" ");
+      if (!interactive) {
+        parts.push(el("title", {}, name_));
+        cells.push(el("g", attrs, ...parts));
+        continue;
+      }
+      attrs["aria-label"] = name_;
+      if (playing && (litAs || pending)) {
+        // A click (or Enter/Space on the focused cell) puts the chosen token there, or
+        // takes a pending one back.
+        attrs.onclick = () => {
           if (pending) { ui.pending = ui.pending.filter((p) => p !== pending); ui.jokerCell = null; rerender(); return; }
           placeOn(name);
         };
-        // Keyboard: Tab reaches every cell, Enter or Space puts the chosen token there.
-        attrs.onclick = act;
-        attrs.role = "button";
-        attrs.tabindex = "0";
-        attrs.onkeydown = (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); act(); } };
+      } else {
+        attrs["aria-disabled"] = "true";
       }
-      cells.push(el("g", attrs, ...parts));
+      cells.push({ node: el("g", attrs, ...parts), x: x + C / 2, y: y + C / 2 });
     }
   }
   const coords = [];
   for (let c = 0; c < COLS.length; c++) coords.push(el("text", { x: M + c * C + C / 2, y: 15, class: "coord" }, COLS[c]));
   for (let r = 1; r <= ROWS; r++) coords.push(el("text", { x: 10, y: M + (r - 1) * C + C / 2 + 4, class: "coord" }, String(r)));
-  const svg = el("svg", { viewBox: `0 0 ${size + 2} ${size + 2}`, class: "triolet-board", role: "group", "aria-label": t("play.board") }, ...coords, ...cells);
+  const preferred = [...lit.keys()][0] || (ROWS ? `${COLS[Math.floor(COLS.length / 2)]}${Math.ceil(ROWS / 2)}` : null);
+  const svg = interactive
+    ? el("svg", { viewBox: `0 0 ${size + 2} ${size + 2}`, class: "triolet-board" },
+      el("g", { "aria-hidden": "true" }, ...coords),
+      boardGrid(el, { label: t("play.board"), cells, rowTolerance: C / 2, prefer: preferred }))
+    : el("svg", { viewBox: `0 0 ${size + 2} ${size + 2}`, class: "triolet-board", role: "group", "aria-label": t("play.board") }, ...coords, ...cells);
 
   // ---- the side panel
   const panel = [];
@@ -202,6 +227,7 @@ export function render(view, root, api) {
     }
     if (ui.pending.length) {
       panel.push(el("p", { class: "mono" }, t("triolet.pending", { cells: ui.pending.map(placementText).join(" ") })));
+      if (!complete) panel.push(el("p", { class: "triolet-incomplete", role: "status" }, t("triolet.needs_more")));
     }
     const buttons = [];
     if (ui.swapping) {
@@ -210,8 +236,9 @@ export function render(view, root, api) {
       buttons.push(el("button", { type: "button", class: "action",
         onclick: () => { ui.swapping = false; ui.swap = []; rerender(); } }, t("triolet.cancel")));
     } else {
-      buttons.push(el("button", { type: "button", class: "action play", disabled: !ui.pending.length,
-        onclick: () => send({ play: ui.pending.map(placementText) }) }, t("triolet.play")));
+      // Play only sends a play the hub listed (its own notation): never a half-built one.
+      buttons.push(el("button", { type: "button", class: "action play", disabled: !complete,
+        onclick: () => { if (complete) send(complete); } }, t("triolet.play")));
       if (ui.pending.length) {
         buttons.push(el("button", { type: "button", class: "action",
           onclick: () => { ui.pending = []; ui.selected = null; ui.jokerCell = null; rerender(); } }, t("triolet.clear")));

@@ -6,6 +6,8 @@
 
 // Its words are in the site's catalogue (web/messages/<lang>.json, keys "triominos.*").
 
+import { boardGrid } from "../js/board_grid.js";
+
 const S = 60; // SVG units per lattice edge
 
 // UI state only (GAMES.md): the selected rack tile and spot, a pending request.
@@ -98,12 +100,19 @@ export function render(view, root, api) {
 
   // ---- the board
   const board = state.board || [];
-  const shapes = [];
   const lastPlace = [...log].reverse().find((e) => e.action && e.action.place);
   const lastKey = lastPlace ? key(lastPlace.action.place.cell) : null;
+  const interactive = Boolean(view.you); // a seated player's board is one focusable grid
+  const centreOf = (cell) => {
+    const pts = points(cell);
+    return pts.length ? [pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length] : [0, 0];
+  };
+  const items = [];
   for (const tile of board) {
     const cls = `tile${key(tile.cell) === lastKey ? " last" : ""}`;
-    shapes.push(triangle(api, tile.cell, cls, tile.corners, { "data-tile": tile.tile }));
+    const extra = { "data-tile": tile.tile };
+    if (interactive) Object.assign(extra, { "aria-label": tile.tile, "aria-disabled": "true" });
+    items.push({ node: triangle(api, tile.cell, cls, tile.corners, extra), cell: tile.cell });
   }
   for (const spot of spots.values()) {
     const k = key(spot.cell);
@@ -111,11 +120,11 @@ export function render(view, root, api) {
       if (spot.options.length === 1) { send({ place: { cell: spot.cell, corners: spot.options[0] } }); return; }
       selectedSpot = k; rerender();
     };
-    shapes.push(triangle(api, spot.cell, `spot${selectedSpot === k ? " chosen" : ""}`, null, {
-      role: "button", tabindex: "0", onclick: choose, "aria-label": t("play.place_here", { cell: spot.cell.join(" ") }),
-      onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") choose(); },
-    }));
+    items.push({ node: triangle(api, spot.cell, `spot${selectedSpot === k ? " chosen" : ""}`, null, {
+      onclick: choose, "aria-label": t("play.place_here", { cell: spot.cell.join(" ") }),
+    }), cell: spot.cell });
   }
+  const shapes = items.map((item) => item.node);
   const all = [...board.map((b) => b.cell), ...[...spots.values()].map((s) => s.cell)];
   if (!all.length) all.push([0, 0, "up"]);
   const pts = all.flatMap((c) => points(c));
@@ -128,10 +137,13 @@ export function render(view, root, api) {
   let minY = Math.min(...ys) - pad; let maxY = Math.max(...ys) + pad;
   if (maxX - minX < span) { const grow = (span - (maxX - minX)) / 2; minX -= grow; maxX += grow; }
   if (maxY - minY < span * 0.7) { const grow = (span * 0.7 - (maxY - minY)) / 2; minY -= grow; maxY += grow; }
-  const svg = el("svg", {
-    class: "triominos-board", role: "group", "aria-label": t("play.board"),
-    viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${(maxX - minX).toFixed(1)} ${(maxY - minY).toFixed(1)}`,
-  }, ...shapes);
+  const viewBox = `${minX.toFixed(1)} ${minY.toFixed(1)} ${(maxX - minX).toFixed(1)} ${(maxY - minY).toFixed(1)}`;
+  const cells = items.map((item) => { const [x, y] = centreOf(item.cell); return { node: item.node, x, y }; });
+  const firstSpot = spots.size ? key([...spots.values()][0].cell) : null;
+  const svg = interactive && cells.length
+    ? el("svg", { class: "triominos-board", viewBox },
+      boardGrid(el, { label: t("play.board"), cells, rowTolerance: S * 0.45, prefer: selectedSpot || firstSpot }))
+    : el("svg", { class: "triominos-board", role: "group", "aria-label": t("play.board"), viewBox }, ...shapes);
 
   // ---- the side panel
   const panel = [];

@@ -100,7 +100,9 @@ root.addEventListener("focusout", () => setTimeout(() => {
 new MutationObserver(() => {
   const active = document.activeElement;
   if (!lastFocus || (active && active !== document.body)) return;
-  const again = root.querySelector(lastFocus);
+  // What had focus may be gone (the Play button once played): the board's own Tab stop
+  // takes it, so a keyboard player stays on the board after a move.
+  const again = root.querySelector(lastFocus) || root.querySelector('[role="grid"] [tabindex="0"]');
   if (again) again.focus();
 }).observe(root, { childList: true, subtree: true });
 

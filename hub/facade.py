@@ -395,9 +395,20 @@ class Hub:
         "admitted", "ignored"}``. ``admitted``: its health is kept (at most
         :data:`hub.devices.ingest.MAX_UNREGISTERED` such boards); otherwise it is only counted.
         Either way its messages are neither stored nor acknowledged (the board keeps them
-        until a table binds it or :meth:`register_board`; another hub may referee it)."""
+        until a table binds it or :meth:`register_board`; another hub may referee it).
+        ``throttled``: how many of its ``messages`` were dropped unread, over the budget of
+        a board this hub does not referee (:mod:`hub.devices.flood`)."""
         with self._door():
-            return self.devices.unregistered()
+            rows = self.devices.unregistered()
+        for row in rows:
+            row["throttled"] = self.ingest_loop.limit.dropped(row["board"])
+            row["messages"] += row["throttled"]
+        return rows
+
+    def unrefereed_dropped(self) -> int:
+        """Every message of a board this hub does not referee dropped over its budget
+        (boards no longer tracked included)."""
+        return self.ingest_loop.limit.total_dropped
 
     def register_board(self, board: str) -> None:
         """Referee ``board`` before a table binds it: its events are stored and

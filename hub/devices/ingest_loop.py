@@ -20,6 +20,7 @@ from typing import Any
 
 from firmware import protocol
 from hub.devices import ingest
+from hub.devices.flood import UnrefereedLimit
 from hub.devices.inbox import Inbox
 from hub.devices.ingest import Ack, Arrival, IngestState, Intake
 from hub.devices.transport import Transport
@@ -52,6 +53,8 @@ class IngestLoop:
         self._commands: list[Ack[Transport]] = []  # asked by tables, sent after the next acks
         self.lost_after_s = lost_after_s
         self.inbox: Inbox[Arrival[Transport]] = Inbox(INGEST_BATCH)
+        self.limit = UnrefereedLimit()
+        """The budget of boards this hub does not referee (:mod:`hub.devices.flood`)."""
         self._clock_asked: dict[str, float] = {}
         self._commanded: dict[tuple[str, str], float] = {}
         self.applied_hook: Callable[[list[JSONDict]], None] | None = None
@@ -65,9 +68,17 @@ class IngestLoop:
     def put_many(self, transport: Transport, messages: list[tuple[JSONDict, str | None]],
                  link: str) -> None:
         at = clock.now()
-        self.inbox.put_many(Arrival(transport, msg, link, at, raw) for msg, raw in messages)
+        self.inbox.put_many(Arrival(transport, msg, link, at, raw) for msg, raw in messages
+                            if self._within_budget(msg["board"]))
+
+    def _within_budget(self, board: str) -> bool:
+        # Read without the hub's lock (a set and a dict, each test atomic): a board bound
+        # a moment ago may spend one more token; a flood never waits on the lock.
+        return self.devices.referees(board) or self.limit.allow(board)
 
     def corrupt(self, link: str, reason: str, board: str | None) -> None:
+        if board is not None and not self._within_budget(board):
+            return  # junk under an unrefereed id: counted by the limit, not worth the lock
         with self._lock:
             if board is not None and self.devices.admits(board, clock.now(), link):
                 self.devices.board(board).corrupt += 1

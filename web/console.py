@@ -12,8 +12,9 @@ from werkzeug.exceptions import BadRequest
 
 from hub.api import HubError, StaleViewError, UnknownTableError, clock, jsonlimits
 from web.context import get_hub
-from web.describe import refusal_text
+from web.describe import known, refusal_text
 from web.flashing import flash_key, flash_refusal
+from web.i18n import gettext
 from web.readiness import readiness, table_boards
 from web.security import login_required, seat_token
 from web.share import phone_url
@@ -35,6 +36,18 @@ def can_void(event: dict[str, Any]) -> bool:
     return bool(event.get("voidable"))
 
 
+@bp.app_template_global()
+def starter_text(view: dict[str, Any]) -> str | None:
+    """Who starts the round and why, as the hub says it (a Trigono view's ``starter``):
+    "Elodie starts round 1: drawn by lot"; None for a view without one."""
+    starter = view.get("starter")
+    if not isinstance(starter, dict) or not known(f"starter.{starter.get('why')}"):
+        return None
+    round_n = starter.get("round")
+    previous = round_n - 1 if isinstance(round_n, int) else ""
+    return gettext(f"starter.{starter['why']}", name=starter.get("player") or "", round=round_n, prev=previous)
+
+
 def amendable_throws(state: dict[str, Any], keep: int = 12) -> list[dict[str, Any]]:
     """The last throws of the game record, newest first, for the "correct a throw" form:
     ``[{"index": K, "player", "to"}]`` (K is the action's place in the record).
@@ -50,6 +63,18 @@ def amendable_throws(state: dict[str, Any], keep: int = 12) -> list[dict[str, An
     return list(reversed(out))[:keep]
 
 
+def in_play_order(seats: list[dict[str, Any]], order: Any) -> list[dict[str, Any]]:
+    """The seats in the order the hub says they throw this round (a Trigono view's
+    ``starter.play_order``: from the round's first thrower), else as they are.
+
+    >>> [s["name"] for s in in_play_order([{"name": "Ana"}, {"name": "Ben"}, {"name": "Eli"}], ["Eli", "Ana", "Ben"])]
+    ['Eli', 'Ana', 'Ben']
+    """
+    if not isinstance(order, list) or sorted(map(str, order)) != sorted(str(s.get("name")) for s in seats):
+        return seats
+    return sorted(seats, key=lambda seat: order.index(seat.get("name")))
+
+
 def panel_context(table_id: str) -> dict[str, Any]:
     view = get_hub().table_view(table_id)
     state = view.get("state") or {}
@@ -57,7 +82,7 @@ def panel_context(table_id: str) -> dict[str, Any]:
     seats = [
         {**seat, "link": phone_url(url_for("play.claim", table_id=table_id, seat=seat_token(table_id, str(seat.get("name")))))
          if seat.get("name") in human_seats(view) else None}
-        for seat in view.get("seats", [])
+        for seat in in_play_order(view.get("seats", []), (view.get("starter") or {}).get("play_order"))
     ]
     return {
         "table_id": table_id, "view": view, "state": state, "places": places, "seats": seats,

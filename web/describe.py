@@ -85,11 +85,24 @@ def who(by: Any) -> str:
     return str(by)
 
 
+def action_number(index: Any) -> Any:
+    """An action's place in the game record as a referee counts it: from 1 (the hub and
+    its API number them from 0). One numbering on the console's correction form, in the
+    log lines and in the refusals that name an action.
+
+    >>> action_number(37), action_number(None)
+    (38, None)
+    """
+    return index + 1 if isinstance(index, int) and not isinstance(index, bool) else index
+
+
 def shown_params(params: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, value in params.items():
         if name in PLACE_PARAMS and isinstance(value, str):
             out[name] = where_label(value)
+        elif name == "index":
+            out[name] = action_number(value)
         elif name == "by":
             out[name] = who(value)
         elif name == "game" and isinstance(value, str) and known(f"game.{value}"):
@@ -135,7 +148,7 @@ def input_text(params: Mapping[str, Any]) -> str:
     elif isinstance(value, dict) and key == "recount":
         fields.update(board=value.get("board"), n=value.get("count"))
     elif isinstance(value, dict) and key == "amend":
-        fields.update(index=value.get("index"), action=action_text(value.get("action")))
+        fields.update(index=action_number(value.get("index")), action=action_text(value.get("action")))
     elif isinstance(value, str) and key in ("landed", "target"):
         fields["where"] = where_label(value)
     else:
@@ -198,6 +211,7 @@ def prompt_text(prompt: Mapping[str, Any], view: Mapping[str, Any]) -> str:
 
 
 def init_app(app: Flask) -> None:
-    """The templates' helpers: ``where_label``, ``prompt_text``, ``event_text``, ``alert_text``."""
-    for helper in (where_label, prompt_text, event_text, alert_text):
+    """The templates' helpers: ``where_label``, ``prompt_text``, ``event_text``, ``alert_text``,
+    ``action_number``."""
+    for helper in (where_label, prompt_text, event_text, alert_text, action_number):
         app.jinja_env.globals[helper.__name__] = helper

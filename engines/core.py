@@ -22,6 +22,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 JSON = Any
@@ -29,7 +30,25 @@ JSON = Any
 
 
 class GameError(ValueError):
-    """Base of every error an engine raises about its input."""
+    """Base of every error an engine raises about its input.
+
+    ``str(err)`` is one English line (what ``trigono replay`` prints); the refusals a
+    player meets also carry a ``kind`` (``"<game>.<why>"``, or a word all games share) and
+    its ``params`` (JSON values), so a page can say them in its own language (the web's
+    ``engine.<kind>``). ``kind`` is None when the message is all there is.
+
+    >>> err = IllegalMoveError("c3 is occupied", "trike.occupied", cell="c3")
+    >>> str(err), err.kind, err.params
+    ('c3 is occupied', 'trike.occupied', {'cell': 'c3'})
+    """
+
+    kind: str | None = None
+    params: Mapping[str, JSON] = MappingProxyType({})  # also for subclasses with their own __init__
+
+    def __init__(self, message: str = "", kind: str | None = None, **params: JSON) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.params = params
 
 
 class RecordError(GameError):
@@ -201,7 +220,7 @@ class State(ABC, Generic[ActionT]):
         Raises :class:`IllegalMoveError` before the end.
         """
         if not self.is_terminal():
-            raise IllegalMoveError("ranking: the game is not over")
+            raise IllegalMoveError("ranking: the game is not over", "not_over")
         return rank_by_score(self.players, self.scores())
 
     def parse_action(self, obj: JSON) -> ActionT:

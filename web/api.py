@@ -17,6 +17,7 @@ from werkzeug.exceptions import BadRequest, Forbidden, ServiceUnavailable
 
 from hub.api import TableSpec
 from web.context import get_feed, get_hub
+from web.describe import hint_words
 from web.feed import is_event_id
 from web.i18n import current_language
 from web.security import claimed_seat, is_logged_in, login_required
@@ -76,7 +77,7 @@ def play_view(table_id: str) -> dict[str, Any]:
         "legal_actions": hub.legal_actions(table_id, you) if your_turn and you else [],
         "last_event_id": shown.get("change_id"),
         "lang": current_language(),
-        "hint": shown.get("hint") if your_turn else None,
+        "hint": hint_words(shown.get("game"), shown.get("hint")) if your_turn else None,
         "bot_thinking": shown.get("bot_thinking", False),
         "view": shown,
     }
@@ -182,7 +183,7 @@ def hint(table_id: str) -> Any:
     data = request.get_json(silent=True) or {}
     player = acting_player(table_id, data if isinstance(data, dict) else {})
     view = get_hub().submit(table_id, {"hint": True, "player": player, "by": player})
-    return jsonify(view.get("hint") or {})
+    return jsonify(hint_words(view.get("game"), view.get("hint")) or {})
 
 
 @bp.get("/boards")

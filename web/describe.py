@@ -96,10 +96,37 @@ def action_number(index: Any) -> Any:
     return index + 1 if isinstance(index, int) and not isinstance(index, bool) else index
 
 
+def engine_text(why: Any, params: Any, fallback: Any) -> str:
+    """An engine's reason (``why`` with its params: engines.core.GameError) in the page's
+    language; ``fallback`` (the engine's English line) for a reason it does not name.
+
+    >>> from web import create_app
+    >>> with create_app({"TESTING": True}).test_request_context(headers={"Accept-Language": "fr"}):
+    ...     print(engine_text("triolet.not_touching", {}, "the play does not touch ..."))
+    le coup ne touche pas les jetons déjà posés (L4)
+    """
+    if isinstance(why, str) and known(f"engine.{why}"):
+        return gettext(f"engine.{why}", **shown_params(params if isinstance(params, dict) else {}))
+    return str(fallback or "")
+
+
+def reading_refusal(refusal: Mapping[str, Any]) -> str:
+    """Why one reading of a drop was refused: the engine's reason alone when it names one."""
+    params = refusal.get("params")
+    if isinstance(params, dict) and "why" in params:
+        return engine_text(params["why"], params.get("why_params"), params.get("reason"))
+    return refusal_words(refusal)
+
+
 def shown_params(params: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, value in params.items():
-        if name in PLACE_PARAMS and isinstance(value, str):
+        if name == "reason" and "why" in params:
+            out[name] = engine_text(params["why"], params.get("why_params"), value)
+        elif name == "reasons" and isinstance(params.get("refusals"), list):
+            # the referee's refusals of each reading of a drop (hub.tables.referee)
+            out[name] = "; ".join(reading_refusal(r) for r in params["refusals"] if isinstance(r, dict))
+        elif name in PLACE_PARAMS and isinstance(value, str):
             out[name] = where_label(value)
         elif name == "index":
             out[name] = action_number(value)
@@ -185,9 +212,42 @@ def alert_text(alert: Mapping[str, Any]) -> str:
 def refusal_text(err: HubError) -> str:
     """A refusal of the hub in the page's language (its English message for a refusal
     that has no ``kind``, or a kind the catalogue does not word yet)."""
-    if err.kind and known(f"refusal.{err.kind}"):
-        return gettext(f"refusal.{err.kind}", **shown_params(err.params))
-    return str(err)
+    return refusal_words({"kind": err.kind, "params": err.params}, str(err))
+
+
+def refusal_words(refusal: Mapping[str, Any], fallback: str = "") -> str:
+    """A refusal given as ``{"kind", "params"}`` in the page's language (the engine's
+    reason in it worded too: ``why``)."""
+    kind, params = refusal.get("kind"), refusal.get("params") or {}
+    if not isinstance(params, dict):
+        params = {}
+    if isinstance(kind, str) and known(f"refusal.{kind}"):
+        return gettext(f"refusal.{kind}", **shown_params(params))
+    return str(params.get("reason") or fallback)
+
+
+def hint_words(game: Any, hint: Any) -> Any:
+    """A bot's hint with its ``why`` in the page's language: the engine gives it in English
+    and as a ``reason`` (``{"kind", **params}``), worded by ``hint.<game>.<kind>``; a
+    ``bonus`` (Triominos) is added in words too. Anything else is returned as it is.
+
+    >>> from web import create_app
+    >>> with create_app({"TESTING": True}).test_request_context(headers={"Accept-Language": "fr"}):
+    ...     print(hint_words("trike", {"action": "c3", "why": "wins 54% of 169 simulations",
+    ...                                "reason": {"kind": "simulations", "rate": 54, "visits": 169}})["why"])
+    gagne 54 % de 169 simulations
+    """
+    if not isinstance(hint, dict) or not isinstance(hint.get("reason"), dict):
+        return hint
+    reason = hint["reason"]
+    key = f"hint.{game}.{reason.get('kind')}"
+    if not known(key):
+        return hint
+    why = gettext(key, **{k: v for k, v in reason.items() if k != "kind"})
+    bonus = reason.get("bonus")
+    if isinstance(bonus, str) and known(f"{game}.bonus.{bonus}"):
+        why += " · " + gettext(f"{game}.bonus.{bonus}")
+    return {**hint, "why": why}
 
 
 def prompt_text(prompt: Mapping[str, Any], view: Mapping[str, Any]) -> str:

@@ -173,13 +173,14 @@ class TrigonoState(State[Action]):
 
     def apply(self, action: Action) -> None:
         if self.winner_name is not None:
-            raise GameOverError(f"the match is over: {self.winner_name} won it")
+            raise GameOverError(f"the match is over: {self.winner_name} won it", "trigono.match_over",
+                                winner=self.winner_name)
         if isinstance(action, Target):
             self._apply_target(action)
         elif isinstance(action, Throw):
             self._apply_throw(action)
         else:
-            raise IllegalMoveError(f"not a Trigono action: {action!r}")
+            raise IllegalMoveError(f"not a Trigono action: {action!r}", "not_an_action")
 
     # -- target (T17) -------------------------------------------------------------------------
 
@@ -188,26 +189,32 @@ class TrigonoState(State[Action]):
         if self.phase != FINAL:
             raise IllegalMoveError(
                 f"no final is being played: a target hole is only chosen in a final (T17)"
-                f" (phase {self.phase})"
+                f" (phase {self.phase})",
+                "trigono.no_final",
             )
         if action.hole not in self.holes:
-            raise IllegalMoveError(f"unknown hole {action.hole!r} (holes: {', '.join(self.holes)})")
+            raise IllegalMoveError(f"unknown hole {action.hole!r} (holes: {', '.join(self.holes)})",
+                                   "trigono.unknown_hole", name=action.hole)
         chooser = self.to_move
         assert chooser is not None
         if len(layout.jackpots) == 1:
             if action.hole != self.target:
                 raise IllegalMoveError(
-                    f"in a hexagon layout the target of the final is the jackpot, not {action.hole} (T17)"
+                    f"in a hexagon layout the target of the final is the jackpot, not {action.hole} (T17)",
+                    "trigono.target_is_jackpot", hole=action.hole,
                 )
             if self.final_throws:
-                raise IllegalMoveError("the final has started: its target is already the jackpot")
+                raise IllegalMoveError("the final has started: its target is already the jackpot",
+                                       "trigono.target_chosen", target=self.target)
         else:
             if self.target is not None:
-                raise IllegalMoveError(f"the target of this final is already {self.target}")
+                raise IllegalMoveError(f"the target of this final is already {self.target}",
+                                       "trigono.target_chosen", target=self.target)
             if action.hole not in self.target_choices():
                 raise IllegalMoveError(
                     f"the target must be one of the jackpots ({', '.join(self.target_choices())}), "
-                    f"not {action.hole} (T17)"
+                    f"not {action.hole} (T17)",
+                    "trigono.target_not_jackpot", hole=action.hole, targets=self.target_choices(),
                 )
         self.events = [{"type": "target", "player": chooser, "hole": action.hole}]
         self.target = action.hole

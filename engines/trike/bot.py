@@ -230,7 +230,7 @@ class Search:
 
 def _root_position(state: TrikeState) -> Position:
     if state.is_terminal():
-        raise GameOverError("the game is over")
+        raise GameOverError("the game is over", "game_over")
     return Position.from_state(state)
 
 

@@ -140,23 +140,25 @@ class TrikeState(State[TrikeAction]):
         if not isinstance(action, TrikeAction):
             raise InvalidMoveError(f"not a Trike action: {action!r}")
         if self.is_terminal():
-            raise GameOverError("the game is over")
+            raise GameOverError("the game is over", "game_over")
         player = self.current_player()
         assert player is not None
         if action.cell is None:
             if not self.swap_available():
-                raise IllegalMoveError("swap is only allowed as the second action (pie rule)")
+                raise IllegalMoveError("swap is only allowed as the second action (pie rule)", "trike.swap_late")
             self.colors = {p: (WHITE if c == BLACK else BLACK) for p, c in self.colors.items()}
             self.swapped = True
         else:
             cell = action.cell
             if not 0 <= cell < self.geo.cells:
-                raise IllegalMoveError(f"no cell {cell_name(cell)} on a side-{self.geo.size} board")
+                raise IllegalMoveError(f"no cell {cell_name(cell)} on a side-{self.geo.size} board", "trike.no_cell",
+                                       cell=cell_name(cell), size=self.geo.size)
             if self.occupied >> cell & 1:
-                raise IllegalMoveError(f"{cell_name(cell)} is occupied")
+                raise IllegalMoveError(f"{cell_name(cell)} is occupied", "trike.occupied", cell=cell_name(cell))
             if self.pawn >= 0 and cell not in self.target_cells():
                 raise IllegalMoveError(
-                    f"the pawn on {cell_name(self.pawn)} cannot reach {cell_name(cell)}"
+                    f"the pawn on {cell_name(self.pawn)} cannot reach {cell_name(cell)}",
+                    "trike.unreachable", pawn=cell_name(self.pawn), cell=cell_name(cell),
                 )
             if self.colour_to_move() == BLACK:
                 self.black |= 1 << cell

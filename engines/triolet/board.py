@@ -270,36 +270,36 @@ def check_play(
     """
     n = len(placements)
     if not 1 <= n <= RACK_SIZE:
-        raise IllegalMoveError(f"a play places 1 to 3 tokens, not {n} (L3)")
+        raise IllegalMoveError(f"a play places 1 to 3 tokens, not {n} (L3)", "triolet.token_count", n=n)
     cells = sorted(i for i, _, _ in placements)
     if len(set(cells)) != n:
-        raise IllegalMoveError("a play uses a cell twice")
+        raise IllegalMoveError("a play uses a cell twice", "triolet.cell_twice")
     value = board.value
     for i in cells:
         if value[i] != EMPTY:
-            raise IllegalMoveError(f"{cell_name(i)} is already covered")
+            raise IllegalMoveError(f"{cell_name(i)} is already covered", "triolet.covered", cell=cell_name(i))
     if sum(1 for _, _, j in placements if j) > 1:
-        raise IllegalMoveError("both jokers may not be played in the same turn (L12)")
+        raise IllegalMoveError("both jokers may not be played in the same turn (L12)", "triolet.two_jokers")
     if n > 1:
         rows = {row_col(i)[0] for i in cells}
         cols = {row_col(i)[1] for i in cells}
         if len(rows) > 1 and len(cols) > 1:
-            raise IllegalMoveError("the tokens of a play lie in one row or one column (L6)")
+            raise IllegalMoveError("the tokens of a play lie in one row or one column (L6)", "triolet.not_in_line")
         step = ACROSS if len(rows) == 1 else DOWN
         gaps = [(b - a) // step - 1 for a, b in zip(cells, cells[1:], strict=False)]
         if n == 3 and any(gaps):
-            raise IllegalMoveError("three tokens must be side by side (L6)")
+            raise IllegalMoveError("three tokens must be side by side (L6)", "triolet.three_apart")
         if n == 2 and gaps[0] > 1:
-            raise IllegalMoveError("two tokens are side by side or around one token (L6)")
+            raise IllegalMoveError("two tokens are side by side or around one token (L6)", "triolet.two_apart")
         if n == 2 and gaps[0] == 1 and value[cells[0] + step] < 0:
-            raise IllegalMoveError("two tokens may only leave a gap filled by a token (L6)")
+            raise IllegalMoveError("two tokens may only leave a gap filled by a token (L6)", "triolet.empty_gap")
     if not board.occupied:
         if CENTRE not in cells:
-            raise IllegalMoveError("the first token of the game goes on the centre H8 (L3)")
+            raise IllegalMoveError("the first token of the game goes on the centre H8 (L3)", "triolet.first_on_centre")
     elif not any(i in board.anchors for i in cells):
-        raise IllegalMoveError("the play does not touch the tokens on the board (L4)")
+        raise IllegalMoveError("the play does not touch the tokens on the board (L4)", "triolet.not_touching")
     if board.is_forbidden_square(cells):
-        raise IllegalMoveError("the board may not be exactly a 2x2 or 3x3 square (L7)")
+        raise IllegalMoveError("the board may not be exactly a 2x2 or 3x3 square (L7)", "triolet.square")
     for i, v, j in placements:
         board.place(i, v, j)
     try:
@@ -332,11 +332,14 @@ def _score_placed(
         total = sum(value[j] for j in run)
         names = ", ".join(cell_name(j) for j in run)
         if len(run) > 3:
-            raise IllegalMoveError(f"a run of {len(run)} tokens is never allowed: {names} (L5)")
+            raise IllegalMoveError(f"a run of {len(run)} tokens is never allowed: {names} (L5)", "triolet.long_run",
+                                   n=len(run), cells=names)
         if len(run) == 2 and total > MAX_VALUE:
-            raise IllegalMoveError(f"a pair sums to at most 15, {names} make {total} (L5)")
+            raise IllegalMoveError(f"a pair sums to at most 15, {names} make {total} (L5)", "triolet.pair_sum",
+                                   cells=names, total=total)
         if len(run) == 3 and total != MAX_VALUE:
-            raise IllegalMoveError(f"a trio sums to exactly 15, {names} make {total} (L5)")
+            raise IllegalMoveError(f"a trio sums to exactly 15, {names} make {total} (L5)", "triolet.trio_sum",
+                                   cells=names, total=total)
         points = TRIO_POINTS if len(run) == 3 else sum(board.points_value[j] for j in run)
         sets.append({"cells": [cell_name(j) for j in run], "sum": total, "points": points})
         trio_points.append(len(run))

@@ -26,7 +26,7 @@ and three tokens that the one-token threat table leaves out.
 >>> action in state.legal_actions()
 True
 >>> sorted(hint(state, 0.05))
-['action', 'points', 'why']
+['action', 'points', 'reason', 'why']
 >>> greedy_choose(state, random.Random(0), 0.0) in state.legal_actions()
 True
 """
@@ -268,21 +268,25 @@ def choose(state: TrioletState, rng: random.Random, budget_s: float) -> Action:
 
 
 def hint(state: TrioletState, budget_s: float) -> dict[str, Any]:
-    """``{"action", "why", "points"}`` for the player to move."""
+    """``{"action", "why", "points", "reason"}`` for the player to move; ``reason`` is
+    ``why`` as ``{"kind", **params}`` (the web words ``hint.triolet.<kind>``)."""
     found = ranked(state)
     if not found:
-        return {"action": action_to_json(Pass()), "why": "no play and no exchange", "points": 0}
+        return {"action": action_to_json(Pass()), "why": "no play and no exchange", "points": 0,
+                "reason": {"kind": "no_move"}}
     value, points, action = found[0]
+    reason: dict[str, Any]
     if isinstance(action, PlayTokens):
         why = (
             f"scores {points} now; net of the best reply it leaves and what you keep, "
             f"worth about {value:.0f}"
         )
+        reason = {"kind": "play", "points": points, "worth": round(value)}
     elif isinstance(action, Exchange):
-        why = "no play is worth keeping this rack: exchange"
+        why, reason = "no play is worth keeping this rack: exchange", {"kind": "exchange"}
     else:
-        why = "no play and no exchange is possible: pass"
-    return {"action": action_to_json(action), "why": why, "points": points}
+        why, reason = "no play and no exchange is possible: pass", {"kind": "pass"}
+    return {"action": action_to_json(action), "why": why, "points": points, "reason": reason}
 
 
 def greedy_choose(state: TrioletState, rng: random.Random, budget_s: float) -> Action:

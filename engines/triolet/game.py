@@ -256,7 +256,7 @@ class TrioletState(SeatScoreState[Action]):
 
     def apply(self, action: Action) -> None:
         if self.over:
-            raise GameOverError("the game is over")
+            raise GameOverError("the game is over", "game_over")
         seat = self.to_move
         name = self.players[seat]
         entry: dict[str, JSON] = {"player": name, "action": action_to_json(action), "points": 0}
@@ -268,9 +268,9 @@ class TrioletState(SeatScoreState[Action]):
             self._stall()
         elif isinstance(action, Pass):
             if self.can_exchange():
-                raise IllegalMoveError("pass: an exchange is possible (L14)")
+                raise IllegalMoveError("pass: an exchange is possible (L14)", "triolet.can_exchange")
             if self.can_play(seat):
-                raise IllegalMoveError(f"pass: {name} can still play (L14)")
+                raise IllegalMoveError(f"pass: {name} can still play (L14)", "triolet.can_play", player=name)
             self.log.append(entry)
             if not any(self.can_play(s) for s in range(len(self.players))):
                 self._blocked()
@@ -285,7 +285,8 @@ class TrioletState(SeatScoreState[Action]):
         for t in tokens:
             if t not in rack:
                 raise IllegalMoveError(
-                    f"{self.players[seat]} holds no token {token_name(t)} to use"
+                    f"{self.players[seat]} holds no token {token_name(t)} to use",
+                    "triolet.not_held", player=self.players[seat], token=token_name(t),
                 )
             rack.remove(t)
         return rack
@@ -316,14 +317,16 @@ class TrioletState(SeatScoreState[Action]):
 
     def _exchange(self, seat: int, action: Exchange) -> None:
         if not 1 <= len(action.tokens) <= RACK_SIZE:
-            raise IllegalMoveError("exchange: give back 1 to 3 tokens (L13)")
+            raise IllegalMoveError("exchange: give back 1 to 3 tokens (L13)", "triolet.exchange_count")
         if not self.can_exchange():
             raise IllegalMoveError(
                 f"exchange: the bag holds {len(self.bag)} tokens, "
-                f"at least {self.rules.exchange_min_bag} are needed (L13)"
+                f"at least {self.rules.exchange_min_bag} are needed (L13)",
+                "triolet.bag_low", n=len(self.bag), needed=self.rules.exchange_min_bag,
             )
         if len(self.bag) < len(action.tokens):
-            raise IllegalMoveError("exchange: the bag holds fewer tokens than given back (L13)")
+            raise IllegalMoveError("exchange: the bag holds fewer tokens than given back (L13)",
+                                   "triolet.bag_short")
         rest = self._take_from_rack(seat, action.tokens)
         drawn = self.bag[: len(action.tokens)]  # L13: draw first, then return
         self.racks[seat] = rest + drawn

@@ -20,7 +20,7 @@ With one candidate it plays it; with none it draws (−5) and, after the third d
 >>> action in state.legal_actions()
 True
 >>> sorted(hint(state, 0.05))
-['action', 'bonus', 'points', 'why']
+['action', 'bonus', 'points', 'reason', 'why']
 """
 
 from __future__ import annotations
@@ -220,28 +220,36 @@ def choose(state: TriominosState, rng: random.Random, budget_s: float) -> Action
 
 
 def hint(state: TriominosState, budget_s: float) -> dict[str, Any]:
-    """The bot's advice for the player to move: ``action``, ``why``, ``points``, ``bonus``."""
+    """The bot's advice for the player to move: ``action``, ``why``, ``points``, ``bonus``
+    and ``reason``: ``why`` as ``{"kind", **params}`` (the web words ``hint.triominos.<kind>``)."""
     rng = random.Random(len(state.log))
     candidates, worlds = _evaluate(state, rng, budget_s)
     if not candidates:
         action: Action = Draw() if state.can_draw() else Pass()
+        kind = "draw_no_fit" if isinstance(action, Draw) else "pass_no_fit"
         why = "no tile fits: draw (−5)" if isinstance(action, Draw) else "nothing fits: pass"
-        return {"action": action_to_json(action), "why": why, "points": 0, "bonus": None}
+        return {"action": action_to_json(action), "why": why, "points": 0, "bonus": None,
+                "reason": {"kind": kind}}
     best = candidates[0]
+    reason: dict[str, Any] = {"points": best.points, "bonus": best.bonus}
     if isinstance(best.action, Draw):
         why = "every placement helps the others more: draw instead"
+        reason["kind"] = "draw_better"
     else:
         bonus = f" with a {best.bonus.replace('_', ' ')}" if best.bonus else ""
         why = f"scores {best.points}{bonus}"
         if worlds:
             rate = best.total / worlds
             why += f"; it won about {rate:.0%} of {worlds} sampled deals played out"
+            reason.update(kind="sampled", rate=int(f"{rate:.0%}"[:-1]), worlds=worlds)
         elif len(state.racks[state.to_move]) == 1:
             why += " and goes out"
+            reason["kind"] = "goes_out"
         else:
             why += "; it is the only tile that fits"
+            reason["kind"] = "only_tile"
     return {"action": action_to_json(best.action), "why": why, "points": best.points,
-            "bonus": best.bonus}
+            "bonus": best.bonus, "reason": reason}
 
 
 def greedy_choose(state: TriominosState, rng: random.Random) -> Action:

@@ -270,7 +270,7 @@ class TriominosState(SeatScoreState[Action]):
 
     def apply(self, action: Action) -> None:
         if self.over:
-            raise GameOverError("the game is over")
+            raise GameOverError("the game is over", "game_over")
         seat = self.to_move
         name = self.players[seat]
         entry: dict[str, JSON] = {
@@ -283,11 +283,12 @@ class TriominosState(SeatScoreState[Action]):
             self._place(seat, action, entry)
         elif isinstance(action, Draw):
             if not self.pool:
-                raise IllegalMoveError("draw: the pool is empty")
+                raise IllegalMoveError("draw: the pool is empty", "triominos.pool_empty")
             if self.draws >= MAX_DRAWS:
-                raise IllegalMoveError(f"draw: {name} already drew {MAX_DRAWS} tiles this turn")
+                raise IllegalMoveError(f"draw: {name} already drew {MAX_DRAWS} tiles this turn", "triominos.drew_enough",
+                                       player=name, n=MAX_DRAWS)
             if not self.can_draw():
-                raise IllegalMoveError("draw: the opening player must place a tile")
+                raise IllegalMoveError("draw: the opening player must place a tile", "triominos.opener_places")
             self.racks[seat].append(self.pool.pop(0))
             self.draws += 1
             penalty = 0 if self.rules.young else DRAW_PENALTY
@@ -298,9 +299,10 @@ class TriominosState(SeatScoreState[Action]):
             if not self.can_pass():
                 if self.pool:
                     raise IllegalMoveError(
-                        f"pass: {name} must place or draw (drew {self.draws} of {MAX_DRAWS})"
+                        f"pass: {name} must place or draw (drew {self.draws} of {MAX_DRAWS})",
+                        "triominos.must_draw", player=name, drawn=self.draws, n=MAX_DRAWS,
                     )
-                raise IllegalMoveError(f"pass: {name} can still place a tile")
+                raise IllegalMoveError(f"pass: {name} can still place a tile", "triominos.can_place", player=name)
             if self.rules.young:
                 penalty = 0
             elif self.draws >= MAX_DRAWS:
@@ -323,30 +325,36 @@ class TriominosState(SeatScoreState[Action]):
         tile = ts.find(corners)
         label = tile_name(canonical(corners))
         if tile is None:
-            raise IllegalMoveError(f"tile {label} is not in the {ts.name} set")
+            raise IllegalMoveError(f"tile {label} is not in the {ts.name} set", "triominos.no_such_tile", tile=label)
         if tile not in self.racks[seat]:
-            raise IllegalMoveError(f"{self.players[seat]} does not hold {label}")
+            raise IllegalMoveError(f"{self.players[seat]} does not hold {label}", "triominos.not_held",
+                                   player=self.players[seat], tile=label)
         if tile not in self.playable_tiles(seat):
             drawn = ts.name_of(self.racks[seat][-1])
             raise IllegalMoveError(
-                f"after drawing, only the tile just drawn ({drawn}) may be placed (M9)"
+                f"after drawing, only the tile just drawn ({drawn}) may be placed (M9)",
+                "triominos.only_drawn", tile=drawn,
             )
         board = self.board
         if key in board.tiles:
-            raise IllegalMoveError(f"cell {action.cell.to_json()} is already covered")
+            raise IllegalMoveError(f"cell {action.cell.to_json()} is already covered", "triominos.covered",
+                                   cell=action.cell.to_json())
         if board.tiles:
             if key not in board.frontier:
                 raise IllegalMoveError(
-                    f"cell {action.cell.to_json()} shares no side with a tile (M4)"
+                    f"cell {action.cell.to_json()} shares no side with a tile (M4)",
+                    "triominos.not_adjacent", cell=action.cell.to_json(),
                 )
             clash = board.conflicts(key, corners)
             if clash is not None:
                 held = board.value[geometry(key)[0][clash]]
                 raise IllegalMoveError(
-                    f"corner {clash} is {corners[clash]} but touches a {held} (M4)"
+                    f"corner {clash} is {corners[clash]} but touches a {held} (M4)",
+                    "triominos.corner_clash", corner=clash, value=corners[clash], held=held,
                 )
         elif tile not in self.opening_tiles(seat):
-            raise IllegalMoveError(f"{label} may not open: the highest triple opens (M3)")
+            raise IllegalMoveError(f"{label} may not open: the highest triple opens (M3)", "triominos.not_opening",
+                                   tile=label)
         points, bonus, opening = self.placement_score(key, corners)
         board.place(key, corners)
         self.racks[seat].remove(tile)

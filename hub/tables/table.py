@@ -87,6 +87,22 @@ def parse_input(inp: Any) -> dict[str, Any]:
     return body
 
 
+def engine_reason(err: GameError) -> dict[str, Any]:
+    """An engine's refusal as params of the hub's own: ``reason`` (the engine's English
+    line) and, when the engine names it, ``why`` (its kind) with ``why_params``, for pages
+    to say it in their language (the web's ``engine.<why>``).
+
+    >>> from engines.core import IllegalMoveError
+    >>> engine_reason(IllegalMoveError("c3 is occupied", "trike.occupied", cell="c3"))
+    {'reason': 'c3 is occupied', 'why': 'trike.occupied', 'why_params': {'cell': 'c3'}}
+    >>> engine_reason(IllegalMoveError("no"))
+    {'reason': 'no'}
+    """
+    if err.kind is None:
+        return {"reason": str(err)}
+    return {"reason": str(err), "why": err.kind, "why_params": dict(err.params)}
+
+
 def default_players(printed: Mapping[str, Any]) -> list[str]:
     """Player names from a printed state when no seats were given (the engine's default)."""
     for key in ("rounds_won", "scores", "colors", "racks", "hands"):
@@ -158,9 +174,9 @@ class Table:
                     # The usual case (a void or an undo shifts whose throw it is): said as
                     # names, so every page can word it (not the engine's English).
                     raise RefusedError(f"action {index} would be illegal: {err}", "would_be_out_of_turn",
-                                       index=index, player=player, to_move=to_move, reason=str(err)) from None
+                                       index=index, player=player, to_move=to_move, **engine_reason(err)) from None
                 raise RefusedError(f"action {index} would be illegal: {err}", "would_be_illegal",
-                                   index=index, reason=str(err)) from None
+                                   index=index, **engine_reason(err)) from None
         old, self.actions, self.state = self.actions, actions, state
         self._version += 1
         self.moments.correct(old, actions)
@@ -172,7 +188,7 @@ class Table:
             self.state.apply(parsed)
         except GameError as err:
             kind = "game_over" if isinstance(err, GameOverError) else "illegal_move"
-            raise RefusedError(str(err), kind, reason=str(err)) from None
+            raise RefusedError(str(err), kind, **engine_reason(err)) from None
         finally:
             self._version += 1  # apply raises before changing anything, but be safe
         self.actions.append({"action": self.game.action_to_json(parsed), "src": src, "by": by})

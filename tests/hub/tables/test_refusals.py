@@ -37,15 +37,19 @@ def test_moves_out_of_turn_illegal_or_after_the_end_say_which(rig: Rig) -> None:
     assert refusal(hub.submit, "t1", {"move": "c1", "player": "Ana"}) == (
         "not_your_turn", {"player": "Ana", "to_move": "Ben"}, "it is not Ana's turn (to move: Ben)")
     kind, params, message = refusal(hub.submit, "t1", {"move": "b1"})
-    assert kind == "illegal_move" and params == {"reason": message} and "occupied" in message
+    # the engine's reason as a kind too (engines.core.GameError), for pages to word it
+    assert kind == "illegal_move" and "occupied" in message
+    assert params == {"reason": message, "why": "trike.occupied", "why_params": {"cell": "b1"}}
     hub.submit("t1", {"move": "c1"})
     kind, params, message = refusal(hub.submit, "t1", {"amend": {"index": 0, "action": "c1"}})
     assert (kind, params["index"]) == ("would_be_illegal", 1) and params["reason"] in message
+    assert (params["why"], params["why_params"]) == ("trike.occupied", {"cell": "c1"})
     assert refusal(hub.submit, "t1", {"amend": {"index": 7, "action": "a1"}})[:2] == ("no_such_action", {"index": 7})
     for move in ("c2", "b2", "a1"):
         hub.submit("t1", {"move": move})
     assert hub.game_over("t1")
-    assert refusal(hub.submit, "t1", {"move": "c3"})[:2] == ("game_over", {"reason": "the game is over"})
+    assert refusal(hub.submit, "t1", {"move": "c3"})[:2] == (
+        "game_over", {"reason": "the game is over", "why": "game_over", "why_params": {}})
     assert refusal(hub.submit, "t1", {"hint": True})[:2] == ("game_over", {})
     assert refusal(hub.submit, "t1", {"abandon": True})[:2] == ("game_over", {})
     assert len(hub.export("t1")["actions"]) == 5  # nothing refused was kept

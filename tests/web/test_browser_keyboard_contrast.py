@@ -242,3 +242,59 @@ def test_item12_triominos_board_is_one_tab_stop_with_arrow_keys_and_keeps_focus_
     assert active(page)["grid"]
     assert hub.table_view("g1")["state"]["log"][-1]["player"] == to_move
     assert page.js_errors == []
+
+
+# -- compact phone cards: a dashboard of N tables stays within ~160 px a table on a phone ---
+NAMES = ["Ana", "Ben", "Chloé", "Dan", "Élodie", "Féodor", "Gaia", "Hugo", "Inès", "Jules", "Katia", "Lou"]
+
+
+def seed_tables(hub: Hub, trigono: int, others: int) -> list[str]:
+    """Trigono tables of three to five players (one palet thrown: a question for the
+    referee shows), then Trike/Triolet/Triominos tables of a person against the computer."""
+    ids = []
+    for k in range(trigono):
+        seats = [NAMES[(k + j) % len(NAMES)] for j in range(3 + k % 3)]
+        table_id = f"m{k + 1}"
+        hub.create_table("trigono", seats=seats, boards=[f"P{k}a", f"P{k}b"], seed=k, table_id=table_id,
+                         options={"first": seats[0]})
+        hub.submit(table_id, {"landed": f"board:P{k}a", "by": "referee"})
+        ids.append(table_id)
+    for k in range(others):
+        game = ("trike", "triolet", "triominos")[k % 3]
+        hub.create_table(game, seats=[{"name": NAMES[k % len(NAMES)], "bot": False}, {"name": "Robot", "bot": True}],
+                         seed=k, table_id=f"g{k}")
+        ids.append(f"g{k}")
+    return ids
+
+
+@pytest.mark.parametrize("locale", ["fr-FR", "en-GB"])
+def test_phone_dashboard_cards_are_compact_at_most_160_px_a_table(
+    browser: Any, hub: Hub, server: ServerHandle, locale: str
+) -> None:
+    ids = seed_tables(hub, trigono=8, others=6)
+    page = new_page(browser, locale=locale, width=390, height=844)
+    page.goto(server.url + "/")
+    for table_id in ids:
+        page.locator(f"article[data-table={table_id}]").wait_for()
+    sizes = page.evaluate("""() => {
+        const cards = [...document.querySelectorAll('.table-group:not([hidden]) article.table-card')];
+        const first = document.querySelector('.table-group:not([hidden])');
+        return {page: document.documentElement.scrollHeight, width: document.documentElement.scrollWidth,
+                top: first.getBoundingClientRect().top + scrollY,
+                groups: document.querySelectorAll('.table-group:not([hidden])').length,
+                cards: cards.map((c) => [c.dataset.table, c.getBoundingClientRect().height])}; }""")
+    n = len(ids)
+    assert len(sizes["cards"]) == n
+    assert sizes["width"] <= 390  # nothing wider than the phone
+    heights = dict(sizes["cards"])
+    assert max(heights.values()) <= 200, heights  # a five-player Trigono table included
+    assert sum(heights.values()) <= 160 * n, heights
+    # The page: its top (title, legend, filter), then N cards and each group's heading.
+    assert sizes["page"] <= sizes["top"] + 160 * n + 60 * sizes["groups"], sizes
+    # Compact, still whole: every player with palets in hand, who throws, the links.
+    card = page.locator("article[data-table=m3]")
+    assert card.locator("tr[data-player] .hand").count() == 5
+    assert card.locator("tr.to-move").count() == 1
+    assert card.locator(".card-links a").count() == 2
+    shot(page, f"issue26-phone-dashboard-{locale}.png")
+    assert page.js_errors == []

@@ -32,6 +32,7 @@ from hub.errors import (
 from hub.facade import Hub
 from hub.log import clock
 from hub.log.open import is_postgres_url
+from hub.log.ratelog import RateLog
 from hub.log.store import StoreOpenError, StoreWriteError
 from hub.replica import ReadOnlyHub, shared_secret
 from hub.sim.runner import SimEvent, SimTable, describe
@@ -44,7 +45,7 @@ from hub.tournament.service import TournamentService, service_for
 
 __all__ = [
     "BadInputError", "ConflictError", "DemoTournament", "Hub", "HubError", "HubOptions",
-    "ReadOnlyHub", "RefusedError", "StaleViewError", "SimEvent", "StoreOpenError", "StoreWriteError", "SimTable", "TableSpec", "TournamentService",
+    "RateLog", "ReadOnlyHub", "RefusedError", "StaleViewError", "SimEvent", "StoreOpenError", "StoreWriteError", "SimTable", "TableSpec", "TournamentService",
     "UnknownGameError", "UnknownMatchError", "UnknownTableError", "UnknownTournamentError",
     "add_hub_options", "attach_links", "clock", "describe", "errors", "is_postgres_url", "jsonlimits",
     "open_hub", "parse_hostport", "place", "place_label", "service_for", "shared_secret", "stop_on_signal",

@@ -37,6 +37,11 @@ class JSONLimitError(ValueError):
     """Input refused before or while parsing: too big, too deep, an integer too long."""
 
 
+class UnencodableTextError(JSONLimitError):
+    """The JSON text holds a lone surrogate (U+D800-DFFF, only a ``\\u`` escape can carry
+    one): text no UTF-8 encoder can write (issue 24.1). The web counts these refusals."""
+
+
 def _parse_int(text: str, max_digits: int) -> int:
     if len(text.lstrip("-")) > max_digits:
         raise JSONLimitError(f"JSON integer longer than {max_digits} digits")
@@ -74,7 +79,7 @@ def loads(text: str | bytes, max_depth: int = MAX_DEPTH, max_int_digits: int = M
         raise JSONLimitError(f"JSON nested deeper than {max_depth} levels")
     if _SURROGATE_ESCAPE.search(text if isinstance(text, str) else text.decode("utf-8", "replace")) \
             and not is_encodable(value):
-        raise JSONLimitError("JSON text holds a lone surrogate (\\ud800-\\udfff): not encodable")
+        raise UnencodableTextError("JSON text holds a lone surrogate (\\ud800-\\udfff): not encodable")
     return value
 
 

@@ -14,7 +14,7 @@ from web.context import get_hub
 from web.describe import refusal_text
 from web.flashing import flash_key, flash_refusal
 from web.readiness import board_state, busy_tables, free_boards
-from web.security import login_required
+from web.security import login_required, text_refusals
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -122,7 +122,7 @@ def boards_context() -> dict[str, Any]:
     in_use = [b for b in health if b.get("table") in busy]
     free = [{**b, "state": board_state(b)} for b in health if b.get("table") not in busy]
     return {"boards": health, "in_use": in_use, "free": free, "links": hub.links(),
-            "unregistered": hub.unregistered(), "now": clock.now()}
+            "unregistered": hub.unregistered(), "text_refused": text_refusals().total, "now": clock.now()}
 
 
 @bp.get("/boards")

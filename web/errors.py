@@ -81,6 +81,7 @@ def register(app: Flask) -> None:
     def http_error(err: HTTPException) -> Any:
         # Also the 500 Flask makes of an unhandled exception, after logging it.
         status = err.code or 500
+        security.note_unencodable(err.__cause__)  # a form field's lone surrogate (issue 24.1)
         if security.wants_json():
             message = "internal error (logged)" if status >= 500 else str(err.description)
             return security.json_error(status, type(err).__name__, message)

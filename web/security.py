@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import os
 import secrets
 import threading
@@ -44,7 +45,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response as BaseResponse
 
-from hub.api import jsonlimits
+from hub.api import RateLog, jsonlimits
 
 csrf = CSRFProtect()
 
@@ -450,6 +451,54 @@ class BoundedJSONProvider(DefaultJSONProvider):
         return jsonlimits.loads(s)
 
 
+class TextRefusals:
+    """Requests refused because their text has no UTF-8 form (a lone surrogate, issue
+    24.1), counted by the door they came through (``api``, ``console``, ``admin``...;
+    the first part of the path) and logged at WARNING once per ``every_s`` with the count
+    of the others: one visitor cannot flood the log. The admin's boards panel shows them.
+
+    >>> refusals = TextRefusals(logging.getLogger("doctest.text"))
+    >>> refusals.note("/api/tables", "lone surrogate"); refusals.note("/console/t1/input", "x")
+    >>> refusals.total, refusals.by_door()
+    (2, {'api': 1, 'console': 1})
+    """
+
+    MAX_DOORS = 32  # doors are paths a visitor chooses: bound them
+
+    def __init__(self, logger: logging.Logger, every_s: float = 30.0) -> None:
+        self.total = 0
+        self._doors: dict[str, int] = {}
+        self._lock = threading.Lock()
+        self._log = RateLog(logger, every_s)
+
+    def note(self, path: str, reason: str) -> None:
+        door = path.strip("/").split("/", 1)[0][:32] or "/"
+        with self._lock:
+            self.total += 1
+            if door not in self._doors and len(self._doors) >= self.MAX_DOORS:
+                door = "(other)"
+            self._doors[door] = self._doors.get(door, 0) + 1
+            total = self.total
+        self._log.warning("unencodable", "refused a request to %s: %s (%d such requests refused so far)",
+                          path[:200], reason, total)
+
+    def by_door(self) -> dict[str, int]:
+        with self._lock:
+            return dict(sorted(self._doors.items()))
+
+
+def text_refusals() -> TextRefusals:
+    """The app's count of requests refused for unencodable text."""
+    return cast(TextRefusals, current_app.extensions["text_refusals"])
+
+
+def note_unencodable(err: BaseException | None) -> None:
+    """Count (and log, rate-limited) a request refused for text with no UTF-8 form; any
+    other error is not counted here."""
+    if isinstance(err, jsonlimits.UnencodableTextError):
+        text_refusals().note(request.path, str(err))
+
+
 def check_json_body() -> Response | None:
     """Check a JSON request body before any view: deep nesting, huge integers and
     malformed JSON are a clear 400 here, whatever the view then does (its ``get_json``
@@ -461,6 +510,7 @@ def check_json_body() -> Response | None:
     try:
         jsonlimits.loads(request.get_data(cache=True))
     except jsonlimits.JSONLimitError as err:
+        note_unencodable(err)
         return json_error(400, "BadJSON", str(err))
     except ValueError as err:  # malformed JSON, bad UTF-8
         return json_error(400, "BadJSON", f"not JSON: {err}")
@@ -471,6 +521,7 @@ def init_app(app: Flask) -> None:
     csrf.init_app(app)
     app.json = BoundedJSONProvider(app)
     app.before_request(check_json_body)
+    app.extensions["text_refusals"] = TextRefusals(logging.getLogger("web.security"))
     app.extensions["login_throttle"] = LoginThrottle()
     state_file = app.config.get("SESSION_STATE_FILE")
     app.extensions["session_generation"] = SessionGeneration(state_file)

@@ -6,6 +6,8 @@ before the edges refused them restores, and the live feed keeps every other tabl
 from __future__ import annotations
 
 import http.client
+import logging
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,7 @@ from hub.facade import Hub
 from hub.log.sqlite import SqliteStore
 from hub.log.store import Entry
 from tests.hub.boards import PtyBoard, wait_for
-from tests.web.conftest import api_post
+from tests.web.conftest import api_post, csrf_token
 from tests.web.test_stream import SSEClient
 from web.server import ServerHandle, start_server
 
@@ -119,3 +121,32 @@ def test_a_last_event_id_that_is_no_event_id_is_a_400_not_a_500(
     assert answer.status == 400
     assert b"Last-Event-ID" in answer.read()
     conn.close()
+
+
+def test_unencodable_text_refused_at_every_door_is_counted_shown_and_logged_once_24_1(
+        referee: FlaskClient, trigono_table: Any, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="web.security")
+    escaped = '{"game": "trigono", "seats": ["Ana\\ud800", "Ben"]}'  # the JSON escape, as a script sends it
+    token = csrf_token(referee)
+    for _ in range(3):
+        answer = referee.post("/api/tables", data=escaped, headers={
+            "X-CSRFToken": token, "Content-Type": "application/json"})
+        assert answer.status_code == 400 and "lone surrogate" in answer.get_data(as_text=True)
+    # A form field read as JSON (the console's move, the admin's options) is refused too.
+    answer = referee.post("/console/t1/input", data={"input": "move", "action": '"c\\udfff"',
+                                                     "csrf_token": token})
+    assert answer.status_code == 400
+    answer = referee.post("/admin/tables", data={"game": "trigono", "players": "Ana\nBen",
+                                                 "options": '{"x": "\\ud800"}', "csrf_token": token})
+    assert answer.status_code == 400
+    # Other bad JSON is a 400 as before, but not counted as unencodable text.
+    answer = referee.post("/api/tables", data="[" * 100 + "]" * 100, headers={
+        "X-CSRFToken": token, "Content-Type": "application/json"})
+    assert answer.status_code == 400
+    assert referee.application.extensions["text_refusals"].by_door() == {"admin": 1, "api": 3, "console": 1}
+    assert referee.application.extensions["text_refusals"].total == 5
+    lines = [r.getMessage() for r in caplog.records if "such requests refused" in r.getMessage()]
+    assert len(lines) == 1 and "/api/tables" in lines[0] and "lone surrogate" in lines[0]
+    panel = referee.get("/admin/boards").get_data(as_text=True)
+    shown = re.search(r'<p [^>]*id="text-refused"[^>]*>([^<]*)</p>', panel)
+    assert shown and shown.group(1).strip().startswith("5 ")

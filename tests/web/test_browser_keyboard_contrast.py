@@ -9,6 +9,8 @@ Chromium (Playwright) beside a real hub: each test failed before its fix.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -298,3 +300,45 @@ def test_phone_dashboard_cards_are_compact_at_most_160_px_a_table(
     assert card.locator(".card-links a").count() == 2
     shot(page, f"issue26-phone-dashboard-{locale}.png")
     assert page.js_errors == []
+
+
+# -- item 14: contrast at least 4.5:1 everywhere, "hors jeu" on dark backgrounds included ----
+AXE = (Path(__file__).parent / "assets" / "axe.min.js").read_text(encoding="utf-8")
+PUBLIC_PAGES = ["/", "/tables/t1", "/big?tables=t1", "/big?mode=grid", "/overlay/t1", "/play/t1", "/play/g1"]
+
+
+def contrast_failures(page: Any) -> list[dict[str, Any]]:
+    """axe-core's color-contrast rule alone (WCAG AA: 4.5:1, 3:1 for large text), every
+    impact counted; each failing node with its colours and ratio."""
+    page.evaluate(AXE)  # through the DevTools protocol: the page's CSP does not apply
+    result = page.evaluate("axe.run(document, {runOnly: ['color-contrast'], resultTypes: ['violations']})")
+    return [{"target": n["target"], "text": n["html"][:80], "why": (n["any"] or [{}])[0].get("message", "")}
+            for v in result["violations"] for n in v["nodes"]]
+
+
+def eliminated_table(hub: Hub) -> None:
+    """Four players with one palet each: Ana throws to the floor and is out ("hors jeu")."""
+    hub.create_table("trigono", seats=["Ana", "Ben", "Chloé", "Dan"], boards=["B1", "B2"], seed=3, table_id="t1",
+                     options={"first": "Ana", "palets_per_player": 1})
+    hub.submit("t1", {"landed": "floor", "by": "referee"})
+    assert hub.table_view("t1")["state"]["eliminated"] == ["Ana"]
+    hub.create_table("triolet", seats=TWO_PLAYERS, seed=11, table_id="g1")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_item14_every_public_page_has_contrast_of_4_5_to_1_with_a_player_out(
+    browser: Any, hub: Hub, server: ServerHandle, scheme: str
+) -> None:
+    eliminated_table(hub)
+    failures = []
+    for locale in ("fr-FR", "en-GB"):
+        page = new_page(browser, locale=locale)
+        page.emulate_media(color_scheme=scheme)
+        for url in PUBLIC_PAGES:
+            page.goto(server.url + url)
+            # drawn from the live stream: wait until Ana's row (out) or the game's board is there
+            page.wait_for_selector("tr.out, .overlay-player.out, .game-root svg", state="attached", timeout=10_000)
+            for failure in contrast_failures(page):
+                failures.append({"url": url, "locale": locale, **failure})
+        page.context.close()
+    assert not failures, json.dumps(failures, indent=1, ensure_ascii=False)

@@ -126,6 +126,8 @@ def shown_params(params: Mapping[str, Any]) -> dict[str, Any]:
         elif name == "reasons" and isinstance(params.get("refusals"), list):
             # the referee's refusals of each reading of a drop (hub.tables.referee)
             out[name] = "; ".join(reading_refusal(r) for r in params["refusals"] if isinstance(r, dict))
+        elif name == "match_status" and isinstance(value, str) and known(f"tour.match.{value}"):
+            out[name] = gettext(f"tour.match.{value}")
         elif name in PLACE_PARAMS and isinstance(value, str):
             out[name] = where_label(value)
         elif name == "index":

@@ -51,6 +51,7 @@ from hub.api import (
     service_for,
 )
 from web.context import get_hub
+from web.describe import refusal_text
 from web.errors import page as error_page
 from web.errors import status_key
 from web.flashing import flash_key, flash_refusal
@@ -274,7 +275,7 @@ def create() -> Any:
     try:
         view = service().create(_spec_from_form(), by="referee")
     except HubError as err:  # a refusal goes back to the form with its reason
-        flash_refusal(str(err))
+        flash_refusal(refusal_text(err))
         return redirect(url_for("tournament.index"))
     return redirect(url_for("tournament.admin", tid=view["id"]))
 
@@ -390,7 +391,7 @@ def admin_post(tid: str) -> Any:
             svc.submit(tid, entry, by="referee")
         flash_key("tour.saved")
     except (UnknownMatchError, HubError) as err:
-        flash_refusal(str(err))
+        flash_refusal(refusal_text(err))
     if request.form.get("back") == "match":  # the match page a QR code opened on a phone
         return redirect(url_for("tournament.match", tid=tid, mid=request.form.get("match", "")))
     anchor = request.form.get("anchor", "")

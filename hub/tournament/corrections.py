@@ -81,7 +81,7 @@ def on_correct(t: Tournament, body: Mapping[str, Any], at: float) -> None:
     """The ``correct`` entry (module doc)."""
     m = t.match(body.get("match"))
     if m.status != "done" or m.bye or len(m.players) < 2:
-        raise RefusedError(f"match {m.number} has no result to correct")
+        raise RefusedError(f"match {m.number} has no result to correct", "tour_no_result", number=m.number)
     ranking, scores = t.ranking_for(m, body)
     if "scores" not in body:
         scores = m.scores  # a correction of the ranking alone keeps the scores
@@ -96,7 +96,7 @@ def on_correct(t: Tournament, body: Mapping[str, Any], at: float) -> None:
     if missing:
         listed = ", ".join(f"{t.matches[mid].number} ({t.matches[mid].status})" for mid in missing)
         raise RefusedError(f"this correction changes who plays matches already started: {listed}; "
-                           "confirm resetting them")
+                           "confirm resetting them", "tour_correction_resets", matches=listed)
     m.ranking, m.scores = ranking, scores
     m.corrected += 1
     for mid in reset:
@@ -112,7 +112,7 @@ def preview(t: Tournament, body: Mapping[str, Any]) -> JSONDict:
     change). Raises as the entry would, except for the confirmation; changes nothing."""
     m = t.match(body.get("match"))
     if m.status != "done" or m.bye or len(m.players) < 2:
-        raise RefusedError(f"match {m.number} has no result to correct")
+        raise RefusedError(f"match {m.number} has no result to correct", "tour_no_result", number=m.number)
     ranking, scores = t.ranking_for(m, body)
     if "scores" not in body:
         scores = m.scores

@@ -59,18 +59,22 @@ def busy_players(t: Tournament) -> set[str]:
 def on_call(t: Tournament, body: Mapping[str, Any], at: float) -> None:
     m = t.match(body.get("match"))
     if m.status != "ready":
-        raise RefusedError(f"match {m.number} is {m.status}, not waiting for a station")
+        raise RefusedError(f"match {m.number} is {m.status}, not waiting for a station", "tour_match_not_ready",
+                           number=m.number, match_status=m.status)
     sid = body.get("station")
     station = t.stations.get(sid) if isinstance(sid, str) else None
     if station is None or not station.active:
-        raise UnknownMatchError(f"no active station {sid!r}")
+        raise UnknownMatchError(f"no active station {sid!r}", "tour_no_station", station=sid)
     if _station_busy(t, station.id):
-        raise RefusedError(f"station {station.id} is busy")
+        raise RefusedError(f"station {station.id} is busy", "tour_station_busy", station=station.id)
     if len(m.players) > station.seats:
-        raise RefusedError(f"station {station.id} seats {station.seats}, match {m.number} has {len(m.players)} players")
+        raise RefusedError(f"station {station.id} seats {station.seats}, match {m.number} has {len(m.players)} players",
+                           "tour_station_seats", station=station.id, seats=station.seats, number=m.number,
+                           count=len(m.players))
     busy = busy_players(t).intersection(m.players)
     if busy:
-        raise RefusedError(f"{', '.join(t.name(p) for p in sorted(busy))} already playing")
+        raise RefusedError(f"{', '.join(t.name(p) for p in sorted(busy))} already playing", "tour_players_busy",
+                           names=[t.name(p) for p in sorted(busy)])
     table = body.get("table")
     if table is not None and not isinstance(table, str):
         raise BadInputError("table: expected a table id")
@@ -85,7 +89,8 @@ def on_uncall(t: Tournament, body: Mapping[str, Any], at: float) -> None:
     sent to the wrong one); the director calls it again to a free station."""
     m = t.match(body.get("match"))
     if m.status != "called":
-        raise RefusedError(f"match {m.number} is {m.status}, not called")
+        raise RefusedError(f"match {m.number} is {m.status}, not called", "tour_match_not_called",
+                           number=m.number, match_status=m.status)
     m.status, m.station, m.table = "ready", None, None
 
 

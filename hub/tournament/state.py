@@ -144,12 +144,12 @@ class Tournament:
     # -- lookups ----------------------------------------------------------------------
     def player(self, player_id: Any) -> Player:
         if not isinstance(player_id, str) or player_id not in self.players:
-            raise UnknownMatchError(f"no player {player_id!r}")
+            raise UnknownMatchError(f"no player {player_id!r}", "tour_no_player", player=player_id)
         return self.players[player_id]
 
     def match(self, match_id: Any) -> Match:
         if not isinstance(match_id, str) or match_id not in self.matches:
-            raise UnknownMatchError(f"no match {match_id!r}")
+            raise UnknownMatchError(f"no match {match_id!r}", "tour_no_match", match=match_id)
         return self.matches[match_id]
 
     def name(self, player_id: str) -> str:
@@ -163,19 +163,21 @@ class Tournament:
     # -- registration -------------------------------------------------------------------
     def _on_register(self, body: Mapping[str, Any], at: float) -> None:
         if self.status == "finished":
-            raise RefusedError("the tournament is over")
+            raise RefusedError("the tournament is over", "tour_over")
         if self.status == "running" and self.spec.format != "swiss":
-            raise RefusedError("late entries join Swiss tournaments only (pools and brackets are drawn at the start)")
+            raise RefusedError("late entries join Swiss tournaments only (pools and brackets are drawn at the start)",
+                               "tour_late_entry")
         raw = body.get("player")
         if not isinstance(raw, Mapping) or any(k not in ("name", "club", "key", "rating") for k in raw):
             raise BadInputError("player: expected {name, club?, key?, rating?}")
         name = text(raw.get("name"), "name", max_len=40)
         if name.casefold() in self._names:
-            raise RefusedError(f"a player named {name!r} is already registered")
+            raise RefusedError(f"a player named {name!r} is already registered", "tour_name_taken", name=name)
         club = text(raw.get("club"), "club", optional=True)
         key = text(raw.get("key"), "key", optional=True) or name.casefold()
         if key in self._keys:
-            raise RefusedError(f"licence {key!r} is already registered (ratings follow it)")
+            raise RefusedError(f"licence {key!r} is already registered (ratings follow it)", "tour_licence_taken",
+                               key=key)
         rating = raw.get("rating")
         if rating is not None and (isinstance(rating, bool) or not isinstance(rating, (int, float))
                                    or not math.isfinite(rating)):
@@ -191,13 +193,13 @@ class Tournament:
     def _on_check_in(self, body: Mapping[str, Any], at: float) -> None:
         p = self.player(body.get("player"))
         if p.status == "withdrawn":
-            raise RefusedError(f"{p.name} has withdrawn")
+            raise RefusedError(f"{p.name} has withdrawn", "tour_withdrawn", name=p.name)
         p.status = "present"
 
     def _on_withdraw(self, body: Mapping[str, Any], at: float) -> None:
         p = self.player(body.get("player"))
         if p.status == "withdrawn":
-            raise RefusedError(f"{p.name} has already withdrawn")
+            raise RefusedError(f"{p.name} has already withdrawn", "tour_already_withdrawn", name=p.name)
         p.status = "withdrawn"
         for m in self.matches.values():
             if p.id not in m.players or p.id in m.forfeits:
@@ -228,13 +230,13 @@ class Tournament:
 
     def _on_start(self, body: Mapping[str, Any], at: float) -> None:
         if self.status != "registration":
-            raise RefusedError("the tournament has already started")
+            raise RefusedError("the tournament has already started", "tour_started")
         order = body.get("order")
         eligible = self.eligible()
         if not isinstance(order, list) or sorted(map(str, order)) != sorted(eligible) or len(set(order)) != len(order):
             raise BadInputError("start: order must list every present player once")
         if len(order) < 2:
-            raise RefusedError("start: at least two present players are needed")
+            raise RefusedError("start: at least two present players are needed", "tour_too_few")
         self.order = list(order)
         self.status = "running"
         if self.spec.format == "elimination":
@@ -335,7 +337,8 @@ class Tournament:
     def _on_result(self, body: Mapping[str, Any], at: float) -> None:
         m = self.match(body.get("match"))
         if m.status not in ("ready", "called"):
-            raise RefusedError(f"match {m.number} is {m.status}: use a correction")
+            raise RefusedError(f"match {m.number} is {m.status}: use a correction", "tour_match_use_correction",
+                               number=m.number, match_status=m.status)
         m.ranking, m.scores = self.ranking_for(m, body)
         table = body.get("table")
         if isinstance(table, str):
@@ -360,7 +363,8 @@ class Tournament:
         m = self.match(body.get("match"))
         player = body.get("player")
         if m.status not in ("ready", "called"):
-            raise RefusedError(f"match {m.number} is {m.status}")
+            raise RefusedError(f"match {m.number} is {m.status}", "tour_match_closed", number=m.number,
+                               match_status=m.status)
         if player not in m.players or player in m.forfeits:
             raise BadInputError(f"forfeit: {player!r} is not playing match {m.number}")
         self._forfeit(m, player)

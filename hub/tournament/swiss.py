@@ -25,11 +25,11 @@ if TYPE_CHECKING:
 def draw_round(t: Tournament) -> JSONDict:
     """The next Swiss round's ``round`` entry, drawn by standing now."""
     if t.spec.format != "swiss" or t.status != "running":
-        raise RefusedError("only a running Swiss tournament draws rounds")
+        raise RefusedError("only a running Swiss tournament draws rounds", "tour_swiss_only")
     if t.round >= t.spec.rounds:
-        raise RefusedError(f"all {t.spec.rounds} rounds are drawn")
+        raise RefusedError(f"all {t.spec.rounds} rounds are drawn", "tour_rounds_drawn", rounds=t.spec.rounds)
     if any(m.status not in ("done", "cancelled") for m in t.matches.values()):
-        raise RefusedError(f"round {t.round} is not over")
+        raise RefusedError(f"round {t.round} is not over", "tour_round_not_over", round=t.round)
     ranked, scores = pairing_order(t, t.eligible(), t.round + 1)
     groups, bye = formats.group_swiss(ranked, scores, t.spec.seats, met(t), byes(t))
     return {"type": "round", "round": t.round + 1, "groups": [list(g) for g in groups],
@@ -80,11 +80,12 @@ def _check_groups(t: Tournament, raw: Any, expected: list[str]) -> list[tuple[st
 
 def on_round(t: Tournament, body: Mapping[str, Any], at: float) -> None:
     if t.spec.format != "swiss" or t.status != "running":
-        raise RefusedError("only a running Swiss tournament draws rounds")
+        raise RefusedError("only a running Swiss tournament draws rounds", "tour_swiss_only")
     if body.get("round") != t.round + 1 or t.round >= t.spec.rounds:
-        raise RefusedError(f"the next round is {t.round + 1} of {t.spec.rounds}")
+        raise RefusedError(f"the next round is {t.round + 1} of {t.spec.rounds}", "tour_next_round",
+                           next=t.round + 1, rounds=t.spec.rounds)
     if any(m.status not in ("done", "cancelled") for m in t.matches.values()):
-        raise RefusedError(f"round {t.round} is not over")
+        raise RefusedError(f"round {t.round} is not over", "tour_round_not_over", round=t.round)
     eligible = t.eligible()
     bye = body.get("bye")
     if bye is not None and bye not in eligible:
@@ -123,7 +124,7 @@ def _redrawable(t: Tournament) -> list[Match]:
 
 def on_redraw(t: Tournament, body: Mapping[str, Any], at: float) -> None:
     if body.get("round") != t.round or t.spec.format != "swiss":
-        raise RefusedError("redraw: only the current Swiss round")
+        raise RefusedError("redraw: only the current Swiss round", "tour_redraw_current")
     waiting = _redrawable(t)
     groups = _check_groups(t, body.get("groups"), [p for m in waiting for p in m.players])
     for m in waiting:

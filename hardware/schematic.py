@@ -3,7 +3,7 @@
     python hardware/schematic.py > hardware/schematic.svg
 
 One source for the drawing and the part list: every reference designator drawn here is
-in bom.md and the other way round (tests/firmware/test_kit.py checks both, and that the
+in bom.md and the other way round (tests/hardware/test_kit.py checks both, and that the
 committed SVG is this script's output). Values: 10 kΩ pull-ups; 1 nF filter caps
 (RC = 10 µs, far under the 2 ms shortest palet; the earlier 100 nF gave 1 ms, which
 rounds a 2 ms pulse off); 100 Ω gate + 100 kΩ gate pull-down on each emitter MOSFET.

@@ -184,3 +184,24 @@ def test_item8_a_first_thrower_named_at_set_up_is_said_chosen_T4(browser: Any, h
         ["Dan", "Elodie", "Ana", "Ben", "Chloé"]
     assert page.locator(".seats li.to-move").get_attribute("data-player") == "Dan"
     assert page.js_errors == []
+
+
+@pytest.mark.parametrize(("locale", "said"), [("en-GB", "Elodie starts round 1: drawn by lot"),
+                                              ("fr-FR", "Elodie commence la manche 1 : tirage au sort")])
+def test_item8_the_tables_page_says_who_starts_and_lists_the_players_in_play_order_T4(
+    browser: Any, hub: Hub, server: ServerHandle, locale: str, said: str
+) -> None:
+    hub.create_table("trigono", seats=FIVE, boards=["B1", "B2"], seed=ELODIE_DRAWN, table_id="t5")
+    page = new_page(browser, locale=locale)
+    page.goto(f"{server.url}/tables/t5")
+    page.locator("article[data-table=t5] .status-line .starter").wait_for()
+    card = page.locator("article[data-table=t5]")
+    assert card.locator(".status-line .starter").inner_text() == said
+    rows = card.locator("table.players tr")
+    assert rows.evaluate_all("(rows) => rows.map((tr) => tr.dataset.player)") == ["Elodie", "Ana", "Ben", "Chloé", "Dan"]
+    # each keeps the colour of her seat: Elodie is the fifth seat's
+    assert card.locator("tr[data-player=Elodie] .dot").get_attribute("class") == "dot p4"
+    shot(page, f"issue26-item8-table-{locale}.png")
+    hub.submit("t5", {"landed": "floor", "by": "referee"})  # once she has thrown, the line goes
+    page.wait_for_function("() => !document.querySelector('article[data-table=t5] .status-line .starter')")
+    assert page.js_errors == []

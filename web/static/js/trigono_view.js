@@ -53,7 +53,12 @@ export function playerRows(view) {
   const toMove = state.to_move;
   const wins = state.rounds_won || {};
   const need = (view.options && view.options.rounds_to_win) || 2;
-  return seats.map((seat, k) => {
+  // In the order they throw this round, from its first thrower (the hub's play_order);
+  // each keeps its seat's colour.
+  const order = (view.starter && view.starter.play_order) || [];
+  const rank = (name) => (order.includes(name) ? order.indexOf(name) : order.length);
+  const ordered = seats.map((seat, k) => [seat, k]).sort(([a], [b]) => rank(a.name) - rank(b.name));
+  return ordered.map(([seat, k]) => {
     const name = seat.name;
     const out = (state.eliminated || []).includes(name);
     const cells = [
@@ -79,6 +84,13 @@ export function statusLine(view) {
   if (state.winner) bits.push(el("strong", { class: "winner" }, t("table.winner", { name: state.winner })));
   else if (state.status && state.status !== "playing") bits.push(el("strong", {}, t(view.game === "trigono" ? "table.match_over" : "table.game_over")));
   else if (state.to_move) bits.push(el("span", { class: "whose" }, el("strong", {}, state.to_move), " ", t(view.game === "trigono" ? "table.to_throw" : "table.to_move")));
+  // Who starts the round and why (T4: drawn by lot, chosen, the last round's winner),
+  // until the first palet is thrown.
+  const starter = view.starter;
+  if (!state.winner && starter && starter.before_first_throw) {
+    bits.push(el("span", { class: "starter", "data-why": starter.why },
+      t(`starter.${starter.why}`, { name: starter.player, round: starter.round, prev: starter.round - 1 })));
+  }
   if (view.game === "trigono" && state.throw_distance_m !== undefined) {
     bits.push(el("span", { class: "distance" }, t("table.throw_line", { m: Number(state.throw_distance_m).toFixed(2) })));
   }

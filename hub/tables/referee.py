@@ -587,11 +587,11 @@ class TrigonoTable(Table):
         else:
             why = f"drawn_round_{self.options.get('draw_starter', 'same')}"
         at = seats.index(player) if player in seats else 0
-        hands = dict(printed.get("hands") or {})
-        full = int(printed.get("palets_per_player") or 0)
-        return {"player": player, "why": why, "round": printed.get("round"),
-                "play_order": seats[at:] + seats[:at],
-                "before_first_throw": bool(hands) and all(n == full for n in hands.values())}
+        round_n = printed.get("round")
+        # Not the hands (a palet in a hole brings palets back to them): the log says the round of each throw.
+        thrown = any(isinstance(e, dict) and e.get("round") == round_n for e in printed.get("log") or [])
+        return {"player": player, "why": why, "round": round_n, "play_order": seats[at:] + seats[:at],
+                "before_first_throw": not thrown}
 
     def voids_accepted(self, entries: set[int]) -> set[int]:
         """Which of these sensor entries :meth:`input_void` would accept now: a drop of

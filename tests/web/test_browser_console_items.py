@@ -166,7 +166,8 @@ def test_item8_a_drawn_first_thrower_is_said_drawn_and_the_seats_start_with_her_
         ["Elodie", "Ana", "Ben", "Chloé", "Dan"]
     assert "Elodie commence la manche 1" in page.locator(".seats").inner_text()
     shot(page, "issue26-item8-drawn-fr.png")
-    hub.submit("t5", {"landed": "floor", "by": "referee"})  # Elodie has thrown: the question is Ana's
+    # Elodie has thrown (into a hole: her palet comes back to her hand), the question is Ana's
+    hub.submit("t5", {"landed": "B1.small", "by": "referee"})
     page.locator(".prompt .question:has-text('Ana')").wait_for()
     assert note.count() == 0
     assert "Elodie commence la manche 1" in page.locator(".seats").inner_text()  # still said beside the seats
@@ -202,6 +203,6 @@ def test_item8_the_tables_page_says_who_starts_and_lists_the_players_in_play_ord
     # each keeps the colour of her seat: Elodie is the fifth seat's
     assert card.locator("tr[data-player=Elodie] .dot").get_attribute("class") == "dot p4"
     shot(page, f"issue26-item8-table-{locale}.png")
-    hub.submit("t5", {"landed": "floor", "by": "referee"})  # once she has thrown, the line goes
+    hub.submit("t5", {"landed": "B1.small", "by": "referee"})  # once she has thrown (a hole: hand full again), the line goes
     page.wait_for_function("() => !document.querySelector('article[data-table=t5] .status-line .starter')")
     assert page.js_errors == []

@@ -51,3 +51,13 @@ def test_the_next_round_is_started_by_the_last_rounds_winner_or_after_a_draw_by_
         "player": "Ben", "why": "round_won", "round": 2, "play_order": ["Ben", "Ana"], "before_first_throw": True}
     drawn = two_rounds("board:B1", "floor").view()["starter"]
     assert (drawn["player"], drawn["why"], drawn["round"]) == ("Ana", "drawn_round_same", 2)
+
+
+def test_a_throw_into_a_hole_that_fills_the_hand_again_still_counts_as_thrown_T4() -> None:
+    spec = TableSpec.build("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=1, options={"first": "Ana"})
+    t = make_table("t1", spec.entry_body(1, 1.0), 0.0)
+    assert isinstance(t, TrigonoTable)
+    t.play({"throw": {"player": "Ana", "to": "B1.small"}}, [], "referee")  # her palet comes back to her hand
+    state = t.view()["state"]
+    assert state["hands"]["Ana"] == state["palets_per_player"]
+    assert t.view()["starter"]["before_first_throw"] is False

@@ -36,6 +36,7 @@ from hub.log.ratelog import RateLog
 from hub.log.store import StoreOpenError, StoreWriteError
 from hub.replica import ReadOnlyHub, shared_secret
 from hub.sim.runner import SimEvent, SimTable, describe
+from hub.tables.drawing import layout_editor
 from hub.tables.layout import place
 from hub.tables.moments import place_label
 from hub.tables.spec import TableSpec
@@ -48,6 +49,7 @@ __all__ = [
     "RateLog", "ReadOnlyHub", "RefusedError", "StaleViewError", "SimEvent", "StoreOpenError", "StoreWriteError", "SimTable", "TableSpec", "TournamentService",
     "UnknownGameError", "UnknownMatchError", "UnknownTableError", "UnknownTournamentError",
     "add_hub_options", "attach_links", "clock", "describe", "errors", "is_postgres_url", "jsonlimits",
+    "layout_editor",
     "open_hub", "parse_hostport", "place", "place_label", "service_for", "shared_secret", "stop_on_signal",
     "tune_gc", "wait",
 ]

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.exceptions import BadRequest
 
-from hub.api import BadInputError, HubError, TableSpec, clock, jsonlimits, place
+from hub.api import BadInputError, HubError, TableSpec, clock, jsonlimits, layout_editor, place
 from web.context import get_hub
 from web.describe import refusal_text
 from web.flashing import flash_key, flash_refusal
@@ -109,7 +109,8 @@ def page_context(**extra: Any) -> dict[str, Any]:
     boards = boards_context()
     free = free_boards(boards["boards"], boards["unregistered"], busy_tables(tables))
     return {"games": hub.games(), "tables": tables, **boards, "store_alert": hub.store_alert(),
-            "settings": {"mode": "admin", "free_boards": free, "now": boards["now"]}, **extra}
+            "settings": {"mode": "admin", "free_boards": free, "now": boards["now"],
+                         "editor": layout_editor()}, **extra}
 
 
 def boards_context() -> dict[str, Any]:

@@ -126,6 +126,49 @@ def trike(size: int) -> dict[str, Any]:
             "box": [round(-half, 4), 0.0, round(2 * half, 4), (size - 1) * 1.5]}
 
 
+EDITOR_REACH = 4  # cells i, j in -4..4 whose centre lies within the box below
+
+
+@functools.lru_cache(maxsize=1)
+def layout_editor() -> dict[str, Any]:
+    """The admin page's layout editor (a Trigono table's boards placed by hand): the lattice
+    cells a board may go on, each with its ``key`` (``"i,j,orient"``), ``cell``, corners and
+    centre; every vertex where six of them meet, a jackpot when all six hold boards (T20),
+    with the keys of those six; and the box. The page only scales and compares keys.
+
+    >>> e = layout_editor()
+    >>> e["cells"][0]["key"], len(e["cells"]), e["box"]
+    ('-4,0,down', 77, [-3.2, -2.72, 6.4, 5.44])
+    >>> hexagon = next(j for j in e["jackpots"] if j["at"] == [0.0, 0.0])
+    >>> sorted(hexagon["cells"])[:2]
+    ['-1,-1,down', '-1,0,down']
+    """
+    reach = EDITOR_REACH
+    cells = []
+    for i in range(-reach, reach + 1):
+        for j in range(-reach, reach + 1):
+            for orient in (lattice.UP, lattice.DOWN):
+                cell = lattice.Cell(i, j, orient)
+                x, y = lattice.centroid(cell)
+                if abs(x) <= reach * 0.75 and abs(y) <= reach * 0.62:
+                    cells.append(cell)
+    keys = {cell_key(c) for c in cells}
+    vertices = sorted({v for c in cells for v in lattice.corners(c)})
+    jackpots = []
+    for v in vertices:
+        around = [cell_key(c) for c in lattice.cells_around(v)]
+        if all(k in keys for k in around):
+            jackpots.append({"vertex": [v.i, v.j], "at": _screen(*v.xy()), "cells": around})
+    w, h = reach * 0.8, reach * 0.68
+    return {
+        "cells": [{"key": cell_key(c), "cell": c.to_json(),
+                   "corners": [_screen(*v.xy()) for v in lattice.corners(c)],
+                   "centre": _screen(*lattice.centroid(c))} for c in cells],
+        "jackpots": jackpots,
+        "box": [round(-w, 4), round(-h, 4), round(2 * w, 4), round(2 * h, 4)],
+    }
+
+
 def of(printed: Mapping[str, Any]) -> dict[str, Any] | None:
     """The drawing for a printed state, or None for a game drawn from its state alone."""
     layout = printed.get("layout")

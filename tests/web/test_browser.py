@@ -124,6 +124,9 @@ def test_admin_places_a_hexagon_by_clicking_and_creates_the_table(browser: Any, 
     for cell in ["0,0,up", "-1,0,down", "-1,0,up", "-1,-1,down", "0,-1,up", "0,-1,down"]:
         page.locator(f"#layout-grid g[data-cell='{cell}']").click()
     page.locator("#layout-grid .jackpot").wait_for()  # six boards around (0, 0): T20
+    # The hub drew the grid (hub/tables/drawing.py layout_editor): one jackpot, at the vertex.
+    assert page.locator("#layout-grid .jackpot").get_attribute("data-jackpot") == "0,0"
+    assert page.locator("#layout-grid g.cell").count() == 77
     page.fill("textarea[name=players]", "Ana\nBen\nChloé\nDan\nEve\nFay\nGus")
     page.locator("#bindings input[data-board=B1]").fill("pico-a")
     shot(page, "admin.png")

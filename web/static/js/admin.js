@@ -1,6 +1,8 @@
 // Admin: the layout editor (click triangles of the lattice to place boards; jackpots
-// appear where six boards make a hexagon) and live board health.
-import { t, el, lattice, page } from "./common.js";
+// appear where six boards make a hexagon) and live board health. The hub draws the
+// editor's grid (settings.editor, hub/tables/drawing.py layout_editor: cells with their
+// corners and centres, the vertices where six cells meet): the page scales and compares keys.
+import { t, el, page } from "./common.js";
 import { connect } from "./live.js";
 import { apply as filterTables } from "./table_filter.js";
 
@@ -10,8 +12,10 @@ const bindings = document.querySelector("#bindings tbody");
 const gameSelect = document.getElementById("game");
 const fieldset = document.getElementById("layout-fieldset");
 const settings = page.settings || {};
+const editor = settings.editor || { cells: [], jackpots: [], box: [0, 0, 0, 0] };
 const SCALE = 46;
-const RANGE = 4;
+const keyOf = (cell) => cell.join(",");
+const points = (corners) => corners.map(([x, y]) => `${(x * SCALE).toFixed(2)},${(y * SCALE).toFixed(2)}`).join(" ");
 
 let placed = []; // [{id, cell, device}] in click order
 try { placed = JSON.parse(hidden.value || "[]"); } catch (e) { placed = []; }
@@ -24,8 +28,8 @@ function nextId() {
 }
 
 function toggle(cell) {
-  const key = lattice.key(cell);
-  const index = placed.findIndex((b) => lattice.key(b.cell) === key);
+  const key = keyOf(cell);
+  const index = placed.findIndex((b) => keyOf(b.cell) === key);
   if (index >= 0) placed.splice(index, 1);
   else placed.push({ id: nextId(), cell });
   save();
@@ -43,31 +47,22 @@ function save() {
 
 function drawGrid() {
   if (!svg) return;
-  const cells = [];
-  for (let i = -RANGE; i <= RANGE; i++) for (let j = -RANGE; j <= RANGE; j++) {
-    for (const o of ["up", "down"]) {
-      const [x, y] = lattice.centroid([i, j, o]);
-      if (Math.abs(x) <= RANGE * 0.75 && Math.abs(y) <= RANGE * 0.62) cells.push([i, j, o]);
-    }
-  }
-  const byKey = new Map(placed.map((b) => [lattice.key(b.cell), b]));
-  const parts = cells.map((cell) => {
-    const board = byKey.get(lattice.key(cell));
-    const [cx, cy] = lattice.centroid(cell);
-    return el("g", { class: board ? "cell placed" : "cell", "data-cell": lattice.key(cell), onclick: () => toggle(cell),
-      role: "button", tabindex: "0", "aria-pressed": board ? "true" : "false", "aria-label": board ? board.id : lattice.key(cell),
+  const byKey = new Map(placed.map((b) => [keyOf(b.cell), b]));
+  const parts = editor.cells.map(({ key, cell, corners, centre }) => {
+    const board = byKey.get(key);
+    return el("g", { class: board ? "cell placed" : "cell", "data-cell": key, onclick: () => toggle(cell),
+      role: "button", tabindex: "0", "aria-pressed": board ? "true" : "false", "aria-label": board ? board.id : key,
       onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); toggle(cell); } } },
-      el("polygon", { points: lattice.polygon(cell, SCALE) }),
-      board ? el("text", { x: cx * SCALE, y: -cy * SCALE + 5 }, board.id) : null);
+      el("polygon", { points: points(corners) }),
+      board ? el("text", { x: centre[0] * SCALE, y: centre[1] * SCALE + 5 }, board.id) : null);
   });
-  const jackpots = lattice.hexagons(placed.map((b) => b.cell)).map((v) => {
-    const [x, y] = lattice.vertexXY(v[0], v[1]);
-    return el("g", { class: "jackpot", "data-jackpot": v.join(",") },
-      el("circle", { cx: x * SCALE, cy: -y * SCALE, r: 9 }),
-      el("title", {}, t("admin.jackpot")));
-  });
-  const w = RANGE * 0.8 * SCALE, h = RANGE * 0.68 * SCALE;
-  svg.setAttribute("viewBox", `${-w} ${-h} ${2 * w} ${2 * h}`);
+  // A jackpot where the six cells around a vertex all hold a board (the hub lists them).
+  const jackpots = editor.jackpots.filter((j) => j.cells.every((key) => byKey.has(key))).map((j) =>
+    el("g", { class: "jackpot", "data-jackpot": j.vertex.join(",") },
+      el("circle", { cx: j.at[0] * SCALE, cy: j.at[1] * SCALE, r: 9 }),
+      el("title", {}, t("admin.jackpot"))));
+  const [x, y, w, h] = editor.box.map((v) => v * SCALE);
+  svg.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
   svg.replaceChildren(...parts, ...jackpots);
 }
 

@@ -1,7 +1,7 @@
 // One table as a card, and the live map of tables every public page follows (dashboard,
 // one table, big screen, overlay). Trigono draws itself (trigono_view.js); the other games
 // are drawn by their play page's renderer (web/GAMES.md), as a spectator sees them.
-import { page, t, el, lattice, gameName, getJSON, addMessages, lang } from "./common.js";
+import { page, t, el, gameName, getJSON, addMessages, lang } from "./common.js";
 import { layoutSvg, playerRows, statusLine, counts } from "./trigono_view.js";
 import { connect } from "./live.js";
 
@@ -28,7 +28,7 @@ export function gameBoard(view) {
       table: view.id, game: view.game, options: view.options || {}, state: view.state || {},
       players: view.seats || [], you: null, your_turn: false, legal_actions: [], hint: null,
       bot_thinking: view.bot_thinking, last_event_id: view.change_id, lang, view,
-    }, root, { lang, lattice, el, t, play: refuse, hint: refuse });
+    }, root, { lang, el, t, play: refuse, hint: refuse });
   } catch (err) {
     console.error(err);
     return null;

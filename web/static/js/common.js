@@ -1,5 +1,5 @@
 // Shared by every page: the page's data, translation, DOM helper, CSRF-aware fetch,
-// the triangular lattice of RECORDS.md (same maths as engines/lattice.py).
+// place labels. No geometry: the hub says where things are drawn (view.drawing).
 
 const dataElement = document.getElementById("page-data");
 export const page = dataElement ? JSON.parse(dataElement.textContent) : { lang: "fr", messages: {}, settings: {}, urls: {} };
@@ -78,41 +78,6 @@ export async function postJSON(url, body) {
   if (!response.ok) throw new Error((data.error && (data.error.text || data.error.message)) || response.statusText);
   return data;
 }
-
-// -- the triangular lattice (RECORDS.md) ---------------------------------------------
-const SQRT3_2 = Math.sqrt(3) / 2;
-export const lattice = {
-  vertexXY(i, j) { return [i + j / 2, j * SQRT3_2]; },
-  corners([i, j, o]) {
-    return o === "up" ? [[i, j], [i, j + 1], [i + 1, j]] : [[i, j + 1], [i + 1, j + 1], [i + 1, j]];
-  },
-  centroid(cell) {
-    const pts = lattice.corners(cell).map(([a, b]) => lattice.vertexXY(a, b));
-    return [(pts[0][0] + pts[1][0] + pts[2][0]) / 3, (pts[0][1] + pts[1][1] + pts[2][1]) / 3];
-  },
-  cellsAround([i, j]) {
-    return [[i, j, "up"], [i - 1, j, "down"], [i - 1, j, "up"], [i - 1, j - 1, "down"], [i, j - 1, "up"], [i, j - 1, "down"]];
-  },
-  edgeNeighbours([i, j, o]) {
-    return o === "up" ? [[i, j, "down"], [i, j - 1, "down"], [i - 1, j, "down"]] : [[i + 1, j, "up"], [i, j, "up"], [i, j + 1, "up"]];
-  },
-  key(cell) { return cell.join(","); },
-  // Vertices whose six surrounding cells are all present, sorted by (i, j): the jackpots.
-  hexagons(cells) {
-    const present = new Set(cells.map(lattice.key));
-    const seen = new Map();
-    for (const cell of cells) for (const v of lattice.corners(cell)) seen.set(v.join(","), v);
-    return [...seen.values()]
-      .filter((v) => lattice.cellsAround(v).every((c) => present.has(lattice.key(c))))
-      .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  },
-  polygon(cell, scale = 1, flipY = true) {
-    return lattice.corners(cell).map(([a, b]) => {
-      const [x, y] = lattice.vertexXY(a, b);
-      return `${(x * scale).toFixed(2)},${((flipY ? -y : y) * scale).toFixed(2)}`;
-    }).join(" ");
-  },
-};
 
 // A place as the hub labels it (hub/tables/moments.py: {kind, board?, n?}, in a moment's
 // `place` or the view's `places`), in the page's words; the page never parses a place id.

@@ -1,5 +1,5 @@
 // The generic play page: loads the game's renderer (web/GAMES.md) and feeds it views.
-import { page, t, el, lattice, getJSON, postJSON, addMessages, lang } from "./common.js";
+import { page, t, el, getJSON, postJSON, addMessages, lang } from "./common.js";
 import { connect } from "./live.js";
 
 const settings = page.settings;
@@ -23,7 +23,6 @@ function showError(message) {
 
 const api = {
   lang,
-  lattice,
   el,
   t,
   async play(action) {

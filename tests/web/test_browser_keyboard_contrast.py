@@ -342,3 +342,37 @@ def test_item14_every_public_page_has_contrast_of_4_5_to_1_with_a_player_out(
                 failures.append({"url": url, "locale": locale, **failure})
         page.context.close()
     assert not failures, json.dumps(failures, indent=1, ensure_ascii=False)
+
+
+def test_item14_grid_of_11_tables_shows_board_labels_at_24px_and_names_at_40px_at_1080p(
+    browser: Any, hub: Hub, server: ServerHandle
+) -> None:
+    for k in range(11):
+        hub.create_table("trigono", seats=["Chloé", "Dan", "Élodie"], boards=[f"B{k}a", f"B{k}b"], seed=k,
+                         table_id=f"m{k}", options={"first": "Chloé"})
+        hub.submit(f"m{k}", {"landed": f"board:B{k}a", "by": "referee"})
+    page = new_page(browser, locale="fr-FR", width=1920, height=1080)
+    page.goto(server.url + "/big?mode=grid")
+    page.wait_for_selector("#tables .grid-cell:nth-child(11) .counts li[data-count='board:B10b']")
+    labels = page.eval_on_selector_all("#tables .grid-cell .counts li[data-count^='board:']", """els => els.map((e) => {
+        const cell = e.closest('.grid-cell').getBoundingClientRect(); const box = e.getBoundingClientRect();
+        return [e.textContent, parseFloat(getComputedStyle(e).fontSize), e.checkVisibility(),
+                box.top >= cell.top && box.bottom <= cell.bottom && box.left >= cell.left && box.right <= cell.right]; })""")
+    assert len(labels) == 22, labels
+    assert all(size >= 24 and visible and inside for _, size, visible, inside in labels), labels
+    assert labels[0][0] == "1 B0a"  # the board's name and its palets, in words
+    # No text left on the drawings smaller than that (their own labels were 9 and 16 px).
+    drawn = page.eval_on_selector_all("#tables .grid-cell svg.layout text", """els => els
+        .filter((t) => t.checkVisibility())
+        .map((t) => [t.textContent, parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a])""")
+    assert all(size >= 24 for _, size in drawn), drawn
+    names = page.eval_on_selector_all("#tables .grid-cell .players .name",
+                                      "els => els.map((e) => parseFloat(getComputedStyle(e).fontSize))")
+    assert len(names) == 33 and min(names) >= 40, names
+    overlaps = page.eval_on_selector_all("#tables .grid-cell", """cells => cells.filter((c) =>
+        c.querySelector('.players').getBoundingClientRect().bottom > c.querySelector('.counts').getBoundingClientRect().top + 0.5)
+        .map((c) => c.dataset.table)""")
+    assert overlaps == []  # the counts sit under the players' rows, never over them
+    assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
+    shot(page, "issue26-grid-11-labels.png")
+    assert page.js_errors == []

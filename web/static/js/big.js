@@ -77,8 +77,13 @@ function bigCard(view) {
 let drawnIds = ""; // the tables the stage shows, in order, as last drawn
 let onScreen = null; // the table the stage showed last (rotation mode)
 
+// A grid cell's drawing is too small for its board labels (9 px at 1080p): the counts say
+// them in words under the players, out of the space the players' rows are sized from.
 function gridCell(view) {
-  return el("section", { class: "grid-cell", "data-table": view.id }, head(view, "h2"), bigCard(view));
+  const node = bigCard(view);
+  const counts = node.querySelector(".layout-box .counts");
+  if (counts) node.append(counts);
+  return el("section", { class: "grid-cell", "data-table": view.id }, head(view, "h2"), node);
 }
 
 // The stream's snapshot holds the live tables and only the newest finished ones: a

@@ -67,6 +67,13 @@ A_ALONE = "beam A alone decides"  # the firmware's fault words for a dead beam B
 BUTTON_INPUTS = ("floor", "board", "invalid", "undo", "next_round")
 
 
+def _thrower(item: Mapping[str, Any]) -> Any:
+    """Who threw, for an action item that is a throw (else None): a throw is made in its
+    thrower's turn, so a throw taken out before another player's is always refused."""
+    throw = item["action"].get("throw") if isinstance(item.get("action"), dict) else None
+    return throw.get("player") if isinstance(throw, dict) else None
+
+
 class TrigonoTable(Table):
     """A refereed Trigono match on physical boards."""
 
@@ -82,13 +89,14 @@ class TrigonoTable(Table):
         self.stuck = False  # the open throw could not be resolved: the referee must say
         self.rounds_seen = 0  # rounds finished when the last action was applied
         self.voided: list[int] = []  # sensor entries the referee voided
-        self._voids_cache: tuple[Any, set[int]] | None = None  # voids_accepted's replays, per state version
+        self._voids_cache: tuple[Any, dict[int, bool]] | None = None  # voids_accepted's replays, per state version
         self.bindings = Bindings(list(spec.get("boards", [])), list(self.printed().get("holes", {})))
 
     def trial(self) -> Self:
         twin = super().trial()
         twin.throw = None if self.throw is None else {**self.throw, "drops": list(self.throw["drops"])}
         twin.voided = list(self.voided)
+        twin._voids_cache = None  # its own (the cache's dict is filled in place)
         twin.landing = None if self.landing is None else dict(self.landing)
         twin.weighed = dict(self.weighed)
         twin.misread = None if self.misread is None else dict(self.misread)
@@ -600,29 +608,42 @@ class TrigonoTable(Table):
         out shifts whose turn each later throw was, and the hub refuses that. Worked out
         by replaying, the replays sharing their common start (cached per state version)."""
         open_drops = {d["entry"] for d in (self.throw or {}).get("drops", [])}
-        key = (self._version, len(self.actions), tuple(sorted(entries - open_drops)))
+        key = (self._version, len(self.actions))
         if self._voids_cache is None or self._voids_cache[0] != key:
-            self._voids_cache = (key, self._replays_without(entries - open_drops))
-        return (entries & open_drops) | self._voids_cache[1]
+            self._voids_cache = (key, {})
+        known = self._voids_cache[1]  # entry -> accepted, for this state (the public and the referee's view share it)
+        missing = entries - open_drops - set(known)
+        if missing:
+            accepted = self._replays_without(missing)
+            known.update({entry_id: entry_id in accepted for entry_id in missing})
+        return (entries & open_drops) | {e for e in entries - open_drops if known[e]}
 
     def _replays_without(self, entries: set[int]) -> set[int]:
         """The entries whose void (:func:`without_entry`) gives an action list the
         engine replays to its end."""
-        tried: dict[int, list[tuple[int, list[dict[str, Any]]]]] = {}  # first changed index -> (entry, actions)
-        for entry_id in entries:
-            actions = without_entry(self.actions, entry_id)
-            if actions is not None:
-                index = next(i for i, item in enumerate(self.actions) if entry_id in item["src"])
-                tried.setdefault(index, []).append((entry_id, actions))
+        made_by = {src: index for index, item in enumerate(self.actions) for src in item["src"]}
+        tried: dict[int, list[tuple[int, list[dict[str, Any]]]]] = {}  # changed index -> (entry, what replaces it)
         accepted: set[int] = set()
+        for entry_id in entries & set(made_by):
+            index = made_by[entry_id]
+            changed = without_entry(self.actions[index:index + 1], entry_id) or []
+            if not changed and index == len(self.actions) - 1:
+                accepted.add(entry_id)  # the last action taken out: the ones before were all played
+                continue
+            thrower = _thrower(self.actions[index])
+            next_thrower = _thrower(self.actions[index + 1]) if index + 1 < len(self.actions) else None
+            if not changed and None not in (thrower, next_thrower) and thrower != next_thrower:
+                continue  # the next throw would come out of turn: refused without replaying (T4)
+            tried.setdefault(index, []).append((entry_id, changed))
         state = self._initial()
+        last_tried = max(tried, default=-1)
         for index, item in enumerate(self.actions):
-            if index > max(tried, default=-1):
+            if index > last_tried:
                 break
-            for entry_id, actions in tried.get(index, []):
+            for entry_id, changed in tried.get(index, []):
                 twin = state.clone()
                 try:
-                    for later in actions[index:]:
+                    for later in [*changed, *self.actions[index + 1:]]:
                         twin.apply(twin.parse_action(later["action"]))
                 except GameError:
                     continue

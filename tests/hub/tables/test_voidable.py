@@ -52,6 +52,20 @@ def test_an_open_throws_drop_and_a_knock_in_of_an_old_throw_are_voidable_where_a
     assert shown[knocked.id] == void_accepted(f.table, knocked.id)
 
 
+def test_a_knock_in_of_the_last_throw_is_marked_as_its_void_would_be_taken_T12() -> None:
+    f = Fold(settle_s=0.4)
+    f.console(landed="board:B1")  # Ana
+    f.console(landed="board:B1")  # Ben
+    thrown = f.device("drop", t_ms=10_000, hole="small")  # Ana: into the small hole ...
+    knocked = f.device("drop", t_ms=10_100, hole="big")  # ... knocking one of B1's palets in
+    f.tick(12.0)
+    assert f.throws()[-1].get("knocked") == [{"from": "B1", "to": "B1.big"}]
+    shown = marks(f.table)
+    assert shown[thrown.id] is True  # the last throw: taking it out is always possible
+    assert {e: void_accepted(f.table, e) for e in shown} == shown
+    assert shown[knocked.id] is True
+
+
 def test_voided_entries_are_marked_and_no_longer_voidable() -> None:
     f = Fold(settle_s=0.3)
     drop = f.device("drop", t_ms=0, hole="big")

@@ -33,7 +33,7 @@ from hub.facade import Hub
 from hub.log import clock
 from hub.log.open import is_postgres_url
 from hub.log.ratelog import RateLog
-from hub.log.store import StoreOpenError, StoreWriteError
+from hub.log.store import HubBusyError, StoreOpenError, StoreWriteError
 from hub.replica import ReadOnlyHub, shared_secret
 from hub.sim.runner import SimEvent, SimTable, describe
 from hub.tables.drawing import layout_editor
@@ -45,7 +45,7 @@ from hub.tournament.model import UnknownMatchError, UnknownTournamentError
 from hub.tournament.service import TournamentService, service_for
 
 __all__ = [
-    "BadInputError", "ConflictError", "DemoTournament", "Hub", "HubError", "HubOptions",
+    "BadInputError", "ConflictError", "DemoTournament", "Hub", "HubBusyError", "HubError", "HubOptions",
     "RateLog", "ReadOnlyHub", "RefusedError", "StaleViewError", "SimEvent", "StoreOpenError", "StoreWriteError", "SimTable", "TableSpec", "TournamentService",
     "UnknownGameError", "UnknownMatchError", "UnknownTableError", "UnknownTournamentError",
     "add_hub_options", "attach_links", "clock", "describe", "errors", "is_postgres_url", "jsonlimits",

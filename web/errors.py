@@ -18,11 +18,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, jsonify, render_template
+from flask import Flask, jsonify, make_response, render_template
 from flask_wtf.csrf import CSRFError  # type: ignore[import-untyped]
 from werkzeug.exceptions import HTTPException
 
-from hub.api import ConflictError, HubError, StaleViewError, StoreWriteError, UnknownTableError
+from hub.api import (
+    ConflictError,
+    HubBusyError,
+    HubError,
+    StaleViewError,
+    StoreWriteError,
+    UnknownTableError,
+)
 from web import security
 from web.describe import refusal_text
 
@@ -74,8 +81,13 @@ def register(app: Flask) -> None:
         # Nothing was stored (a full disk, a lost store file): say so in one line, no
         # traceback per request; the hub logs it (rate-limited) and the admin page shows it.
         if security.wants_json():
-            return security.json_error(503, "StoreWriteError", str(err))
-        return page(503, "error.busy", str(err))
+            answer: Any = security.json_error(503, "StoreWriteError", str(err))
+        else:
+            answer = page(503, "error.busy", str(err))
+        if isinstance(err, HubBusyError):  # a commit in progress: worth a retry soon
+            answer = make_response(answer)
+            answer.headers["Retry-After"] = "2"
+        return answer
 
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException) -> Any:

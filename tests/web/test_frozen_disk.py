@@ -78,7 +78,7 @@ class Referee:
         return match.group(1)
 
     def post(self, path: str, *, form: dict[str, str] | None = None,
-             json_body: bytes | None = None) -> tuple[int, bytes]:
+             json_body: bytes | None = None) -> tuple[int, bytes, str | None]:
         if form is not None:
             data, kind = urllib.parse.urlencode({**form, "csrf_token": self.csrf}).encode(), \
                 "application/x-www-form-urlencoded"
@@ -89,9 +89,9 @@ class Referee:
             if json_body is not None else "text/html"})
         try:
             with self.opener.open(request, timeout=30) as answer:
-                return answer.status, answer.read()
+                return answer.status, answer.read(), answer.headers.get("Retry-After")
         except urllib.error.HTTPError as err:
-            return err.code, err.read()
+            return err.code, err.read(), err.headers.get("Retry-After")
 
 
 @pytest.fixture
@@ -138,16 +138,16 @@ def test_writes_answer_503_and_change_nothing_while_a_commit_waits_on_a_frozen_d
     finally:
         thawed.set()
         writer.join(timeout=30)
-    for door, (status, body) in answers.items():
-        assert status == 503, (door, status, body[:300])
+    for door, (status, body, retry_after) in answers.items():
+        assert status == 503 and retry_after == "2", (door, status, body[:300])
         assert b"waiting on its event store" in body and b"nothing was changed" in body, door
-    assert b'"type"' in answers["api"][1]  # the API's JSON error, one line in "message"
+    assert b'"type":"StoreWriteError"' in answers["api"][1].replace(b" ", b"")  # the API's JSON error
     # Nothing refused was applied or stored: only the frozen commit's own input landed.
     assert len(hub.export("t1")["actions"]) == actions_before + 1
     assert [t["id"] for t in hub.list_tables()] == ["t1"]
     assert "B9" not in hub.devices.ignored
     assert not any(t.get("archived") for t in hub.list_tables())
     # And the same doors work again once the disk answers.
-    status, _ = referee.post("/admin/tables/t1/archive", form={"archived": "1"})
+    status, _, _ = referee.post("/admin/tables/t1/archive", form={"archived": "1"})
     assert status in (200, 303)
     assert any(t.get("archived") for t in hub.list_tables())

@@ -70,7 +70,8 @@ def test_a_serial_flood_from_an_unbound_id_is_dropped_over_budget_counted_and_lo
         (row,) = [u for u in hub.unregistered() if u["board"] == "U1"]
         assert row["messages"] == sent and row["throttled"] == sent - flood.PER_BOARD_BURST
         # The refereed board is never limited: stored, applied and acknowledged.
-        assert wait_for(lambda: b1.out.acked == 2 and len(hub.table_view("t1")["state"]["log"]) == 1)
+        assert wait_for(lambda: b1.out.acked == 2 and len(hub.table_view("t1")["state"]["log"]) == 1,
+                        timeout=30)
         assert u1.out.acked == 0 and "U1" not in stored_boards(hub)
     finally:
         link.stop()

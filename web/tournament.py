@@ -114,7 +114,8 @@ def _rounds(view: Mapping[str, Any], stage: str) -> list[list[Mapping[str, Any]]
 
 def _brackets(view: Mapping[str, Any]) -> list[tuple[str, list[list[Mapping[str, Any]]]]]:
     """(stage, rounds) of the tournament's brackets that have matches."""
-    return [(stage, rounds) for stage in ("main", "losers", "grand", "third", "consolation") if (rounds := _rounds(view, stage))]
+    return [(stage, rounds) for stage in ("main", "losers", "grand", "third", "consolation", "c")
+            if (rounds := _rounds(view, stage))]
 
 
 # -- public pages --------------------------------------------------------------------------
@@ -289,6 +290,8 @@ def _spec_from_form() -> dict[str, Any]:
         spec["third_place"] = True
     if spec["format"] == "double":
         spec["grand_final_reset"] = bool(f.get("grand_final_reset"))
+    if spec["format"] == "abc":
+        spec["split"] = f.get("split", "ABC")
     if f.get("trigono_detailed") and spec["game"] == "trigono":
         spec["ranking"] = "trigono_detailed"
     points = f.get("points", "").strip()

@@ -131,7 +131,7 @@ def add_sim(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--tournament", type=int, metavar="N",
                    help="instead: a whole tournament of N simulated players to a podium "
                         "(--tables stations, --players per match)")
-    p.add_argument("--format", choices=["pools", "swiss", "elimination"], default="pools",
+    p.add_argument("--format", choices=["pools", "abc", "swiss", "elimination", "double"], default="pools",
                    help="tournament format (default: pools)")
     p.add_argument("--game", default="trigono",
                    help="tournament game (default: trigono, on simulated boards)")

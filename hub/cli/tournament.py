@@ -57,7 +57,7 @@ def add_tournament(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     load.set_defaults(func=cmd_load)
     s = actions.add_parser("sim", help="a whole simulated tournament on the real hub, to a podium")
     s.add_argument("players_count", type=int, metavar="N", help="number of players")
-    s.add_argument("--format", choices=["pools", "swiss", "elimination", "double"], default="pools")
+    s.add_argument("--format", choices=["pools", "abc", "swiss", "elimination", "double"], default="pools")
     s.add_argument("--game", default="trigono", help="game of every match (default: trigono, on simulated boards)")
     s.add_argument("--players", type=int, default=2, help="players per match (default: 2)")
     s.add_argument("--tables", type=int, default=4, help="stations (default: 4)")

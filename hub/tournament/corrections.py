@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from hub.errors import BadInputError, RefusedError
 from hub.tournament import placings, swiss
-from hub.tournament.model import BRACKETS, JSONDict, Match
+from hub.tournament.model import POOL_TIERS, JSONDict, Match
 
 if TYPE_CHECKING:
     from hub.tournament.state import Tournament
@@ -31,13 +31,14 @@ if TYPE_CHECKING:
 
 
 def _stale_started(t: Tournament) -> list[Match]:
-    """Started bracket matches whose sources now give other players."""
+    """Started matches filled from results (brackets, an AB/ABC pool's later games)
+    whose sources now give other players."""
     outcome: dict[str, list[str]] | None = None
     stale = []
     for m in t.matches.values():
-        if m.stage not in BRACKETS or not m.started or m.bye or not m.players:
+        if not m.sources or not m.started or m.bye or not m.players:
             continue
-        if outcome is None and any(kind in ("qualifier", "consolation") for kind, _ in m.sources):
+        if outcome is None and any(kind in POOL_TIERS for kind, _ in m.sources):
             outcome = t.pool_outcome()
         known, players = t.slot_players(m, outcome)
         if not known or sorted(players) != sorted(m.players):
@@ -52,7 +53,7 @@ def dependents(t: Tournament, match_id: str, ranking: Any, scores: dict[str, flo
     if t.spec.format == "swiss":
         return []  # a Swiss round's started matches stay: their pairings were fair when made
     saved = {mid: (m.status, m.players, m.ranking, dict(m.scores), m.station, m.table, m.forfeits, m.bye)
-             for mid, m in t.matches.items() if m.stage in BRACKETS or mid == match_id}
+             for mid, m in t.matches.items() if m.sources or mid == match_id}
     status, revision = t.status, t.revision
     m = t.matches[match_id]
     m.ranking, m.scores = ranking, scores
@@ -67,13 +68,14 @@ def dependents(t: Tournament, match_id: str, ranking: Any, scores: dict[str, flo
             for s in stale:
                 t.reset(s)
                 reset.append(s.id)
+            t.revision += 1  # a reset pool game changes the pools' outcome too
     finally:
         for mid, (st, players, rk, sc, station, table, forfeits, bye) in saved.items():
             x = t.matches[mid]
             x.status, x.players, x.ranking, x.scores = st, players, rk, sc
             x.station, x.table, x.forfeits, x.bye = station, table, forfeits, bye
         t.status = status
-        t.revision = revision + 2  # not the trial's
+        t.revision = max(t.revision, revision) + 1  # never one the trial cached an outcome at
     return sorted(reset, key=lambda mid: t.matches[mid].number)
 
 
@@ -132,8 +134,9 @@ def preview(t: Tournament, body: Mapping[str, Any]) -> JSONDict:
                   "after": list(after_lines.get(p, (0, 0.0)))}
                  for p in sorted(set(before_lines) | set(after_lines), key=lambda p: after_lines.get(p, (0, 0))[0])
                  if before_lines.get(p) != after_lines.get(p)]
-    q_before = placings.pool_outcome(t).get("qualifier", []) if t.spec.format == "pools" else []
-    q_after = placings.pool_outcome(after).get("qualifier", []) if t.spec.format == "pools" else []
+    pooled = t.spec.format in ("pools", "abc")
+    q_before = placings.pool_outcome(t).get("qualifier", []) if pooled else []
+    q_after = placings.pool_outcome(after).get("qualifier", []) if pooled else []
     qualifiers = {"in": [{"player": p, "name": t.name(p)} for p in q_after if p not in q_before],
                   "out": [{"player": p, "name": t.name(p)} for p in q_before if p not in q_after]}
     pairings = []

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from hub.tournament.pairing import pair_key, pair_swiss
 
-__all__ = ["bracket_order", "bracket_size", "group_sizes", "group_swiss", "pair_key", "pool_count",
+__all__ = ["abc_pool_games", "abc_tier", "abc_tier_counts", "bracket_order", "play_in", "bracket_size", "group_sizes", "group_swiss", "pair_key", "pool_count",
            "pool_rounds", "snake_pools", "spread_pools"]
 
 
@@ -186,6 +186,77 @@ def pool_rounds(pool: Sequence[str], seats: int) -> list[list[tuple[str, ...]]]:
                 left.remove(group)
         packed.append(rnd)
     return packed
+
+
+PoolGame = tuple[str, ...] | tuple[tuple[str, int], ...]
+"""An AB/ABC pool game: its players, or where they come from — ("winner" | "loser",
+index of an earlier game of the same pool)."""
+
+
+def abc_pool_games(pool: Sequence[str]) -> list[list[PoolGame]]:
+    """The games of one AB/ABC pool in rounds: a pool of 4 (best seed first) plays 1st
+    against 4th and 2nd against 3rd, then winners against winners and losers against
+    losers, then the third game between the two with one win each (the winners' game's
+    loser against the losers' game's winner); a smaller pool plays a round robin.
+
+    >>> abc_pool_games(["a", "b", "c", "d"])  # doctest: +NORMALIZE_WHITESPACE
+    [[('a', 'd'), ('b', 'c')],
+     [(('winner', 0), ('winner', 1)), (('loser', 0), ('loser', 1))],
+     [(('loser', 2), ('winner', 3))]]
+    >>> abc_pool_games(["a", "b", "c"])
+    [[('b', 'c')], [('a', 'c')], [('a', 'b')]]
+    """
+    if len(pool) != 4:
+        return [list(r) for r in pool_rounds(pool, 2)]
+    a, b, c, d = pool
+    return [[(a, d), (b, c)],
+            [(("winner", 0), ("winner", 1)), (("loser", 0), ("loser", 1))],
+            [(("loser", 2), ("winner", 3))]]
+
+
+def abc_tier(place: int, pool_size: int, split: str) -> int:
+    """Which AB/ABC tournament (0: A, 1: B, 2: C) a pool place leads to: the better half
+    of the pool (its two-win players in a pool of 4) into A; with ``ABC`` the next place
+    into B and the rest into C, with ``AB`` the rest into B.
+
+    >>> [abc_tier(p, 4, "ABC") for p in (1, 2, 3, 4)], [abc_tier(p, 4, "AB") for p in (1, 2, 3, 4)]
+    ([0, 0, 1, 2], [0, 0, 1, 1])
+    >>> [abc_tier(p, 3, "ABC") for p in (1, 2, 3)]
+    [0, 1, 2]
+    """
+    top = max(1, pool_size // 2)
+    if place <= top:
+        return 0
+    return 1 if split == "AB" or place == top + 1 else 2
+
+
+def abc_tier_counts(pool_sizes: Sequence[int], split: str) -> tuple[int, int, int]:
+    """How many players enter tournaments A, B and C (known at the start: one per pool
+    place, whatever the results).
+
+    >>> abc_tier_counts([4, 4, 4, 3], "ABC"), abc_tier_counts([4, 4, 4, 3], "AB")
+    ((7, 4, 4), (7, 8, 0))
+    """
+    counts = [0, 0, 0]
+    for size in pool_sizes:
+        for place in range(1, size + 1):
+            counts[abc_tier(place, size, split)] += 1
+    return counts[0], counts[1], counts[2]
+
+
+def play_in(n: int) -> tuple[int, int]:
+    """A knock-out of ``n`` duellists that is not a power of two starts with a play-in
+    round (cadrage): (matches, players exempt) — the fewest matches that leave a power
+    of two, the top seeds exempt. The bracket's byes (:func:`bracket_order`) are exactly
+    this: its first round pairs the lowest seeds and the exempt are its best.
+
+    >>> play_in(12), play_in(16), play_in(5)
+    ((4, 4), (0, 16), (1, 3))
+    """
+    low = 1 << (n.bit_length() - 1)
+    if low == n:
+        return 0, n
+    return n - low, 2 * low - n
 
 
 def bracket_order(size: int, seats: int) -> list[int]:

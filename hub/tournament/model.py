@@ -11,7 +11,7 @@ data with a JSON form; bad input raises :class:`hub.errors.BadInputError` (a
 >>> Spec.parse({"name": "x", "game": "trike", "format": "ladder"})
 Traceback (most recent call last):
 ...
-hub.errors.BadInputError: format: expected one of elimination, double, pools, swiss
+hub.errors.BadInputError: format: expected one of elimination, double, pools, swiss, abc
 """
 
 from __future__ import annotations
@@ -25,7 +25,11 @@ from hub.errors import BadInputError, HubError
 
 JSONDict = dict[str, Any]
 
-FORMATS = ("elimination", "double", "pools", "swiss")
+FORMATS = ("elimination", "double", "pools", "swiss", "abc")
+"""``abc``: the palet and pétanque organizers' AB/ABC (pools of 4 playing two games —
+winners against winners, losers against losers — then a third for the two at one win
+each; then knock-out tournaments A, B (and C) by pool record)."""
+SPLITS = ("AB", "ABC")
 TIEBREAKS = ("wins", "score", "diff", "buchholz", "median_buchholz", "head_to_head", "lot")
 DEFAULT_TIEBREAKS = ("wins", "buchholz", "score", "head_to_head", "lot")
 POOL_TIEBREAKS = ("wins", "head_to_head", "diff", "score", "lot")
@@ -33,12 +37,16 @@ POOL_TIEBREAKS = ("wins", "head_to_head", "diff", "score", "lot")
 SEEDINGS = ("rating", "registration", "random")
 RANKINGS = ("engine", "trigono_detailed")
 MAX_SEATS = 8
-BRACKETS = ("main", "consolation", "third", "losers", "grand")
+BRACKETS = ("main", "consolation", "c", "third", "losers", "grand")
 """The elimination stages: players filled from seeds and results (``third``: 3rd place;
-``losers`` and ``grand``: a double elimination's losers bracket and grand final)."""
+``losers`` and ``grand``: a double elimination's losers bracket and grand final; in an
+AB/ABC event ``main``, ``consolation`` and ``c`` are tournaments A, B and C)."""
+POOL_TIERS = ("qualifier", "consolation", "c")
+"""Where a pool place leads (the sources of the brackets' first slots): the main bracket
+(A), the consolation (B), tournament C (ABC only)."""
 SPEC_FIELDS = ("name", "game", "format", "seats", "pool_size", "advance", "consolation",
                "bracket_seats", "rounds", "points", "tiebreaks", "check_in", "seeding", "seed",
-               "options", "ranking", "third_place", "grand_final_reset")
+               "options", "ranking", "third_place", "grand_final_reset", "split")
 
 
 class TournamentError(HubError):
@@ -115,11 +123,14 @@ class Spec:
     the rules': rounds won, then who went out later in the last round, then palets held;
     see :func:`hub.tournament.model.trigono_detailed`)."""
     third_place: bool = False
+    """A match for 3rd place between the losing semi-finalists of the main bracket
+    (duels; otherwise they share 3rd)."""
     grand_final_reset: bool = True
     """Double elimination: when the losers bracket's winner wins the grand final, the
     two (each with one loss now) play it again."""
-    """A match for 3rd place between the losing semi-finalists of the main bracket
-    (duels; otherwise they share 3rd)."""
+    split: str = "ABC"
+    """AB/ABC: ``AB`` — the pools' two-win players into A, the others into B; ``ABC`` —
+    A, then the 3rd of each pool into B and the 4th into C."""
 
     @classmethod
     def parse(cls, obj: Any) -> Spec:
@@ -142,8 +153,13 @@ class Spec:
         if fmt == "pools" and advance > pool_size:
             raise BadInputError("advance: at most pool_size")
         bracket_seats = _int(obj, "bracket_seats", 2, 2, MAX_SEATS)
-        if fmt == "double" and bracket_seats != 2:
-            raise BadInputError("bracket_seats: a double elimination is played in duels (2)")
+        if fmt in ("double", "abc") and bracket_seats != 2:
+            raise BadInputError("bracket_seats: a double elimination or AB/ABC is played in duels (2)")
+        if fmt == "abc" and seats != 2:
+            raise BadInputError("seats: AB/ABC pools are played in duels (2)")
+        split = obj.get("split", "ABC")
+        if split not in SPLITS:
+            raise BadInputError(f"split: expected one of {', '.join(SPLITS)}")
         rounds = _int(obj, "rounds", 5, 1, 30)
         default_points = [float(seats - 1 - i) for i in range(seats)]
         raw_points = obj.get("points", default_points)
@@ -151,7 +167,7 @@ class Spec:
                 or any(isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1000
                        for p in raw_points)):
             raise BadInputError("points: expected a list of numbers (1st, 2nd, ... placing)")
-        raw_tb = obj.get("tiebreaks", list(POOL_TIEBREAKS if fmt == "pools" else DEFAULT_TIEBREAKS))
+        raw_tb = obj.get("tiebreaks", list(POOL_TIEBREAKS if fmt in ("pools", "abc") else DEFAULT_TIEBREAKS))
         if (not isinstance(raw_tb, list) or any(t not in TIEBREAKS for t in raw_tb)
                 or len(set(raw_tb)) != len(raw_tb)):
             raise BadInputError(f"tiebreaks: expected distinct names among {', '.join(TIEBREAKS)}")
@@ -169,7 +185,7 @@ class Spec:
                    bracket_seats, rounds, tuple(float(p) for p in raw_points), tiebreaks,
                    _bool(obj, "check_in", True), seeding, _int(obj, "seed", 0, 0, 2**53),
                    tuple(sorted(options.items())), ranking, _bool(obj, "third_place", False),
-                   _bool(obj, "grand_final_reset", True))
+                   _bool(obj, "grand_final_reset", True), split)
 
     def to_json(self) -> JSONDict:
         return {"name": self.name, "game": self.game, "format": self.format,
@@ -179,7 +195,7 @@ class Spec:
                 "tiebreaks": list(self.tiebreaks), "check_in": self.check_in,
                 "seeding": self.seeding, "seed": self.seed, "options": dict(self.options),
                 "ranking": self.ranking, "third_place": self.third_place,
-                "grand_final_reset": self.grand_final_reset}
+                "grand_final_reset": self.grand_final_reset, "split": self.split}
 
     def placing_points(self, place: int, shared: int = 1) -> float:
         """Points for ``shared`` players tied from 1-based ``place`` on (the mean of the

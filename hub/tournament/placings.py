@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from hub.tournament import formats
+from hub.tournament.model import POOL_TIERS, Match
 from hub.tournament.standings import Standing
 from hub.tournament.standings import standings as standing_lines
 
@@ -23,26 +24,30 @@ if TYPE_CHECKING:
 def pool_outcome(t: Tournament) -> dict[str, list[str]]:
     """Qualifiers and the others, each in bracket-seed order (pool place first, then
     the results; players of one pool kept apart in the first round where the order
-    within a place allows it), once every pool match is done ({} before)."""
+    within a place allows it), once every pool match is done ({} before). An AB/ABC
+    event has three tiers (``qualifier``: A, ``consolation``: B, ``c``: C) by pool place
+    (:func:`hub.tournament.formats.abc_tier`)."""
     pool_matches = [m for m in t.matches.values() if m.stage == "pools"]
     if any(m.status != "done" for m in pool_matches):
         return {}
-    placed: list[tuple[int, float, float, float, int, str, bool]] = []
-    for i, pool in enumerate(t.pools):
-        name = chr(ord("A") + i)
-        lines = standing_lines(t.spec, pool, [m for m in pool_matches if m.pool == name])
-        # A player who withdrew leaves their place to the next one of the pool.
-        lines.sort(key=lambda line: t.players[line.player].status == "withdrawn")
+    placed: list[tuple[int, float, float, float, int, str, int]] = []
+    for i, lines in enumerate(pool_standings(t)):
+        # A player who withdrew during the pools leaves their place to the next one.
+        lines = sorted(lines, key=lambda line: line.player in t.left_in_pools)
         for place, line in enumerate(lines, 1):
             per = max(1, line.played)
+            if t.spec.format == "abc":
+                tier = formats.abc_tier(place, len(t.pools[i]), t.spec.split)
+            else:
+                tier = 0 if place <= t.spec.advance else 1
             placed.append((place, -line.points / per, -line.wins / per, -line.diff,
-                           line.lot, line.player, place <= t.spec.advance))
+                           line.lot, line.player, tier))
     placed.sort()
     pool_of = {p: chr(ord("A") + i) for i, pool in enumerate(t.pools) for p in pool}
     out: dict[str, list[str]] = {}
-    for stage, qualified in (("qualifier", True), ("consolation", False)):
-        tier = [p for p in placed if p[6] == qualified]
-        out[stage] = formats.spread_pools([p[5] for p in tier], [p[0] for p in tier], pool_of,
+    for index, stage in enumerate(POOL_TIERS if t.spec.format == "abc" else POOL_TIERS[:2]):
+        members = [p for p in placed if p[6] == index]
+        out[stage] = formats.spread_pools([p[5] for p in members], [p[0] for p in members], pool_of,
                                           t.spec.bracket_seats)
     return out
 
@@ -58,9 +63,38 @@ def standings(t: Tournament, players: Iterable[str] | None = None, *,
 
 
 def pool_standings(t: Tournament) -> list[list[Standing]]:
+    """Each pool's standings. An AB/ABC pool of 4 whose five games are done is ranked by
+    its games, not by points: the winners' game's winner, the third game's winner and
+    loser, the losers' game's loser (``decided_by``: ``record``)."""
     pool_matches = [m for m in t.matches.values() if m.stage == "pools"]
-    return [standing_lines(t.spec, pool, [m for m in pool_matches if m.pool == chr(ord("A") + i)])
-            for i, pool in enumerate(t.pools)]
+    out = []
+    for i, pool in enumerate(t.pools):
+        games = [m for m in pool_matches if m.pool == chr(ord("A") + i)]
+        lines = standing_lines(t.spec, pool, games)
+        if t.spec.format == "abc" and len(games) == 5 and all(m.status == "done" for m in games):
+            order = record_order(games, [line.player for line in lines])
+            by_player = {line.player: line for line in lines}
+            lines = [by_player[p] for p in order]
+            for rank, line in enumerate(lines, 1):
+                line.rank = rank
+                line.decided_by = "record"
+        out.append(lines)
+    return out
+
+
+def record_order(games: list[Match], by_points: list[str]) -> list[str]:
+    """An AB/ABC pool of 4 by its games (:func:`pool_standings`); a player a game did not
+    place (a bye after a withdrawal) follows, by points."""
+    def flat(m: Match) -> list[str]:
+        return [p for g in m.ranking for p in g]
+
+    _, _, winners, losers, third = games
+    order: list[str] = []
+    for m, index in ((winners, 0), (third, 0), (third, 1), (losers, 1)):
+        ranked = flat(m)
+        if index < len(ranked) and ranked[index] not in order:
+            order.append(ranked[index])
+    return order + [p for p in by_points if p not in order]
 
 
 def bracket_ranking(t: Tournament, stage: str) -> list[tuple[int, str]]:
@@ -98,9 +132,10 @@ def final_ranking(t: Tournament, lines: list[Standing] | None = None) -> list[tu
         order = [p for g in third.ranking for p in g]
         kept = [(place, p) for place, p in out if p not in order]
         out = [x for x in kept if x[0] < 3] + [(3, order[0]), (4, order[1])] + [x for x in kept if x[0] >= 3]
-    if t.spec.format == "pools":
-        offset = len(out)
-        out += [(place + offset, p) for place, p in bracket_ranking(t, "consolation")]
+    if t.spec.format in ("pools", "abc"):  # then B (and C), each after the one before
+        for stage in ("consolation", "c"):
+            offset = len(out)
+            out += [(place + offset, p) for place, p in bracket_ranking(t, stage)]
     if t.status == "finished":  # everyone placed once: those no bracket placed, by standing
         placed = {p for _, p in out}
         withdrawn = {p for p in t.order if t.players[p].status == "withdrawn"}

@@ -59,6 +59,7 @@ from hub.errors import BadInputError, RefusedError
 from hub.tournament import corrections, formats, placings, scheduling, swiss
 from hub.tournament.model import (
     BRACKETS,
+    POOL_TIERS,
     JSONDict,
     Match,
     Player,
@@ -101,6 +102,9 @@ class Tournament:
         self.revision = 0
         """Bumped by every entry that can change the pools' outcome (cached by it)."""
         self._outcome: tuple[int, dict[str, list[str]]] = (-1, {})
+        self.left_in_pools: set[str] = set()
+        """Players who withdrew before any bracket match was started: their pool place
+        goes to the next one (later, a place no longer moves: matches were played on it)."""
         self.redraw_due = False
         """Set by a ``correct`` entry that changed a Swiss result of an earlier round: the
         current round's matches not started are drawn again (:func:`swiss.redraw_entry`)."""
@@ -201,11 +205,13 @@ class Tournament:
         if p.status == "withdrawn":
             raise RefusedError(f"{p.name} has already withdrawn", "tour_already_withdrawn", name=p.name)
         p.status = "withdrawn"
+        if not any(m.stage in BRACKETS and m.started and not m.bye for m in self.matches.values()):
+            self.left_in_pools.add(p.id)
         for m in self.matches.values():
             if p.id not in m.players or p.id in m.forfeits:
                 continue
             # A bracket match not started is simply filled again without them (resolve).
-            if m.status == "called" or (m.status == "ready" and m.stage not in BRACKETS):
+            if m.status == "called" or (m.status == "ready" and not m.sources):
                 self._forfeit(m, p.id)
 
     # -- start and draws ------------------------------------------------------------------
@@ -245,6 +251,8 @@ class Tournament:
             self._double([("seed", s) for s in range(1, len(order) + 1)])
         elif self.spec.format == "pools":
             self._build_pools()
+        elif self.spec.format == "abc":
+            self._build_abc()
 
     def new_match(self, stage: str, rnd: int, players: tuple[str, ...] = (),
                    pool: str | None = None, sources: tuple[Source, ...] = ()) -> Match:
@@ -267,6 +275,32 @@ class Tournament:
         self._bracket("main", [("qualifier", s) for s in range(1, qualified + 1)])
         if self.spec.consolation and len(self.order) - qualified >= 2:
             self._bracket("consolation", [("consolation", s) for s in range(1, len(self.order) - qualified + 1)])
+
+    def _build_abc(self) -> None:
+        """AB/ABC: pools of 4 (3 or 2 where the count asks: :func:`formats.group_sizes`)
+        spread by seed; a pool of 4 plays its 1st against its 4th and its 2nd against its
+        3rd, then winners against winners and losers against losers, then the two at one
+        win each play the third game (matches filled from results, like a bracket's); a
+        smaller pool plays a round robin. Then tournaments A, B (and C) by pool place
+        (:func:`formats.abc_tiers`), each a knock-out whose first round is a play-in
+        (cadrage) when its count is not a power of two."""
+        sizes = formats.group_sizes(len(self.order), 4)
+        self.pools = formats.snake_pools(self.order, len(sizes))
+        schedules = [formats.abc_pool_games(pool) for pool in self.pools]
+        ids: list[list[str]] = [[] for _ in self.pools]  # each pool's matches, in game order
+        for r in range(max(len(s) for s in schedules)):
+            for i, schedule in enumerate(schedules):
+                for game in schedule[r] if r < len(schedule) else []:
+                    if all(isinstance(x, str) for x in game):
+                        m = self.new_match("pools", r + 1, tuple(str(x) for x in game), pool=chr(ord("A") + i))
+                    else:  # ("winner" | "loser", index of an earlier game of this pool)
+                        sources = tuple((str(x[0]), ids[i][int(x[1])]) for x in game)
+                        m = self.new_match("pools", r + 1, pool=chr(ord("A") + i), sources=sources)
+                    ids[i].append(m.id)
+        counts = formats.abc_tier_counts([len(p) for p in self.pools], self.spec.split)
+        for stage, tier, count in zip(("main", "consolation", "c"), POOL_TIERS, counts, strict=True):
+            if count >= 2:
+                self._bracket(stage, [(tier, s) for s in range(1, count + 1)])
 
     def _bracket(self, stage: str, seeds: list[Source]) -> None:
         k = self.spec.bracket_seats
@@ -328,7 +362,7 @@ class Tournament:
         if m.forfeits:
             ranking = (*ranking, tuple(m.forfeits))
         if len(ranking[0]) != 1:
-            if m.stage in BRACKETS:
+            if m.stage in BRACKETS or self.spec.format == "abc":
                 raise BadInputError("ranking: an elimination match needs a single winner")
             if game_spec(self.spec.game).always_a_winner:
                 raise BadInputError(f"ranking: a game of {self.spec.game} always has a single winner")
@@ -404,7 +438,7 @@ class Tournament:
                 slot = final.players[index] if again else EMPTY
             elif kind == "seed":
                 slot = self.order[ref - 1]
-            elif kind in ("qualifier", "consolation"):
+            elif kind in POOL_TIERS:
                 if outcome is None:
                     outcome = self.pool_outcome()
                 if not outcome:
@@ -425,9 +459,9 @@ class Tournament:
             return
         outcome: dict[str, list[str]] | None = None
         for m in self.matches.values():
-            if m.stage not in BRACKETS or (m.started and not (m.bye or not m.players)):
+            if not m.sources or (m.started and not (m.bye or not m.players)):
                 continue
-            if outcome is None and any(kind in ("qualifier", "consolation") for kind, _ in m.sources):
+            if outcome is None and any(kind in POOL_TIERS for kind, _ in m.sources):
                 outcome = self.pool_outcome()
             known, slots = self.slot_players(m, outcome)
             players = [p for p in slots if self.players[p].status != "withdrawn"]

@@ -39,10 +39,12 @@ def check_invariants(t: Tournament) -> None:
     # Standings equal a recomputation from the log.
     assert Tournament.replay("T", t.log).to_json() == t.to_json()
     # Every qualifier in exactly one bracket slot, in the bracket of their tier.
-    if t.spec.format == "pools":
+    if t.spec.format in ("pools", "abc"):
         outcome = placings.pool_outcome(t)
         if outcome:
-            for stage, tier in (("main", "qualifier"), ("consolation", "consolation")):
+            for stage, tier in (("main", "qualifier"), ("consolation", "consolation"), ("c", "c")):
+                if tier not in outcome:
+                    continue
                 first = [p for m in t.matches.values() if m.stage == stage and m.round == 1 for p in m.players]
                 assert len(first) == len(set(first))
                 if any(m.stage == stage for m in t.matches.values()):
@@ -152,6 +154,8 @@ def check_random_event(fmt: str, n: int, seed: int) -> None:
     rng = random.Random(seed)
     extra: dict[str, Any] = {"rounds": 4} if fmt == "swiss" else {"pool_size": 4, "advance": 2,
                                                                   "third_place": seed % 2 == 0}
+    if fmt == "abc":
+        extra = {"split": "AB" if seed % 3 == 0 else "ABC", "third_place": seed % 2 == 0}
     t = create(fmt, n, **extra)
     for i in range(3):
         step(t, {"type": "station", "station": {"id": f"s{i}", "seats": 2}})
@@ -186,14 +190,14 @@ SIZES = st.sampled_from([4, 5, 7, 8, 12, 16, 23, 32, 64])  # to 128: the deep ru
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(["pools", "elimination", "double", "swiss"]), SIZES, st.integers(0, 2**32))
+@given(st.sampled_from(["pools", "elimination", "double", "swiss", "abc"]), SIZES, st.integers(0, 2**32))
 def test_invariants_hold_over_random_results_and_corrections(fmt: str, n: int, seed: int) -> None:
     check_random_event(fmt, n, seed)
 
 
 @pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(["pools", "elimination", "double", "swiss"]), st.integers(4, 128), st.integers(0, 2**32))
+@given(st.sampled_from(["pools", "elimination", "double", "swiss", "abc"]), st.integers(4, 128), st.integers(0, 2**32))
 def test_invariants_hold_over_random_results_and_corrections_deep(fmt: str, n: int, seed: int) -> None:
     check_random_event(fmt, n, seed)
 

@@ -133,3 +133,94 @@ def test_the_create_form_shows_only_the_chosen_formats_settings(browser: Any, hu
     assert not page.is_visible(f"{form} input[name=third_place]")
     assert page.get_attribute(f"{form} input[name=points]", "placeholder") == "1 0"  # what a win counts by default
     assert page.js_errors == []
+
+
+def test_sixteen_players_ab_abc_with_a_correction_after_the_split(browser: Any, hub: Hub, server: ServerHandle) -> None:  # noqa: F811
+    """Issue 25: an AB/ABC event from the create form: pools of 4 play their two games and
+    the third, tournaments A, B and C are drawn by record; a pool game is then corrected
+    (its preview names the started games and bracket matches to replay), confirmed, and
+    everyone is still in exactly one tournament, A holding the two-win players."""
+    page = new_page(browser, locale="fr-FR", width=1280, height=900)
+    login_page(page, server, "/tournaments/")
+    page.fill("#new-tournament input[name=name]", "Concours ABC")
+    page.select_option("#new-tournament select[name=game]", "triominos")
+    page.select_option("#new-tournament select[name=format]", "abc")
+    assert page.locator("#new-tournament select[name=split]").is_visible()
+    assert not page.locator("#new-tournament input[name=pool_size]").is_visible()
+    page.select_option("#new-tournament select[name=split]", "ABC")
+    page.click("#new-tournament button[type=submit]")
+    page.wait_for_url("**/admin")
+    admin = page.url
+    tid = admin.rstrip("/").split("/")[-2]
+    page.fill("#import-form textarea[name=csv]", "name\n" + "\n".join(NAMES))
+    page.click("#import-form button[type=submit]")
+    page.click("#check-in-all button")
+    page.wait_for_selector("#registration tr.present")
+    assert page.locator("#registration tr.present").count() == 16
+    for station in ("row1", "row2"):
+        page.fill("#station-form input[name=station]", station)
+        page.click("#station-form button[type=submit]")
+    page.click("#start-form button")
+    page.wait_for_selector(".launch-preview")
+    assert page.locator(".launch-pools .card").count() == 4
+    page.click(".confirm-launch button[type=submit]")
+    page.wait_for_selector("#results")
+    api = server.url + f"/api/tournaments/{tid}"
+
+    def view() -> Any:
+        return page.request.get(api).json()
+
+    def play_one() -> None:
+        page.locator("#results > ul.admin-matches > li .result-form button").first.click()
+        page.wait_for_load_state()
+
+    # The pools: 5 games each (1st-4th, 2nd-3rd, winners, losers, the third game).
+    while any(m["stage"] == "pools" and m["status"] != "done" for m in view()["matches"]):
+        play_one()
+    now = view()
+    assert sum(m["stage"] == "pools" for m in now["matches"]) == 20
+    page.goto(f"{server.url}/tournaments/{tid}/bracket")
+    headings = page.locator(".bracket-block h2").all_inner_texts()
+    assert headings == ["Concours A", "Concours B", "Concours C"]
+    # Play on until a match of each tournament has started: the correction comes after the split.
+    while not all(any(m["stage"] == s and m["status"] in ("called", "done") and not m["bye"] for m in view()["matches"])
+                  for s in ("main", "consolation", "c")):
+        page.goto(admin)
+        play_one()
+    game = next(m for m in view()["matches"] if m["stage"] == "pools" and m["round"] == 1 and m["pool"] == "A")
+    winner, loser = game["ranking"][0][0], game["ranking"][1][0]
+    page.goto(admin)
+    page.click("#corrections summary")
+    form = page.locator(f"#corrections form[data-match={game['id']}]")
+    form.locator(f"select[name=place_{winner}]").select_option("2")
+    form.locator(f"select[name=place_{loser}]").select_option("1")
+    form.locator("button").click()
+    page.wait_for_selector(".correction-preview")
+    reset = page.locator(".correction-preview h3.warn + ul li").all_inner_texts()
+    assert reset, "the later pool games already played must be listed to replay"
+    page.click(".confirm-correction button[type=submit]")
+    page.wait_for_load_state()
+    after = view()
+    assert next(m for m in after["matches"] if m["id"] == game["id"])["ranking"][0] == [loser]
+    for _ in range(80):
+        if view()["status"] == "finished":
+            break
+        page.goto(admin)
+        play_one()
+    final = view()
+    assert final["status"] == "finished"
+    wins = {p["id"]: 0 for p in final["players"]}
+    for m in final["matches"]:
+        if m["stage"] == "pools" and not m["bye"]:
+            wins[m["ranking"][0][0]] += 1
+    entered = {s: sorted(p for m in final["matches"] if m["stage"] == s and m["round"] == 1 for p in m["players"])
+               for s in ("main", "consolation", "c")}
+    assert sorted(p for ps in entered.values() for p in ps) == sorted(wins)  # everyone once
+    assert [wins[p] for p in entered["main"]] == [2] * 8
+    assert [wins[p] for p in entered["consolation"]] == [1] * 4 and [wins[p] for p in entered["c"]] == [0] * 4
+    assert sorted(r["player"] for r in final["ranking"]) == sorted(wins)
+    page.goto(f"{server.url}/tournaments/{tid}/bracket")
+    for stage, count in (("main", 7), ("consolation", 3), ("c", 3)):
+        assert page.locator(f".bracket[data-stage={stage}] .bracket-match").count() == count
+    shot(page, "tournament-abc-bracket.png")
+    assert page.js_errors == []

@@ -288,6 +288,8 @@ def _spec_from_form() -> dict[str, Any]:
                             "advance": _form_int("advance", 2), "rounds": _form_int("rounds", 5)}
     if f.get("third_place"):
         spec["third_place"] = True
+    if f.get("playoff") and spec["format"] in ("pools", "abc"):
+        spec["playoff"] = True
     if spec["format"] == "double":
         spec["grand_final_reset"] = bool(f.get("grand_final_reset"))
     if spec["format"] == "abc":

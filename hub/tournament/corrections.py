@@ -53,7 +53,8 @@ def dependents(t: Tournament, match_id: str, ranking: Any, scores: dict[str, flo
     if t.spec.format == "swiss":
         return []  # a Swiss round's started matches stay: their pairings were fair when made
     saved = {mid: (m.status, m.players, m.ranking, dict(m.scores), m.station, m.table, m.forfeits, m.bye)
-             for mid, m in t.matches.items() if m.sources or mid == match_id}
+             for mid, m in t.matches.items() if m.sources or m.stage == "playoff" or mid == match_id}
+    known = set(t.matches)  # a play-off the trial calls for is created, then forgotten
     status, revision = t.status, t.revision
     m = t.matches[match_id]
     m.ranking, m.scores = ranking, scores
@@ -74,6 +75,8 @@ def dependents(t: Tournament, match_id: str, ranking: Any, scores: dict[str, flo
             x = t.matches[mid]
             x.status, x.players, x.ranking, x.scores = st, players, rk, sc
             x.station, x.table, x.forfeits, x.bye = station, table, forfeits, bye
+        for mid in [mid for mid in t.matches if mid not in known]:
+            del t.matches[mid]
         t.status = status
         t.revision = max(t.revision, revision) + 1  # never one the trial cached an outcome at
     return sorted(reset, key=lambda mid: t.matches[mid].number)

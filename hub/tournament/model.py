@@ -46,7 +46,7 @@ POOL_TIERS = ("qualifier", "consolation", "c")
 (A), the consolation (B), tournament C (ABC only)."""
 SPEC_FIELDS = ("name", "game", "format", "seats", "pool_size", "advance", "consolation",
                "bracket_seats", "rounds", "points", "tiebreaks", "check_in", "seeding", "seed",
-               "options", "ranking", "third_place", "grand_final_reset", "split")
+               "options", "ranking", "third_place", "grand_final_reset", "split", "playoff")
 
 
 class TournamentError(HubError):
@@ -131,6 +131,10 @@ class Spec:
     split: str = "ABC"
     """AB/ABC: ``AB`` — the pools' two-win players into A, the others into B; ``ABC`` —
     A, then the 3rd of each pool into B and the 4th into C."""
+    playoff: bool = False
+    """Pools: when the tie-breaks (all but ``lot``) cannot separate the players on either
+    side of a qualifying place, they play a play-off match for it (stage ``playoff``)
+    instead of a draw by lot (:func:`hub.tournament.placings.playoffs_needed`)."""
 
     @classmethod
     def parse(cls, obj: Any) -> Spec:
@@ -185,7 +189,7 @@ class Spec:
                    bracket_seats, rounds, tuple(float(p) for p in raw_points), tiebreaks,
                    _bool(obj, "check_in", True), seeding, _int(obj, "seed", 0, 0, 2**53),
                    tuple(sorted(options.items())), ranking, _bool(obj, "third_place", False),
-                   _bool(obj, "grand_final_reset", True), split)
+                   _bool(obj, "grand_final_reset", True), split, _bool(obj, "playoff", False))
 
     def to_json(self) -> JSONDict:
         return {"name": self.name, "game": self.game, "format": self.format,
@@ -195,7 +199,8 @@ class Spec:
                 "tiebreaks": list(self.tiebreaks), "check_in": self.check_in,
                 "seeding": self.seeding, "seed": self.seed, "options": dict(self.options),
                 "ranking": self.ranking, "third_place": self.third_place,
-                "grand_final_reset": self.grand_final_reset, "split": self.split}
+                "grand_final_reset": self.grand_final_reset, "split": self.split,
+                "playoff": self.playoff}
 
     def placing_points(self, place: int, shared: int = 1) -> float:
         """Points for ``shared`` players tied from 1-based ``place`` on (the mean of the

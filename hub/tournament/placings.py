@@ -24,24 +24,17 @@ if TYPE_CHECKING:
 def pool_outcome(t: Tournament) -> dict[str, list[str]]:
     """Qualifiers and the others, each in bracket-seed order (pool place first, then
     the results; players of one pool kept apart in the first round where the order
-    within a place allows it), once every pool match is done ({} before). An AB/ABC
-    event has three tiers (``qualifier``: A, ``consolation``: B, ``c``: C) by pool place
-    (:func:`hub.tournament.formats.abc_tier`)."""
-    pool_matches = [m for m in t.matches.values() if m.stage == "pools"]
-    if any(m.status != "done" for m in pool_matches):
+    within a place allows it), once every pool match (and play-off) is done ({} before).
+    An AB/ABC event has three tiers (``qualifier``: A, ``consolation``: B, ``c``: C) by
+    pool place (:func:`hub.tournament.formats.abc_tier`)."""
+    if any(m.status not in ("done", "cancelled") for m in t.matches.values() if m.stage in ("pools", "playoff")):
         return {}
     placed: list[tuple[int, float, float, float, int, str, int]] = []
-    for i, lines in enumerate(pool_standings(t)):
-        # A player who withdrew during the pools leaves their place to the next one.
-        lines = sorted(lines, key=lambda line: line.player in t.left_in_pools)
+    for i, lines in enumerate(pool_standings(t, placing=True)):
         for place, line in enumerate(lines, 1):
             per = max(1, line.played)
-            if t.spec.format == "abc":
-                tier = formats.abc_tier(place, len(t.pools[i]), t.spec.split)
-            else:
-                tier = 0 if place <= t.spec.advance else 1
             placed.append((place, -line.points / per, -line.wins / per, -line.diff,
-                           line.lot, line.player, tier))
+                           line.lot, line.player, tier_of(t, place, len(t.pools[i]))))
     placed.sort()
     pool_of = {p: chr(ord("A") + i) for i, pool in enumerate(t.pools) for p in pool}
     out: dict[str, list[str]] = {}
@@ -50,6 +43,66 @@ def pool_outcome(t: Tournament) -> dict[str, list[str]]:
         out[stage] = formats.spread_pools([p[5] for p in members], [p[0] for p in members], pool_of,
                                           t.spec.bracket_seats)
     return out
+
+
+def tier_of(t: Tournament, place: int, pool_size: int) -> int:
+    """Which bracket a pool place leads to (0: main or A, 1: consolation or B, 2: C)."""
+    if t.spec.format == "abc":
+        return formats.abc_tier(place, pool_size, t.spec.split)
+    return 0 if place <= t.spec.advance else 1
+
+
+def _tied(t: Tournament, a: Standing, b: Standing) -> bool:
+    """Equal on points and every configured tie-break but the lot."""
+    return all(a.key(c) == b.key(c) for c in ("points", *t.spec.tiebreaks) if c != "lot")
+
+
+def playoffs_needed(t: Tournament) -> list[tuple[str, tuple[str, ...]]]:
+    """(pool, players) of the play-off matches the pools call for (spec ``playoff``):
+    where the players on either side of a place that changes bracket are tied on points
+    and every tie-break but the lot, all those tied play one match for the places they
+    span (at most ``seats`` of them; more are left to the lot). A pool ranked by its
+    games (AB/ABC of 4) has no ties."""
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for i, lines in enumerate(pool_standings(t, placing=True, playoffs=False)):
+        if not lines or lines[0].decided_by == "record":
+            continue
+        size = len(t.pools[i])
+        for cut in range(1, len(lines)):
+            a, b = lines[cut - 1], lines[cut]
+            if tier_of(t, cut, size) == tier_of(t, cut + 1, size) or not _tied(t, a, b):
+                continue
+            low, high = cut - 1, cut
+            while low > 0 and _tied(t, lines[low - 1], lines[low]):
+                low -= 1
+            while high + 1 < len(lines) and _tied(t, lines[high], lines[high + 1]):
+                high += 1
+            group = tuple(line.player for line in lines[low:high + 1])
+            if len(group) <= t.spec.seats and not t.left_in_pools.intersection(group) \
+                    and (chr(ord("A") + i), group) not in out:
+                out.append((chr(ord("A") + i), group))
+    return out
+
+
+def sync_playoffs(t: Tournament) -> None:
+    """Create the play-off matches the pools now call for, once every pool match is
+    done, and cancel those no longer called for (a correction changed the tie; a done
+    one's result then no longer counts)."""
+    pools_done = all(m.status == "done" for m in t.matches.values() if m.stage == "pools")
+    needed = playoffs_needed(t) if pools_done else []
+    keys = {(pool, frozenset(group)) for pool, group in needed}
+    existing = set()
+    for m in t.matches.values():
+        if m.stage == "playoff" and m.status != "cancelled":
+            key = (m.pool, frozenset(m.players))
+            if key in keys:
+                existing.add(key)
+            else:
+                m.status = "cancelled"
+    rnd = max((m.round for m in t.matches.values() if m.stage == "pools"), default=0) + 1
+    for pool, group in needed:
+        if (pool, frozenset(group)) not in existing:
+            t.new_match("playoff", rnd, group, pool=pool)
 
 
 def standings(t: Tournament, players: Iterable[str] | None = None, *,
@@ -62,22 +115,37 @@ def standings(t: Tournament, players: Iterable[str] | None = None, *,
                                         and (before_round is None or m.round < before_round)))
 
 
-def pool_standings(t: Tournament) -> list[list[Standing]]:
+def pool_standings(t: Tournament, *, placing: bool = False, playoffs: bool = True) -> list[list[Standing]]:
     """Each pool's standings. An AB/ABC pool of 4 whose five games are done is ranked by
     its games, not by points: the winners' game's winner, the third game's winner and
-    loser, the losers' game's loser (``decided_by``: ``record``)."""
-    pool_matches = [m for m in t.matches.values() if m.stage == "pools"]
+    loser, the losers' game's loser (``decided_by``: ``record``). A done play-off match
+    orders the players it was played by (``decided_by``: ``playoff``). ``placing``: the
+    places the brackets are drawn from (a player who withdrew during the pools gives
+    their place to the next)."""
+    pool_matches = [m for m in t.matches.values() if m.stage in ("pools", "playoff")]
     out = []
     for i, pool in enumerate(t.pools):
-        games = [m for m in pool_matches if m.pool == chr(ord("A") + i)]
+        name = chr(ord("A") + i)
+        games = [m for m in pool_matches if m.pool == name and m.stage == "pools"]
         lines = standing_lines(t.spec, pool, games)
         if t.spec.format == "abc" and len(games) == 5 and all(m.status == "done" for m in games):
             order = record_order(games, [line.player for line in lines])
             by_player = {line.player: line for line in lines}
             lines = [by_player[p] for p in order]
-            for rank, line in enumerate(lines, 1):
-                line.rank = rank
+            for line in lines:
                 line.decided_by = "record"
+        if placing:
+            lines.sort(key=lambda line: line.player in t.left_in_pools)
+        if playoffs:
+            for m in pool_matches:
+                if m.stage == "playoff" and m.pool == name and m.status == "done" and m.ranking:
+                    at = sorted(k for k, line in enumerate(lines) if line.player in m.players)
+                    by_player = {line.player: line for line in lines}
+                    for k, p in zip(at, [p for g in m.ranking for p in g], strict=False):
+                        lines[k] = by_player[p]
+                        lines[k].decided_by = "playoff"
+        for rank, line in enumerate(lines, 1):
+            line.rank = rank
         out.append(lines)
     return out
 

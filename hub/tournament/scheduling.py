@@ -96,7 +96,7 @@ def on_uncall(t: Tournament, body: Mapping[str, Any], at: float) -> None:
 
 def queue(t: Tournament) -> list[Match]:
     """Matches ready to be sent to a station, in calling order."""
-    stage_order = {"pools": 0, "swiss": 0, "main": 1, "consolation": 1, "c": 1, "third": 1,
+    stage_order = {"pools": 0, "swiss": 0, "playoff": 0, "main": 1, "consolation": 1, "c": 1, "third": 1,
                    "losers": 1, "grand": 2}
     ready = [m for m in t.matches.values() if m.status == "ready"]
     return sorted(ready, key=lambda m: (stage_order[m.stage], m.round, m.number))

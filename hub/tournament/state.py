@@ -139,7 +139,7 @@ class Tournament:
         HANDLERS[kind](self, body, at)
         touched = self.matches.get(str(body.get("match")))
         if kind in ("withdraw", "start") or (kind in RESULT_ENTRIES and touched is not None
-                                             and touched.stage == "pools"):
+                                             and touched.stage in ("pools", "playoff")):
             self.revision += 1
         self.resolve()
         self.log.append(copy.deepcopy(dict(body)))  # the caller's object may change later
@@ -362,7 +362,7 @@ class Tournament:
         if m.forfeits:
             ranking = (*ranking, tuple(m.forfeits))
         if len(ranking[0]) != 1:
-            if m.stage in BRACKETS or self.spec.format == "abc":
+            if m.stage in BRACKETS or m.stage == "playoff" or self.spec.format == "abc":
                 raise BadInputError("ranking: an elimination match needs a single winner")
             if game_spec(self.spec.game).always_a_winner:
                 raise BadInputError(f"ranking: a game of {self.spec.game} always has a single winner")
@@ -457,6 +457,8 @@ class Tournament:
         byes through, and end the tournament when its last match is done."""
         if self.status == "registration":
             return
+        if self.spec.playoff and self.pools:
+            placings.sync_playoffs(self)
         outcome: dict[str, list[str]] | None = None
         for m in self.matches.values():
             if not m.sources or (m.started and not (m.bye or not m.players)):

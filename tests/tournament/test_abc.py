@@ -199,3 +199,79 @@ def test_abc_events_keep_their_invariants(n: int, split: str, seed: int) -> None
 @given(st.integers(4, 128), st.sampled_from(["AB", "ABC"]), st.integers(0, 2**32))
 def test_abc_events_keep_their_invariants_deep(n: int, split: str, seed: int) -> None:
     check_abc_event(n, split, seed)
+
+
+def test_a_play_off_match_decides_a_qualifying_place_the_tie_breaks_cannot() -> None:
+    """Spec ``playoff``: 2nd and 3rd of a pool tied on points and every tie-break but the
+    lot play a match for the place; the brackets wait for it; its result orders them
+    (``decided_by``: playoff); a correction that removes the tie cancels it."""
+    t = create("pools", 4, seats=4, advance=2, consolation=False, playoff=True)
+    (pool,) = [m for m in t.matches.values() if m.stage == "pools"]
+    step(t, {"type": "result", "match": pool.id, "ranking": ["p1", ["p2", "p3"], "p4"]})
+    (playoff,) = [m for m in t.matches.values() if m.stage == "playoff"]
+    assert sorted(playoff.players) == ["p2", "p3"] and playoff.status in ("ready", "called")
+    assert placings.pool_outcome(t) == {}  # the bracket waits for the play-off
+    assert all(not m.players for m in t.matches.values() if m.stage == "main")
+    with pytest.raises(BadInputError, match="single winner"):
+        t.apply({"type": "result", "match": playoff.id, "ranking": [["p2", "p3"]]})
+    step(t, {"type": "result", "match": playoff.id, "ranking": ["p3", "p2"]})
+    (lines,) = placings.pool_standings(t)
+    assert [line.player for line in lines] == ["p1", "p3", "p2", "p4"]
+    assert [line.decided_by for line in lines[1:3]] == ["playoff", "playoff"]
+    (final,) = [m for m in t.matches.values() if m.stage == "main"]
+    assert sorted(final.players) == ["p1", "p3"]
+    check_invariants(t)
+    # The tie corrected away: the play-off no longer counts, the final follows.
+    step(t, {"type": "correct", "match": pool.id, "ranking": ["p1", "p2", "p3", "p4"]})
+    assert t.matches[playoff.id].status == "cancelled"
+    assert sorted(t.matches[final.id].players) == ["p1", "p2"]
+    check_invariants(t)
+    # Without the option the lot decides, and no play-off is played.
+    lot = create("pools", 4, seats=4, advance=2, consolation=False)
+    step(lot, {"type": "result", "match": "m1", "ranking": ["p1", ["p2", "p3"], "p4"]})
+    assert not any(m.stage == "playoff" for m in lot.matches.values())
+    (lines,) = placings.pool_standings(lot)
+    assert lines[1].decided_by == "lot"
+
+
+def check_playoff_event(n: int, seed: int) -> None:
+    """Pools of Trike at tables of 3 with shared places, play-offs on, random results
+    and corrections: the invariants hold, and the play-offs standing at the end are
+    exactly those the pools call for, all played."""
+    rng = random.Random(seed)
+    t = create("pools", n, seats=3, pool_size=4, advance=2, playoff=True)
+    for i in range(2):
+        step(t, {"type": "station", "station": {"id": f"s{i}", "seats": 3}})
+    guard = 0
+    while t.status != "finished" and guard < 2000:
+        guard += 1
+        done = [m for m in t.matches.values() if m.status == "done" and not m.bye and len(m.players) >= 2
+                and not m.forfeits]
+        live = [m for m in t.matches.values() if m.status in ("ready", "called")]
+        if done and (rng.random() < 0.08 or not live):
+            m = rng.choice(done)
+            order: list[Any] = [p for g in m.ranking for p in g]
+            rng.shuffle(order)
+            body: dict[str, Any] = {"type": "correct", "match": m.id, "ranking": order}
+            reset = [r["match"] for r in corrections.preview(t, body)["reset"]]
+            step(t, {**body, "reset": reset})
+            check_invariants(t)
+            continue
+        m = rng.choice(live)
+        order = rng.sample(m.players, len(m.players))
+        if m.stage == "pools" and len(order) == 3 and rng.random() < 0.5:
+            order = [order[0], order[1:]]  # a shared 2nd place
+        step(t, {"type": "result", "match": m.id, "ranking": order})
+    assert t.status == "finished"
+    check_invariants(t)
+    # The play-offs standing are exactly those the pools call for, all played.
+    standing = [m for m in t.matches.values() if m.stage == "playoff" and m.status != "cancelled"]
+    assert {(m.pool, frozenset(m.players)) for m in standing} == {
+        (pool, frozenset(group)) for pool, group in placings.playoffs_needed(t)}
+    assert all(m.status == "done" for m in standing)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([4, 6, 8, 12, 16]), st.integers(0, 2**32))
+def test_play_offs_keep_the_invariants(n: int, seed: int) -> None:
+    check_playoff_event(n, seed)

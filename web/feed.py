@@ -75,7 +75,7 @@ def is_event_id(text: str) -> bool:
 @dataclass(frozen=True)
 class StreamEvent:
     id: int
-    kind: str  # "table", "table_removed", "tables", "boards", "snapshot"
+    kind: str  # "table", "table_removed", "tables", "boards", "snapshot", "tournament"
     table: str | None
     frame: bytes
 
@@ -156,6 +156,8 @@ class Feed:
                 key = ("table", str(change.get("table")))
             elif kind == "board":
                 key = ("boards", "")
+            elif kind == "tournament":  # {"id", "entries"}: its pages reload when they are behind
+                key = ("tournament", f"{change.get('tournament')}/{change.get('entries')}")
             else:
                 key = (kind, "")
             newest[key] = max(int(change["id"]), newest.get(key, 0))
@@ -187,6 +189,10 @@ class Feed:
             return StreamEvent(event_id, "table", table, sse_frame("table", view, event_id))
         if kind == "boards":
             return StreamEvent(event_id, "boards", None, sse_frame("boards", self.hub.boards(), event_id))
+        if kind == "tournament":
+            tid, entries = table.rsplit("/", 1)  # a tournament id has no "/"
+            return StreamEvent(event_id, "tournament", f"tournament/{tid}",
+                               sse_frame("tournament", {"id": tid, "entries": int(entries)}, event_id))
         if kind == "tables":
             return StreamEvent(event_id, "tables", None, sse_frame("tables", self.hub.list_tables(), event_id))
         # "reset" and anything unknown: everything again.

@@ -3,8 +3,10 @@
 Public (read-only): the list, a tournament's overview with the calls ("match 12: Ana,
 Ben, Chloé → station row2"), standings, bracket, podium, match and player pages (with
 the player's OpenSkill rating across events), big-screen modes (``?mode=standings``,
-``bracket``, ``calls``), CSV and JSON exports. Live pages reload themselves every few
-seconds (``<meta http-equiv="refresh">``: no script, nothing for the CSP to refuse).
+``bracket``, ``calls``), CSV and JSON exports. Live pages follow the live stream every page
+shares (``/api/stream``: a ``tournament`` event after each change, web/static/js/tournament.js)
+and reload when their tournament has new entries; without scripts a ``<meta
+http-equiv="refresh">`` in ``<noscript>`` does it every few seconds.
 
 Referee (login): creating a tournament, registration, check-in, withdrawals, the
 players' CSV import and export, stations, start, results by hand, corrections,
@@ -487,7 +489,8 @@ def api_view(tid: str) -> Any:
 
 @bp.get("/api/tournaments/<tid>/version")
 def api_version(tid: str) -> Any:
-    """``{"entries": N}``: what the live pages poll to know they must reload."""
+    """``{"entries": N}``: what a live page asks once its stream (re)connects, to know
+    whether it must reload (``tournament`` events on ``/api/stream`` say it after that)."""
     return jsonify({"entries": service().version(tid)})
 
 

@@ -490,6 +490,10 @@ class TournamentService:
                 time.sleep(0.5)
 
     def _changed(self, tid: str) -> None:
+        if self.hub is not None:  # on the hub's change feed: the live stream of every page
+            with self._lock:
+                entries = self._tournaments[tid].applied if tid in self._tournaments else 0
+            self.hub.feed.changed([{"kind": "tournament", "tournament": tid, "entries": entries}])
         for listener in list(self.listeners):
             try:
                 listener(tid)

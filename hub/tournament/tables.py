@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from engines.records import replay
 from hub.errors import ConflictError, HubError
+from hub.log.changes import ChangeFeed
 from hub.log.store import EventStore
 from hub.tables.layout import hexagon
 from hub.tournament.model import JSONDict, Station, trigono_detailed
@@ -28,6 +29,9 @@ class TableHub(Protocol):
     """What the service needs from :class:`hub.facade.Hub`."""
 
     store: EventStore
+    feed: ChangeFeed
+    """The hub's change feed: a tournament announces its changes there too (the web's
+    live stream carries them to the tournament pages)."""
 
     def create_table(self, game: str, *, options: Mapping[str, Any] | None = None,
                      seats: list[Any] | None = None, boards: list[Any] | None = None,

@@ -195,7 +195,7 @@ def test_abc_events_keep_their_invariants(n: int, split: str, seed: int) -> None
 
 
 @pytest.mark.slow
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(4, 128), st.sampled_from(["AB", "ABC"]), st.integers(0, 2**32))
 def test_abc_events_keep_their_invariants_deep(n: int, split: str, seed: int) -> None:
     check_abc_event(n, split, seed)

@@ -107,15 +107,25 @@ def test_big_screen_follows_the_calls_by_itself(browser: Any, hub: Hub, server: 
     svc.submit("S1", {"type": "station", "station": {"id": "row1", "seats": 2}})
     view = svc.submit("S1", {"type": "start"})
     page = new_page(browser, locale="en-GB", width=1920, height=1080)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url))
     page.goto(f"{server.url}/tournaments/S1/big?mode=calls")
+    page.wait_for_function("() => window.__live && window.__live.source.readyState === 1")
     first = view["calls"][-1]
     assert f"Match {first['number']}: {', '.join(first['players'])} → station row1" in page.inner_text(".big-calls")
     called = next(m for m in view["matches"] if m["status"] == "called")
     view = svc.submit("S1", {"type": "result", "match": called["id"], "ranking": called["players"]})
     nxt = view["calls"][-1]
     assert nxt["number"] != first["number"]
-    # The page reloads itself when the tournament has new entries (no manual refresh).
+    # The page reloads itself when the tournament has new entries (no manual refresh): a
+    # `tournament` event on the live stream tells it.
     page.wait_for_selector(f".big-calls .call:has-text('Match {nxt['number']}:')", timeout=10_000)
+    # On the live stream every page shares (issue 25): no polling, the entry count is asked
+    # once per page load (after the stream's first snapshot), never on a timer.
+    page.wait_for_function("() => window.__live && window.__live.source.readyState === 1")
+    loads = sum(1 for u in asked if "/tournaments/S1/big" in u)
+    assert loads == 2 and any("/api/stream" in u for u in asked)
+    assert sum(1 for u in asked if u.endswith("/api/tournaments/S1/version")) <= loads
     shot(page, "tournament-big-calls.png")
     assert page.js_errors == []
 

@@ -570,3 +570,17 @@ def test_a_table_decided_off_it_checks_its_ranking_then_plays_nothing_more(tmp_p
     assert again.table_view("t1")["decided"] == [["Ben"], ["Ana"]]
     assert again.list_tables()[0]["status"] == "decided"
     again.close()
+
+
+def test_a_tournament_change_is_announced_on_the_hubs_change_feed(tmp_path: Path) -> None:
+    """Issue 25: the tournament pages follow the live stream every page shares; each
+    change of a tournament is a ``tournament`` item of the hub's change feed with its
+    count of entries (what a page compares with the count it shows)."""
+    hub = Hub(tmp_path / "hub.db")
+    service = TournamentService(hub.store, hub)
+    since = hub.last_change_id()
+    service.create({"name": "Feed", "game": "trike", "format": "swiss", "check_in": False}, tournament_id="F")
+    view = service.submit("F", {"type": "register", "player": {"name": "Ana"}})
+    items = [c for c in hub.changes_since(since, timeout=0) if c["kind"] == "tournament"]
+    assert [(c["tournament"], c["entries"]) for c in items] == [("F", 1), ("F", view["entries"])]
+    hub.close()

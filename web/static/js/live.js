@@ -15,7 +15,7 @@ export function retryDelay(attempt, random = Math.random) {
   return step / 2 + random() * (step / 2);
 }
 
-export function connect({ table = null, onSnapshot, onTable, onTables, onBoards, onRemoved }) {
+export function connect({ table = null, onSnapshot, onTable, onTables, onBoards, onRemoved, onTournament }) {
   // Board health is sent only to the pages that show it.
   const query = new URLSearchParams();
   if (table) query.set("table", table);
@@ -27,7 +27,9 @@ export function connect({ table = null, onSnapshot, onTable, onTables, onBoards,
     status.dataset.state = state;
     status.textContent = t(`live.${state}`);
   };
-  const handlers = { snapshot: onSnapshot, table: onTable, tables: onTables, boards: onBoards, table_removed: onRemoved };
+  // `tournament`: {id, entries} after a tournament's new log entries (its pages reload).
+  const handlers = { snapshot: onSnapshot, table: onTable, tables: onTables, boards: onBoards, table_removed: onRemoved,
+    tournament: onTournament };
   let lastEventId = null;
   let attempt = 0;
   let source = null;

@@ -1,12 +1,14 @@
-// Tournament pages: stay current without a full-page timer, and speak the calls on the
-// big screen. The page is server-rendered; every few seconds the tournament's JSON is
-// fetched and the page reloads only when the tournament has new log entries. Calls
-// ("Match 12: Ana, Ben → station row2") are spoken once each, in the page's language,
-// when the visitor switched the voice on (browsers need that click).
+// Tournament pages: stay current on the live stream every page shares (GET /api/stream,
+// live.js `connect`), and speak the calls on the big screen. The page is server-rendered;
+// a `tournament` event names a tournament and its count of log entries, and the page
+// reloads when its own tournament has entries it does not show. After a (re)connection
+// the stream starts with a snapshot, which says nothing about tournaments: the page then
+// asks the tournament's entry count once. Calls ("Match 12: Ana, Ben → station row2") are
+// spoken once each, in the page's language, when the visitor switched the voice on
+// (browsers need that click).
 import { getJSON, t } from "./common.js";
-import { setupSpeech, speak } from "./live.js";
+import { connect, setupSpeech, speak } from "./live.js";
 
-const POLL_MS = 3000;
 const root = document.getElementById("tour-live");
 const printButton = document.getElementById("print-sheets");
 if (printButton) printButton.addEventListener("click", () => window.print());
@@ -16,9 +18,10 @@ function callText(call) {
 }
 
 if (root) {
+  const tid = root.dataset.tournament;
   const entries = Number(root.dataset.entries);
   const calls = JSON.parse(root.dataset.calls || "[]");
-  const key = `trigono.tour.spoken.${root.dataset.tournament}`;
+  const key = `trigono.tour.spoken.${tid}`;
   const button = document.getElementById("speak-toggle");
   if (button) {
     setupSpeech(button);
@@ -27,17 +30,21 @@ if (root) {
     if (!Number.isNaN(last)) for (const call of calls) if (call.at > last) speak(callText(call));
     sessionStorage.setItem(key, String(calls.length ? calls[calls.length - 1].at : 0));
   }
-  let busy = false;
-  setInterval(async () => {
-    if (busy) return;
-    busy = true;
-    try {
-      const view = await getJSON(root.dataset.api);
-      if (view.entries !== entries) window.location.reload();
-    } catch (err) {
-      // Offline for a moment: try again at the next tick.
-    } finally {
-      busy = false;
+  let reloading = false;
+  const follow = (count) => {
+    if (!reloading && count !== entries) {
+      reloading = true;
+      window.location.reload();
     }
-  }, POLL_MS);
+  };
+  connect({
+    onSnapshot: async () => {
+      try {
+        follow((await getJSON(root.dataset.api)).entries);
+      } catch (err) {
+        // Offline for a moment: the stream reconnects and sends a snapshot again.
+      }
+    },
+    onTournament: (change) => { if (change.id === tid) follow(change.entries); },
+  });
 }

@@ -19,6 +19,7 @@ from typing import Any
 
 from hub.errors import HubError, RefusedError
 from hub.facade import Hub
+from hub.log.store import HubBusyError
 from hub.sim.board import SimBoard
 from hub.sim.model import KNOCK_DELAY_MS, Outcome, hole_edges, throw_outcome
 from hub.tables.layout import hexagon
@@ -172,8 +173,13 @@ class SimEvent:
     # -- one table ------------------------------------------------------------------------
     def _play(self, run: TableRun) -> None:
         try:
-            while not self._stop.is_set() and not self._turn(run):
-                pass
+            while not self._stop.is_set():
+                try:
+                    if self._turn(run):
+                        break
+                except HubBusyError as err:  # a slow commit held the hub: the turn looks again
+                    log.warning("sim %s: %s", run.spec.id, err)
+                    self._stop.wait(0.5)
         except Exception as err:  # a table that fails must not hang the event: report it
             run.error = f"{type(err).__name__}: {err}"
             run.status = "error"

@@ -220,3 +220,35 @@ def test_the_simulator_survives_a_referee_answering_first_issue17_broken4(tmp_pa
         assert hub.game_over("t1") and hub.raced == 5
     finally:
         finish(hub, event)
+
+
+def test_a_simulated_table_waits_out_a_busy_hub_and_finishes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 24.8 made every door answer 503 (HubBusyError) after LOCK_WAIT_S while a commit
+    holds the hub: the simulator's referee calls the same doors, and a table must look again
+    afterwards instead of ending in error. The hold is real (the hub's own lock, as a frozen
+    commit holds it); the wait is shortened so that it runs out many times."""
+    import hub.facade
+
+    monkeypatch.setattr(hub.facade, "LOCK_WAIT_S", 0.05)
+    spec = SimTable("t1", {"Ana": 0.6, "Ben": 0.4}, boards=1)
+
+    def hold_the_hub(event: SimEvent) -> None:
+        assert wait_for_actions(event, 2)
+        with event.hub._lock:  # noqa: SLF001 - a commit that does not return, for a while
+            time.sleep(1.0)
+
+    hub, event = run_event(tmp_path, [spec], seed=5, during=hold_the_hub)
+    try:
+        assert event.progress()[0]["error"] is None, event.progress()
+        assert hub.game_over("t1")
+    finally:
+        finish(hub, event)
+
+
+def wait_for_actions(event: SimEvent, n: int, timeout: float = 30.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if event.progress()[0]["actions"] >= n:
+            return True
+        time.sleep(0.01)
+    return False

@@ -74,7 +74,7 @@ def _follow_the_hub(state: Any) -> None:
         state.app.extensions["tournaments"] = service_for(hub, follows_log=isinstance(hub, ReadOnlyHub))
 
 REFRESH_S = 5
-BIG_MODES = ("standings", "bracket", "calls")
+BIG_MODES = ("standings", "bracket", "calls", "podium")
 CSV_FIELDS = ("name", "club", "licence")
 MAX_IMPORT = 10_000  # rows read from one players' list; the rest refused, counted
 MAX_REASONS = 20  # refusals shown one by one; the others counted
@@ -155,7 +155,7 @@ def big(tid: str) -> Any:
         # None in play: never the hub's whole big screen (other events' tables), but this
         # tournament's own: its podium once over, else its calls.
         if view["status"] == "finished":
-            return redirect(url_for("tournament.podium", tid=tid))
+            return redirect(url_for("tournament.big", tid=tid, mode="podium"))
         mode = "calls"
     if mode not in BIG_MODES:
         mode = "standings"

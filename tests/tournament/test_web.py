@@ -83,7 +83,9 @@ def test_referee_runs_a_tournament_from_the_pages(referee: FlaskClient, hub: Hub
                 f"/matches/{first['id']}", "/players/p1", "/sheets", "/admin"):
         assert referee.get(f"/tournaments/{tid}{url}").status_code == 200, url
     big_tables = referee.get(f"/tournaments/{tid}/big?mode=tables")  # over: its podium, not others' tables
-    assert big_tables.status_code == 302 and big_tables.headers["Location"] == f"/tournaments/{tid}/podium"
+    assert big_tables.status_code == 302 and big_tables.headers["Location"] == f"/tournaments/{tid}/big?mode=podium"
+    ceremony = referee.get(f"/tournaments/{tid}/big?mode=podium").get_data(as_text=True)
+    assert 'class="ceremony"' in ceremony and view["podium"][0]["name"] in ceremony
     assert referee.application is not None
     referee.application.config["PUBLIC_URL"] = "http://192.168.1.20:8000"  # phones reach it (issue 26.3)
     sheets = referee.get(f"/tournaments/{tid}/sheets").get_data(as_text=True)

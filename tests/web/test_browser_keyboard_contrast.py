@@ -333,7 +333,8 @@ def test_item14_every_public_page_has_contrast_of_4_5_to_1_with_a_player_out(
     failures = []
     for locale in ("fr-FR", "en-GB"):
         page = new_page(browser, locale=locale)
-        page.emulate_media(color_scheme=scheme)
+        # Reduced motion: no fade-in (the big screen's next table) is caught half-transparent.
+        page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
         for url in PUBLIC_PAGES:
             page.goto(server.url + url)
             # drawn from the live stream: wait until Ana's row (out) or the game's board is there
@@ -341,6 +342,14 @@ def test_item14_every_public_page_has_contrast_of_4_5_to_1_with_a_player_out(
             for failure in contrast_failures(page):
                 failures.append({"url": url, "locale": locale, **failure})
         page.context.close()
+        # A seated player's Triolet page, a token chosen: the lit cells and the panel.
+        seated = open_seat(browser, server, "g1", "Lou", locale=locale)
+        seated.emulate_media(color_scheme=scheme, reduced_motion="reduce")
+        seated.locator(".rack-token").first.click()
+        seated.wait_for_selector("g.cell.legal")
+        for failure in contrast_failures(seated):
+            failures.append({"url": "/play/g1 (seated)", "locale": locale, **failure})
+        seated.context.close()
     assert not failures, json.dumps(failures, indent=1, ensure_ascii=False)
 
 

@@ -316,6 +316,20 @@ def contrast_failures(page: Any) -> list[dict[str, Any]]:
             for v in result["violations"] for n in v["nodes"]]
 
 
+# axe-core cannot tell an SVG text's background ("incomplete"): the boards' own labels and
+# counts are checked here against the board they are drawn on.
+SVG_CONTRAST = """() => {
+    const lum = (css) => { const [r, g, b] = css.match(/[\\d.]+/g).slice(0, 3).map((v) => {
+        const c = Number(v) / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    return [...document.querySelectorAll('svg.layout text.board-id, svg.layout text.board-count')]
+        .filter((t) => t.checkVisibility())
+        .map((t) => { const board = t.closest('g').querySelector('polygon') || t.closest('svg').querySelector('polygon');
+            return [t.textContent, ratio(getComputedStyle(t).fill, getComputedStyle(board).fill)]; })
+        .filter(([, r]) => r < 4.5); }"""
+
+
 def eliminated_table(hub: Hub) -> None:
     """Four players with one palet each: Ana throws to the floor and is out ("hors jeu")."""
     hub.create_table("trigono", seats=["Ana", "Ben", "Chloé", "Dan"], boards=["B1", "B2"], seed=3, table_id="t1",
@@ -341,6 +355,8 @@ def test_item14_every_public_page_has_contrast_of_4_5_to_1_with_a_player_out(
             page.wait_for_selector("tr.out, .overlay-player.out, .game-root svg", state="attached", timeout=10_000)
             for failure in contrast_failures(page):
                 failures.append({"url": url, "locale": locale, **failure})
+            for text, ratio in page.evaluate(SVG_CONTRAST):
+                failures.append({"url": url, "locale": locale, "target": ["svg.layout"], "text": text, "why": f"{ratio:.2f}:1"})
         page.context.close()
         # A seated player's Triolet page, a token chosen: the lit cells and the panel.
         seated = open_seat(browser, server, "g1", "Lou", locale=locale)

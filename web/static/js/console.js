@@ -15,6 +15,8 @@ function formKey(form) {
 
 function controlKey(node) {
   if (!node || !host.contains(node)) return null;
+  // A section focused on purpose (the skip link's target, #questions) keeps focus too.
+  if (node.id && node.tabIndex === -1 && !node.closest("form")) return `id|${node.id}`;
   const form = node.closest("form");
   if (node.tagName === "BUTTON") {
     const field = (name) => (form && form.elements[name] ? form.elements[name].value : "");
@@ -26,6 +28,7 @@ function controlKey(node) {
 }
 
 function findControl(key) {
+  if (key.startsWith("id|")) return document.getElementById(key.slice(3));
   for (const node of host.querySelectorAll("button, input, select, textarea, summary")) {
     if (controlKey(node) === key) return node;
   }

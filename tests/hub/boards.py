@@ -221,7 +221,10 @@ class MqttBoard:
         self.client.loop_stop()
 
 
-def wait_for(predicate: Any, timeout: float = 5.0, every: float = 0.02) -> bool:
+def wait_for(predicate: Any, timeout: float = 30.0, every: float = 0.02) -> bool:
+    """Poll ``predicate`` until it is true. ``timeout`` only guards against a hang: a passing
+    test returns as soon as the condition holds, so it is generous (a loaded CI machine
+    beside the chip emulator took more than the former 5 s)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if predicate():

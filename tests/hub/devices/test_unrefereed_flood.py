@@ -27,7 +27,9 @@ FLOOD_LINE = "which this hub does not referee"
 
 
 @pytest.fixture
-def hub(tmp_path: Path) -> Iterator[Hub]:
+def hub(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Hub]:
+    # "once per period": the whole test inside one period, however loaded the machine is
+    monkeypatch.setattr(flood, "LOG_EVERY_S", 3600.0)
     h = Hub(tmp_path / "hub.db", settle_s=0.1)
     h.ingest_loop.limit.clock = lambda: 0.0  # frozen: the budgets never refill
     h.start()

@@ -13,8 +13,10 @@ move (at ``t1``: Ben, who answers where his palet landed).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from hub.facade import Hub  # noqa: E402
-from web.server import start_server  # noqa: E402
+from web.server import ServerHandle, start_server  # noqa: E402
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 PASSWORD = "shots"
@@ -50,29 +52,70 @@ def seed_event(hub: Hub) -> list[str]:
     return games
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+# -- the plumbing every screenshot script shares (screenshots_event.py, screenshots_games.py)
+def parse_args(doc: str | None, argv: list[str] | None, *, only: bool = False) -> argparse.Namespace:
+    """OUT_DIR, --lang fr|en|both, --sizes desktop,phone (and --only); makes OUT_DIR."""
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--lang", choices=["fr", "en", "both"], default="both")
     parser.add_argument("--sizes", default="desktop,phone")
-    parser.add_argument("--only", default="", help="comma-separated page names (dashboard, big, ...)")
+    if only:
+        parser.add_argument("--only", default="", help="comma-separated page names (dashboard, big, ...)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    hub = Hub(":memory:", settle_s=0.05, bot_budget_s=0.05)
+    args.langs = ["fr", "en"] if args.lang == "both" else [args.lang]
+    args.size_names = args.sizes.split(",")
+    return args
+
+
+@contextlib.contextmanager
+def event_server(bot_budget_s: float = 0.05) -> Iterator[tuple[Hub, ServerHandle]]:
+    """A real hub in memory and the web app serving it (referee password PASSWORD)."""
+    hub = Hub(":memory:", settle_s=0.05, bot_budget_s=bot_budget_s)
     hub.start()
     handle = start_server(hub, password=PASSWORD, max_streams=32)
     try:
-        games = seed_event(hub)
-        shoot(handle.url, games, args)
+        yield hub, handle
     finally:
         handle.close()
         hub.close()
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium through Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def new_context(browser: Any, lang: str, size: str, **options: Any) -> Any:
+    width, height = SIZES[size]
+    return browser.new_context(locale="fr-FR" if lang == "fr" else "en-GB",
+                               viewport={"width": width, "height": height}, **options)
+
+
+def log_in(page: Any, url: str) -> None:
+    """The referee's login, landing on the console's table list."""
+    page.goto(f"{url}/auth/login?next=/console/")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url(f"{url}/console/")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(__doc__, argv, only=True)
+    with event_server() as (hub, handle):
+        shoot(handle.url, seed_event(hub), args)
     return 0
 
 
 def shoot(url: str, games: list[str], args: Any) -> None:
-    from playwright.sync_api import sync_playwright
-
     pages = {
         "dashboard": "/", "big": "/big?tables=hexa", "big-all": "/big", "table": "/tables/t1",
         "overlay": "/overlay/t1", "console": "/console/t1", "console-hexa": "/console/hexa",
@@ -80,19 +123,12 @@ def shoot(url: str, games: list[str], args: Any) -> None:
         **{f"play-{g.split('-')[0]}": f"/play/{g}" for g in games},
     }
     only = [p for p in args.only.split(",") if p]
-    langs = ["fr", "en"] if args.lang == "both" else [args.lang]
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        for lang in langs:
-            for size in args.sizes.split(","):
-                width, height = SIZES[size]
-                context = browser.new_context(locale="fr-FR" if lang == "fr" else "en-GB",
-                                              viewport={"width": width, "height": height})
+    with chromium() as browser:
+        for lang in args.langs:
+            for size in args.size_names:
+                context = new_context(browser, lang, size)
                 page = context.new_page()
-                page.goto(f"{url}/auth/login?next=/console/")
-                page.fill("input[name=password]", PASSWORD)
-                page.click("form button[type=submit]")
-                page.wait_for_url(f"{url}/console/")
+                log_in(page, url)
                 for game_table in games + ["t1"]:  # the seat of the player to move at each table
                     page.goto(f"{url}/console/{game_table}")
                     link = page.locator(".seats li.to-move a.seat-link")
@@ -106,7 +142,6 @@ def shoot(url: str, games: list[str], args: Any) -> None:
                     page.screenshot(path=str(args.out / f"{name}-{lang}-{size}.png"),
                                     full_page=size == "phone")
                 context.close()
-        browser.close()
 
 
 if __name__ == "__main__":

@@ -12,17 +12,11 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from screenshots import chromium, event_server, log_in, new_context, parse_args
 
-from hub.facade import Hub  # noqa: E402
-from web.server import start_server  # noqa: E402
+from hub.facade import Hub
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-PASSWORD = "shots"
-SIZES = {"desktop": (1920, 1080), "phone": (390, 844)}
 NAMES = ["Ana", "Ben", "Chloé", "Dan", "Élodie", "Féodor", "Gaia", "Hugo", "Inès", "Jules", "Katia", "Lou"]
 
 
@@ -45,16 +39,8 @@ def seed_big_event(hub: Hub, trigono: int = 12) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out", type=Path)
-    parser.add_argument("--lang", choices=["fr", "en", "both"], default="both")
-    parser.add_argument("--sizes", default="desktop,phone")
-    args = parser.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
-    hub = Hub(":memory:", settle_s=0.05, bot_budget_s=0.01)
-    hub.start()
-    handle = start_server(hub, password=PASSWORD, max_streams=32)
-    try:
+    args = parse_args(__doc__, argv)
+    with event_server(bot_budget_s=0.01) as (hub, handle):
         seed_big_event(hub)
         # The computer-against-computer games play out first (a page redrawn at every bot
         # move would not hold still for a screenshot).
@@ -64,36 +50,23 @@ def main(argv: list[str] | None = None) -> int:
                 and int(t["id"][1:]) % 2 for t in hub.list_tables()):
             time.sleep(0.5)
         shoot(handle.url, args)
-    finally:
-        handle.close()
-        hub.close()
     return 0
 
 
 def shoot(url: str, args: argparse.Namespace) -> None:
-    from playwright.sync_api import sync_playwright
-
     pages = {"event-dashboard": "/", "event-big": "/big", "event-big-grid": "/big?mode=grid",
              "event-console-index": "/console/", "event-admin": "/admin/"}
-    langs = ["fr", "en"] if args.lang == "both" else [args.lang]
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        for lang in langs:
-            for size in args.sizes.split(","):
-                width, height = SIZES[size]
-                context = browser.new_context(locale="fr-FR" if lang == "fr" else "en-GB",
-                                              viewport={"width": width, "height": height})
+    with chromium() as browser:
+        for lang in args.langs:
+            for size in args.size_names:
+                context = new_context(browser, lang, size)
                 page = context.new_page()
-                page.goto(f"{url}/auth/login?next=/console/")
-                page.fill("input[name=password]", PASSWORD)
-                page.click("form button[type=submit]")
-                page.wait_for_url(f"{url}/console/")
+                log_in(page, url)
                 for name, path in pages.items():
                     page.goto(url + path)
                     time.sleep(1.5)  # the live stream's first snapshot and the renderers
                     page.screenshot(path=str(args.out / f"{name}-{lang}-{size}.png"), full_page=size == "phone")
                 context.close()
-        browser.close()
 
 
 if __name__ == "__main__":

@@ -10,20 +10,16 @@ A real hub (in memory) and the web app; Debian's Chromium through Playwright.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from screenshots import chromium, event_server, new_context, parse_args
 
-from hub.facade import Hub  # noqa: E402
-from web.security import seat_token  # noqa: E402
-from web.server import ServerHandle, start_server  # noqa: E402
+from hub.facade import Hub
+from web.security import seat_token
+from web.server import ServerHandle
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-SIZES = {"desktop": (1920, 1080), "phone": (390, 844)}
 HUMANS = [{"name": "Lou", "bot": False}, {"name": "Ana", "bot": False}]
 NAMES = ["Ana", "Ben", "Chloé", "Dan", "Élodie", "Féodor", "Gaia", "Hugo", "Inès", "Jules", "Katia", "Lou"]
 
@@ -57,16 +53,11 @@ def seat(handle: ServerHandle, table: str, player: str) -> str:
 
 
 def shoot(hub: Hub, handle: ServerHandle, out: Path, langs: list[str], sizes: list[str]) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+    with chromium() as browser:
         for lang in langs:
             for size in sizes:
-                width, height = SIZES[size]
                 for scheme in ("light", "dark"):
-                    context = browser.new_context(locale="fr-FR" if lang == "fr" else "en-GB", color_scheme=scheme,
-                                                  viewport={"width": width, "height": height})
+                    context = new_context(browser, lang, size, color_scheme=scheme)
                     page = context.new_page()
                     suffix = f"{lang}-{size}" + ("-dark" if scheme == "dark" else "")
                     page.goto(handle.url + "/")
@@ -83,7 +74,6 @@ def shoot(hub: Hub, handle: ServerHandle, out: Path, langs: list[str], sizes: li
                     focused_board(page, seat(handle, "g2", "Ana"), out / f"games-trike-{suffix}.png", size)
                     focused_board(page, seat(handle, "g1", str(hub.table_view("g1")["state"]["to_move"])), out / f"games-triominos-{suffix}.png", size)
                     context.close()
-        browser.close()
 
 
 def snap(page: Any, path: Path, size: str) -> None:
@@ -115,21 +105,10 @@ def focused_board(page: Any, link: str, path: Path, size: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out", type=Path)
-    parser.add_argument("--lang", choices=["fr", "en", "both"], default="both")
-    parser.add_argument("--sizes", default="desktop,phone")
-    args = parser.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
-    hub = Hub(":memory:", settle_s=0.05, bot_budget_s=0.01)
-    hub.start()
-    handle = start_server(hub, password="shots", max_streams=32)
-    try:
+    args = parse_args(__doc__, argv)
+    with event_server(bot_budget_s=0.01) as (hub, handle):
         seed(hub)
-        shoot(hub, handle, args.out, ["fr", "en"] if args.lang == "both" else [args.lang], args.sizes.split(","))
-    finally:
-        handle.close()
-        hub.close()
+        shoot(hub, handle, args.out, args.langs, args.size_names)
     return 0
 
 

@@ -211,7 +211,7 @@ class Tournament:
             if p.id not in m.players or p.id in m.forfeits:
                 continue
             # A bracket match not started is simply filled again without them (resolve).
-            if m.status == "called" or (m.status == "ready" and not m.sources):
+            if m.status == "called" or (m.status == "ready" and (not m.sources or m.stage == "pools")):
                 self._forfeit(m, p.id)
 
     # -- start and draws ------------------------------------------------------------------
@@ -466,12 +466,17 @@ class Tournament:
             if outcome is None and any(kind in POOL_TIERS for kind, _ in m.sources):
                 outcome = self.pool_outcome()
             known, slots = self.slot_players(m, outcome)
-            players = [p for p in slots if self.players[p].status != "withdrawn"]
+            # An AB/ABC pool game keeps a player who withdrew, who forfeits it: the pool's
+            # results (its places, the brackets' seeds) never change behind a bracket.
+            players = [p for p in slots if m.stage == "pools" or self.players[p].status != "withdrawn"]
             if not known:
                 m.players, m.status, m.ranking, m.bye = (), "waiting", (), False
             elif len(players) >= 2:
                 m.players, m.ranking, m.bye = tuple(players), (), False
                 m.status = "ready"
+                for p in players:
+                    if self.players[p].status == "withdrawn" and p not in m.forfeits and m.status != "done":
+                        self._forfeit(m, p)
             else:
                 m.players = tuple(players)
                 m.ranking = ((players[0],),) if players else ()

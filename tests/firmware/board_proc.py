@@ -67,7 +67,7 @@ class BoardProcess:
     def events(self, kind: str | None = None) -> list[dict[str, Any]]:
         return [m for m in self.messages() if m["type"] != "health" and (kind is None or m["type"] == kind)]
 
-    def wait(self, predicate: Any, timeout: float = 10.0) -> None:
+    def wait(self, predicate: Any, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if predicate():

@@ -25,7 +25,7 @@ def tool(name: str) -> str:
     return found
 
 
-def micropython(*args: str, timeout: float = 60, env: dict[str, str] | None = None,
+def micropython(*args: str, timeout: float = 600, env: dict[str, str] | None = None,
                 cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run([tool("micropython"), *args], cwd=cwd, capture_output=True, text=True,
                           timeout=timeout, env=env)

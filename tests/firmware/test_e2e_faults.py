@@ -109,7 +109,7 @@ def test_a_board_killed_mid_outbox_delivers_every_event_exactly_once_after_resta
         health = [m for m in board.messages() if m["type"] == "health"]
         return bool(health) and health[-1]["counters"]["unacked"] == 0 and len(stored) >= 5
 
-    board.wait(hub_round, timeout=15)
+    board.wait(hub_round, timeout=60)
     drops = sorted((boot, seq) for (boot, seq), m in stored.items() if m["type"] == "drop")
     assert drops == [(first, 2), (first, 3), (first, 4)], stored  # each palet once, under its first name
     assert [k for k, m in stored.items() if m["type"] == "hello"] == [(first, 1), (new_hello(board, first)["boot"], 1)]

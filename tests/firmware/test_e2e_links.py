@@ -87,8 +87,8 @@ def test_a_broken_broker_link_never_stalls_the_loop_and_loses_nothing(
         fault(kind, broker, proxy, False)
     assert during >= FAULT_S - 2, f"serial health stopped during the fault ({during} lines)"
     assert sorted(set(made)) == [2, 3, 4], made  # the board kept classifying
-    hub.wait(lambda: {e["seq"] for e in hub.events} >= {1, 2, 3, 4}, timeout=30)
+    hub.wait(lambda: {e["seq"] for e in hub.events} >= {1, 2, 3, 4}, timeout=60)
     stall = max(h["counters"]["loop_max_ms"] for h in healths(board))
     print(f"{kind}: longest loop stall {stall} ms")
     assert stall < 500, stall  # umqtt.simple blocked the loop for the whole fault
-    board.wait(lambda: healths(board)[-1]["counters"]["acked"] >= 4, timeout=20)
+    board.wait(lambda: healths(board)[-1]["counters"]["acked"] >= 4, timeout=60)

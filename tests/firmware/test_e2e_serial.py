@@ -57,7 +57,7 @@ class SerialBoard:
         with self.lock:
             return [(m["type"], m["seq"]) for m in self.messages if m["type"] != "health"]
 
-    def wait(self, n: int, timeout: float = 10) -> None:
+    def wait(self, n: int, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
         while len(set(self.events())) < n and time.monotonic() < deadline:
             time.sleep(0.02)

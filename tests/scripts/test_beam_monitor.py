@@ -38,7 +38,7 @@ def test_board_program_shows_live_states_and_counts_edges() -> None:
             "    machine.interrupt(3, 1)\n"
             "_thread.start_new_thread(hand, ())\n")
     env = dict(os.environ, MICROPYPATH=str(ROOT / "tests" / "firmware" / "fake_machine") + ":.frozen")
-    proc = micropython("-c", hand + program, timeout=30, env=env)
+    proc = micropython("-c", hand + program, timeout=600, env=env)
     lines = [x for x in proc.stdout.splitlines() if x.startswith("BEAMS ")]
     assert lines, proc.stdout + proc.stderr
     assert any("big.B=BROKEN/1 " in x for x in lines), lines  # seen broken while the hand is in
@@ -60,7 +60,7 @@ def test_board_program_self_tests_the_gate_and_classifies_its_crossings() -> Non
              "    machine.interrupt(9, 0); time.sleep_ms(20); machine.interrupt(8, 0)\n"
              "_thread.start_new_thread(cross, ())\n")
     env = dict(os.environ, MICROPYPATH=str(ROOT / "tests" / "firmware" / "fake_machine") + ":.frozen")
-    proc = micropython("-c", steps + program, timeout=30, env=env)
+    proc = micropython("-c", steps + program, timeout=600, env=env)
     out = proc.stdout.splitlines()
     assert [x for x in out if x.startswith("SELFTEST")] == ["SELFTEST big ok", "SELFTEST L1 ok"], proc.stdout + proc.stderr
     crossings = [x for x in out if x.startswith("CROSSING")]

@@ -224,6 +224,7 @@ class Chip:
 
         self.device = MicroPythonDevice(board=self.spec, filesystem=self.fs_image)
         self.device.cdc.on_serial_data = self._from_chip
+        self._host_naks_until_data()
         self._watch_feeds()
         for hole in self.holes.values():
             for beam in range(len(hole.beams)):
@@ -233,6 +234,37 @@ class Chip:
         for hole in self.holes.values():
             if hole.emitter is not None:
                 self._on_engine(self._watch_emitter, hole)
+
+    def _host_naks_until_data(self) -> None:
+        """The USB host answers the CDC OUT endpoint as a real one does: it NAKs (holds the
+        armed buffer) until it has bytes to send. rp2040py's host completes every armed
+        OUT buffer at once, with zero bytes when it has none, so an idle chip took a USB
+        interrupt every ~10 µs of simulated time and never slept: 37-51 s of host CPU per
+        simulated second, the whole cost of the chip tests. Held here and completed by
+        :meth:`_pump` when bytes come."""
+        cdc = self.device.cdc
+        usb = cdc.usb
+        answer, on_reset = usb.on_endpoint_read, usb.on_reset
+        self._held_read: tuple[int, int] | None = None
+
+        def on_endpoint_read(endpoint: int, size: int) -> None:
+            if endpoint == cdc._out_endpoint and cdc.tx_fifo.item_count == 0:
+                self._held_read = (endpoint, size)
+                return
+            answer(endpoint, size)
+
+        def reset() -> None:
+            self._held_read = None  # a reset device re-arms its endpoints
+            on_reset()
+
+        def release() -> None:
+            if self._held_read is not None and cdc.tx_fifo.item_count:
+                held, self._held_read = self._held_read, None
+                answer(*held)
+
+        usb.on_endpoint_read = on_endpoint_read
+        usb.on_reset = reset
+        self._release_held_read = release
 
     def reset(self) -> None:
         """Press RESET (RUN pin): the chip restarts, flash kept."""
@@ -427,6 +459,7 @@ class Chip:
         chunk, self._to_chip = self._to_chip[:free], self._to_chip[free:]
         for byte in chunk:
             cdc.send_serial_byte(byte)
+        self._release_held_read()
         if self._to_chip:
             if self._pump_alarm is None:
                 self._pump_alarm = self.device.simulator.clock.create_alarm(self._pump)

@@ -63,7 +63,8 @@ def run(board: str, drops: int, work: Path) -> dict[str, Any]:
     if board == "pico_w":
         broker = Broker(work / "mosquitto")
         broker.start()
-        cfg.update(links=["mqtt"], mqtt={"broker": BROKER_IP, "port": broker.port, "keepalive_s": 15})
+        # keepalive past the run: the broker counts it in real seconds, the board in simulated ones
+        cfg.update(links=["mqtt"], mqtt={"broker": BROKER_IP, "port": broker.port, "keepalive_s": 600})
     chip = Chip(board, cfg, work / "chip", local=LOCAL if broker else None)
     out: dict[str, Any] = {}
     started = time.monotonic()

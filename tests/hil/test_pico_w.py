@@ -30,7 +30,11 @@ LOCAL = 'WIFI_SSID = "RP2040PY-GUEST"\nWIFI_PASSWORD = "emulated-ap"\nMQTT_PASSW
 
 def board_cfg(port: int) -> dict[str, Any]:
     return {"board": BOARD, "port": "rp2", "holes": [{"name": "big", "beams": [2, 3], "emitter": 4}],
-            "links": ["mqtt"], "mqtt": {"broker": BROKER_IP, "port": port, "keepalive_s": 15},
+            # The broker counts keepalive in real seconds, the board in simulated ones (20-85x
+            # slower here): with 15 s a loaded host let Mosquitto drop a board that was merely
+            # slow, and the emulated radio's bridge then died on the closed socket. The
+            # broker restart is seen by the closed connection, not by a missed ping.
+            "links": ["mqtt"], "mqtt": {"broker": BROKER_IP, "port": port, "keepalive_s": 600},
             "thresholds": {"resend_ms": 300, "selftest_every_s": 0, "health_every_s": 1, "mqtt_retry_ms": 500}}
 
 

@@ -197,9 +197,11 @@ def test_abc_events_keep_their_invariants(n: int, split: str, seed: int) -> None
     check_abc_event(n, split, seed)
 
 
+# CI budget (~60 s on 2 cores, CI=true draws the same examples): 30 examples up to 128
+# players ran past pytest's 300 s timeout, which hypothesis took for a failure to shrink.
 @pytest.mark.slow
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(4, 128), st.sampled_from(["AB", "ABC"]), st.integers(0, 2**32))
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(4, 64), st.sampled_from(["AB", "ABC"]), st.integers(0, 2**32))
 def test_abc_events_keep_their_invariants_deep(n: int, split: str, seed: int) -> None:
     check_abc_event(n, split, seed, every=10)
 

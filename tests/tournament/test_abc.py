@@ -14,27 +14,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hub.errors import BadInputError, RefusedError
-from hub.tournament import corrections, formats, placings, scheduling
+from hub.tournament import corrections, formats, placings
 from hub.tournament.state import Tournament
-from tests.tournament.test_corrections import check_invariants
+from tests.tournament.test_corrections import check_invariants, step
+from tests.tournament.test_corrections import create as create_started
 
 
 def create(fmt: str, n: int, **extra: Any) -> Tournament:
-    spec = {"name": "ABC", "game": "trike", "format": fmt, "check_in": False, "seed": 5,
-            "options": {"size": 5}, **extra}
-    t = Tournament.create("T", {"type": "create", "spec": spec})
-    for i in range(n):
-        t.apply({"type": "register", "player": {"name": f"P{i + 1}"}})
-    step(t, t.start_entry())
-    return t
-
-
-def step(t: Tournament, entry: dict[str, Any]) -> None:
-    t.apply(entry)
-    follow = scheduling.follow_up(t, entry)
-    while follow is not None:
-        t.apply(follow)
-        follow = scheduling.follow_up(t, follow)
+    """A started tournament of ``n`` registered players (seed 5: the draws these tests expect)."""
+    return create_started(fmt, n, **{"name": "ABC", "seed": 5, **extra})
 
 
 def wins(t: Tournament, player: str) -> int:

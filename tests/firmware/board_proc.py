@@ -26,6 +26,7 @@ class BoardProcess:
         shutil.copyfile(ROOT / "hardware" / "pinmap.json", workdir / "pinmap.json")
         self.control = workdir / "edges.jsonl"
         self.proc: subprocess.Popen[bytes] | None = None
+        self.reader: threading.Thread | None = None
         self.lines: list[bytes] = []
         self.lock = threading.Lock()
 
@@ -41,7 +42,8 @@ class BoardProcess:
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         with self.lock:
             self.lines = []
-        threading.Thread(target=self._read, args=(self.proc,), daemon=True).start()
+        self.reader = threading.Thread(target=self._read, args=(self.proc,), daemon=True)
+        self.reader.start()
 
     def _read(self, proc: subprocess.Popen[bytes]) -> None:
         assert proc.stdout is not None
@@ -90,9 +92,18 @@ class BoardProcess:
     def exited(self, timeout: float) -> int | None:
         assert self.proc is not None
         try:
-            return self.proc.wait(timeout=timeout)
+            code = self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             return None
+        self._drain()
+        return code
+
+    def _drain(self) -> None:
+        # The process has ended, but its last lines may still sit in the pipe: the reader
+        # thread ends at end-of-file, so joining it is what makes text() complete (CI once
+        # saw the exit before the "stopped by Ctrl-C" line was read).
+        if self.reader is not None:
+            self.reader.join(timeout=10)
 
     def stop(self) -> None:
         proc = self.proc
@@ -101,7 +112,7 @@ class BoardProcess:
         if proc.poll() is None:
             proc.kill()
         proc.wait(timeout=10)
-        time.sleep(0.05)  # let the reader thread see the end of the output
+        self._drain()
         for stream in (proc.stdin, proc.stdout):
             if stream is not None:
                 try:

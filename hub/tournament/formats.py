@@ -18,11 +18,12 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 from hub.tournament.pairing import pair_key, pair_swiss
 
 __all__ = ["abc_pool_games", "abc_tier", "abc_tier_counts", "bracket_order", "play_in", "bracket_size", "group_sizes", "group_swiss", "pair_key", "pool_count",
-           "pool_rounds", "snake_pools", "spread_pools"]
+           "pool_rounds", "round_names", "snake_pools", "spread_pools"]
 
 
 def group_sizes(n: int, seats: int) -> list[int]:
@@ -257,6 +258,50 @@ def play_in(n: int) -> tuple[int, int]:
     if low == n:
         return 0, n
     return n - low, 2 * low - n
+
+
+JSONDict = dict[str, Any]
+KNOCKOUT_STAGES = ("main", "consolation", "c")
+
+
+def round_names(rounds: Mapping[str, Mapping[int, int]], double: bool = False) -> dict[tuple[str, int], JSONDict]:
+    """What each knock-out round is called, as a kind and its parameters (pages word it):
+    counted back from the stage's last round, ``final``, ``semi``, ``quarter``, then
+    ``round_of`` (``matches``, ``players``); a double elimination's main bracket ends in
+    the ``winners_final`` (the grand final follows). A round that does not halve into the
+    next (a play-in, a losers bracket) stays ``round`` ``n``. ``rounds`` is
+    {stage: {round: matches in it}}; the seats per match is the step between rounds.
+
+    >>> names = round_names({"main": {1: 8, 2: 4, 3: 2, 4: 1}})
+    >>> [names[("main", r)]["kind"] for r in (1, 2, 3, 4)]
+    ['round_of', 'quarter', 'semi', 'final']
+    >>> names[("main", 1)]
+    {'kind': 'round_of', 'matches': 8, 'players': 16}
+    >>> round_names({"main": {1: 3, 2: 4, 3: 2, 4: 1}})[("main", 1)]  # 11 players: a play-in
+    {'kind': 'round', 'n': 1}
+    >>> round_names({"losers": {1: 2, 2: 2, 3: 1}})[("losers", 2)]
+    {'kind': 'round', 'n': 2}
+    """
+    out: dict[tuple[str, int], JSONDict] = {}
+    for stage, counts in rounds.items():
+        last = max(counts, default=0)
+        seats = 2
+        if counts.get(last - 1, 0) > 1 and counts.get(last) == 1:
+            seats = counts[last - 1]
+        for r, count in counts.items():
+            back = last - r
+            name: JSONDict = {"kind": "round", "n": r}
+            if stage in KNOCKOUT_STAGES and count == seats ** back:
+                if back == 0:
+                    name = {"kind": "winners_final" if double and stage == "main" else "final"}
+                elif back == 1:
+                    name = {"kind": "semi"}
+                elif back == 2 and seats == 2:
+                    name = {"kind": "quarter"}
+                else:
+                    name = {"kind": "round_of", "matches": count, "players": count * seats}
+            out[(stage, r)] = name
+    return out
 
 
 def bracket_order(size: int, seats: int) -> list[int]:

@@ -497,12 +497,19 @@ class Tournament:
         lines = placings.standings(self)
         ranking = placings.final_ranking(self, lines)
         names = {p.id: p.name for p in self.players.values()}
+        shown = [m for m in self.matches.values() if m.status != "cancelled"]
+        rounds: dict[str, dict[int, int]] = {}
+        for m in shown:
+            per_stage = rounds.setdefault(m.stage, {})
+            per_stage[m.round] = per_stage.get(m.round, 0) + 1
+        round_names = formats.round_names(rounds, double=self.spec.format == "double")
         return {
             "id": self.id, "spec": self.spec.to_json(), "status": self.status,
             "round": self.round, "created_at": self.created_at,
             "players": [p.to_json() for p in self.players.values()],
             "stations": [s.to_json() for s in self.stations.values()],
-            "matches": [self.match_json(m, names) for m in self.matches.values() if m.status != "cancelled"],
+            "matches": [{**self.match_json(m, names), "round_name": round_names[(m.stage, m.round)]}
+                        for m in shown],
             "standings": [{**s.to_json(), "name": names[s.player]} for s in lines],
             "pools": [{"name": chr(ord("A") + i), "standings": [{**s.to_json(), "name": names[s.player]}
                                                                 for s in pool]}

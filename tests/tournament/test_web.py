@@ -252,3 +252,26 @@ def test_a_double_elimination_is_created_from_the_form_and_its_bracket_page_show
     assert sorted(r["player"] for r in view["ranking"]) == [f"p{i}" for i in range(1, 6)]
     page = referee.get(f"/tournaments/{tid}/bracket", headers={"Accept-Language": "fr"}).get_data(as_text=True)
     assert "Tableau des perdants" in page and "Grande finale" in page
+
+
+def test_bracket_rounds_are_named_from_the_final_back_in_both_languages(referee: FlaskClient) -> None:
+    """16 duellists: 8es de finale, quarts, demi-finales, finale (issue 25: not "Tour 1..4")."""
+    where = form(referee, "/tournaments/", {"name": "Coupe", "game": "trike", "format": "elimination",
+                                             "options": '{"size": 3}'})
+    tid = where.rstrip("/").split("/")[-2]
+    token = csrf_token(referee, "/tournaments/")
+    for i in range(1, 17):
+        api_post(referee, f"/api/tournaments/{tid}/entries", {"type": "register", "player": {"name": f"J{i}"}}, token)
+        api_post(referee, f"/api/tournaments/{tid}/entries", {"type": "check_in", "player": f"p{i}"}, token)
+    view = api_post(referee, f"/api/tournaments/{tid}/entries", {"type": "start"}, token).get_json()
+    kinds = {m["round"]: m["round_name"]["kind"] for m in view["matches"] if m["stage"] == "main"}
+    assert kinds == {1: "round_of", 2: "quarter", 3: "semi", 4: "final"}
+    fr = referee.get(f"/tournaments/{tid}/bracket", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    en = referee.get(f"/tournaments/{tid}/bracket", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    for words in ("8es de finale", "Quarts de finale", "Demi-finales", "Finale"):
+        assert f"<h3>{words}</h3>" in fr
+    for words in ("Round of 16", "Quarter-finals", "Semi-finals", "Final"):
+        assert f"<h3>{words}</h3>" in en
+    final = next(m for m in view["matches"] if m["stage"] == "main" and m["round"] == 4)
+    page = referee.get(f"/tournaments/{tid}/matches/{final['id']}", headers={"Accept-Language": "fr"})
+    assert "Finale" in page.get_data(as_text=True)

@@ -118,6 +118,9 @@ def reading_refusal(refusal: Mapping[str, Any]) -> str:
     return refusal_words(refusal)
 
 
+FIELD_LABELS = {"key": "licence"}  # a setting's name -> its label's key where they differ
+
+
 def shown_params(params: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, value in params.items():
@@ -134,6 +137,9 @@ def shown_params(params: Mapping[str, Any]) -> dict[str, Any]:
             out[name] = action_number(value)
         elif name == "by":
             out[name] = who(value)
+        elif name == "field" and isinstance(value, str) and known(f"tour.{FIELD_LABELS.get(value, value)}"):
+            # a tournament setting by the label its form shows
+            out[name] = gettext(f"tour.{FIELD_LABELS.get(value, value)}").rstrip(" :")
         elif name == "game" and isinstance(value, str) and known(f"game.{value}"):
             out[name] = gettext(f"game.{value}")
         elif isinstance(value, list):

@@ -57,6 +57,7 @@ from web.describe import refusal_text
 from web.errors import page as error_page
 from web.errors import status_key
 from web.flashing import flash_key, flash_refusal
+from web.i18n import gettext
 from web.security import is_logged_in, json_error, login_required
 from web.share import phone_url, qr_data_uri, reachable_by_phones
 
@@ -269,7 +270,7 @@ def _form_int(name: str, default: int) -> int:
     try:
         return int(raw)
     except ValueError:
-        raise BadInputError(f"{name}: expected a whole number") from None
+        raise BadInputError(f"{name}: expected a whole number", "tour_not_a_number", field=name) from None
 
 
 @bp.post("/tournaments/")
@@ -362,7 +363,7 @@ def _entry_from_form(view: Mapping[str, Any]) -> dict[str, Any]:
                 try:
                     scores[p] = float(raw)
                 except ValueError:
-                    raise BadInputError("score: expected a number") from None
+                    raise BadInputError("score: expected a number", "tour_bad_scores") from None
         entry: dict[str, Any] = {"type": action, "match": mid, "ranking": [places[k] for k in sorted(places)]}
         if scores:
             entry["scores"] = scores
@@ -455,8 +456,9 @@ def players_import(tid: str) -> Any:
     flash_key("tour.imported", n=taken)
     if refused or len(players) > len(read):
         flash_key("tour.import_refused", n=len(refused) + len(players) - len(read))
-    for i, reason in refused[:MAX_REASONS]:
-        flash_refusal(f"{read[i].get('name', '?')}: {reason}")
+    for i, err in refused[:MAX_REASONS]:
+        flash_refusal(gettext("tour.import_row", line=i + 1, name=read[i].get("name") or "—",
+                              reason=refusal_text(err)))
     if len(refused) > MAX_REASONS:
         flash_key("tour.import_more", n=len(refused) - MAX_REASONS)
     if len(players) > len(read):

@@ -64,14 +64,15 @@ class UnknownMatchError(TournamentError):
 def _int(obj: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
     value = obj.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise BadInputError(f"{key}: expected an integer from {low} to {high}")
+        raise BadInputError(f"{key}: expected an integer from {low} to {high}", "tour_bad_int",
+                            field=key, low=low, high=high)
     return value
 
 
 def _bool(obj: Mapping[str, Any], key: str, default: bool) -> bool:
     value = obj.get(key, default)
     if not isinstance(value, bool):
-        raise BadInputError(f"{key}: expected true or false")
+        raise BadInputError(f"{key}: expected true or false", "tour_bad_bool", field=key)
     return value
 
 
@@ -84,7 +85,8 @@ def text(value: Any, what: str, *, max_len: int = 80, optional: bool = False) ->
     if value is None and optional:
         return ""
     if not isinstance(value, str) or (not value.strip() and not optional) or len(value) > max_len:
-        raise BadInputError(f"{what}: expected a non-empty text of at most {max_len} characters")
+        raise BadInputError(f"{what}: expected a non-empty text of at most {max_len} characters", "tour_bad_text",
+                            field=what.replace(" ", "_"), max_len=max_len)
     return value.strip()
 
 
@@ -140,51 +142,58 @@ class Spec:
     def parse(cls, obj: Any) -> Spec:
         """A spec from its JSON form, every field checked."""
         if not isinstance(obj, Mapping):
-            raise BadInputError("spec: expected an object")
+            raise BadInputError("spec: expected an object", "tour_bad_spec")
         for key in obj:
             if key not in SPEC_FIELDS:
-                raise BadInputError(f"spec: unknown field {key!r}")
+                raise BadInputError(f"spec: unknown field {key!r}", "tour_unknown_field", field=str(key))
         name = text(obj.get("name"), "name")
         game = obj.get("game")
         if game not in GAMES:
-            raise BadInputError(f"game: expected one of {', '.join(sorted(GAMES))}")
+            raise BadInputError(f"game: expected one of {', '.join(sorted(GAMES))}", "tour_bad_choice", field="game",
+                                choices=sorted(GAMES))
         fmt = obj.get("format")
         if fmt not in FORMATS:
-            raise BadInputError(f"format: expected one of {', '.join(FORMATS)}")
+            raise BadInputError(f"format: expected one of {', '.join(FORMATS)}", "tour_bad_choice", field="format",
+                                choices=list(FORMATS))
         seats = _int(obj, "seats", 2, 2, MAX_SEATS)
         pool_size = _int(obj, "pool_size", max(4, seats), 2, 12)
         advance = _int(obj, "advance", 2, 1, 12)
         if fmt == "pools" and advance > pool_size:
-            raise BadInputError("advance: at most pool_size")
+            raise BadInputError("advance: at most pool_size", "tour_advance_over_pool")
         bracket_seats = _int(obj, "bracket_seats", 2, 2, MAX_SEATS)
         if fmt in ("double", "abc") and bracket_seats != 2:
-            raise BadInputError("bracket_seats: a double elimination or AB/ABC is played in duels (2)")
+            raise BadInputError("bracket_seats: a double elimination or AB/ABC is played in duels (2)", "tour_duels_only")
         if fmt == "abc" and seats != 2:
-            raise BadInputError("seats: AB/ABC pools are played in duels (2)")
+            raise BadInputError("seats: AB/ABC pools are played in duels (2)", "tour_duels_only")
         split = obj.get("split", "ABC")
         if split not in SPLITS:
-            raise BadInputError(f"split: expected one of {', '.join(SPLITS)}")
+            raise BadInputError(f"split: expected one of {', '.join(SPLITS)}", "tour_bad_choice", field="split",
+                                choices=list(SPLITS))
         rounds = _int(obj, "rounds", 5, 1, 30)
         default_points = [float(seats - 1 - i) for i in range(seats)]
         raw_points = obj.get("points", default_points)
         if (not isinstance(raw_points, list) or not raw_points or len(raw_points) > 2 * MAX_SEATS
                 or any(isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1000
                        for p in raw_points)):
-            raise BadInputError("points: expected a list of numbers (1st, 2nd, ... placing)")
+            raise BadInputError("points: expected a list of numbers (1st, 2nd, ... placing)", "tour_bad_points")
         raw_tb = obj.get("tiebreaks", list(POOL_TIEBREAKS if fmt in ("pools", "abc") else DEFAULT_TIEBREAKS))
         if (not isinstance(raw_tb, list) or any(t not in TIEBREAKS for t in raw_tb)
                 or len(set(raw_tb)) != len(raw_tb)):
-            raise BadInputError(f"tiebreaks: expected distinct names among {', '.join(TIEBREAKS)}")
+            raise BadInputError(f"tiebreaks: expected distinct names among {', '.join(TIEBREAKS)}", "tour_bad_tiebreaks",
+                                choices=list(TIEBREAKS))
         tiebreaks = tuple(t for t in raw_tb if t != "lot") + ("lot",)
         seeding = obj.get("seeding", "rating")
         if seeding not in SEEDINGS:
-            raise BadInputError(f"seeding: expected one of {', '.join(SEEDINGS)}")
+            raise BadInputError(f"seeding: expected one of {', '.join(SEEDINGS)}", "tour_bad_choice", field="seeding",
+                                choices=list(SEEDINGS))
         options = obj.get("options", {})
         if not isinstance(options, Mapping) or "players" in options:
-            raise BadInputError("options: expected an object of game options (players come from the draw)")
+            raise BadInputError("options: expected an object of game options (players come from the draw)",
+                                "tour_bad_options")
         ranking = obj.get("ranking", "engine")
         if ranking not in RANKINGS or (ranking == "trigono_detailed" and game != "trigono"):
-            raise BadInputError(f"ranking: expected one of {', '.join(RANKINGS)} (trigono_detailed: Trigono only)")
+            raise BadInputError(f"ranking: expected one of {', '.join(RANKINGS)} (trigono_detailed: Trigono only)",
+                                "tour_bad_ranking_rule", choices=list(RANKINGS))
         return cls(name, game, fmt, seats, pool_size, advance, _bool(obj, "consolation", True),
                    bracket_seats, rounds, tuple(float(p) for p in raw_points), tiebreaks,
                    _bool(obj, "check_in", True), seeding, _int(obj, "seed", 0, 0, 2**53),
@@ -326,16 +335,16 @@ def parse_ranking(obj: Any, players: Sequence[str]) -> Ranking:
     hub.errors.BadInputError: ranking: expected each of a, b exactly once
     """
     if not isinstance(obj, list) or not obj:
-        raise BadInputError("ranking: expected a list of placings")
+        raise BadInputError("ranking: expected a list of placings", "tour_bad_result")
     groups: list[tuple[str, ...]] = []
     for item in obj:
         group = [item] if isinstance(item, str) else item
         if not isinstance(group, list) or not group or not all(isinstance(p, str) for p in group):
-            raise BadInputError("ranking: each placing is a player id or a list of them")
+            raise BadInputError("ranking: each placing is a player id or a list of them", "tour_bad_result")
         groups.append(tuple(group))
     named = [p for g in groups for p in g]
     if sorted(named) != sorted(players):
-        raise BadInputError(f"ranking: expected each of {', '.join(players)} exactly once")
+        raise BadInputError(f"ranking: expected each of {', '.join(players)} exactly once", "tour_bad_result")
     return tuple(groups)
 
 
@@ -344,10 +353,11 @@ def parse_scores(obj: Any, players: Sequence[str]) -> dict[str, float]:
     if obj is None:
         return {}
     if not isinstance(obj, Mapping) or any(p not in players for p in obj):
-        raise BadInputError("scores: expected an object player id -> number, for this match's players")
+        raise BadInputError("scores: expected an object player id -> number, for this match's players",
+                            "tour_bad_scores")
     for value in obj.values():
         if isinstance(value, bool) or not isinstance(value, (int, float)) or abs(value) > 1e6:
-            raise BadInputError("scores: expected numbers")
+            raise BadInputError("scores: expected numbers", "tour_bad_scores")
     return {p: float(v) for p, v in obj.items()}
 
 

@@ -26,20 +26,21 @@ CALLS_KEPT = 30
 def on_station(t: Tournament, body: Mapping[str, Any], at: float) -> None:
     raw = body.get("station")
     if not isinstance(raw, Mapping) or any(k not in ("id", "seats", "boards", "active", "layout") for k in raw):
-        raise BadInputError("station: expected {id, seats, boards?, active?, layout?}")
+        raise BadInputError("station: expected {id, seats, boards?, active?, layout?}", "tour_bad_station")
     layout = raw.get("layout", "row")
     if layout not in ("row", "hexagon"):
-        raise BadInputError("station layout: expected row or hexagon")
+        raise BadInputError("station layout: expected row or hexagon", "tour_bad_choice", field="station_layout",
+                            choices=["row", "hexagon"])
     sid = text(raw.get("id"), "station id", max_len=30)
     seats = raw.get("seats")
     if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 16:
-        raise BadInputError("station seats: expected 2 to 16")
+        raise BadInputError("station seats: expected 2 to 16", "tour_bad_int", field="station_seats", low=2, high=16)
     boards = raw.get("boards", [])
     if not isinstance(boards, list) or not all(isinstance(b, str) and b for b in boards):
-        raise BadInputError("station boards: expected a list of board ids")
+        raise BadInputError("station boards: expected a list of board ids", "tour_bad_station")
     active = raw.get("active", True)
     if not isinstance(active, bool):
-        raise BadInputError("station active: expected true or false")
+        raise BadInputError("station active: expected true or false", "tour_bad_station")
     t.stations[sid] = Station(sid, seats, tuple(boards), active, layout)
     if not active:  # out of order: its match in play goes back to the queue
         for m in t.matches.values():

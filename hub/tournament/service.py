@@ -254,9 +254,9 @@ class TournamentService:
                     n += 1
                 tournament_id = f"T{n}"
             elif not isinstance(tournament_id, str) or not ID_PATTERN.match(tournament_id):
-                raise BadInputError("tournament id: 1 to 30 letters, digits, - or _")
+                raise BadInputError("tournament id: 1 to 30 letters, digits, - or _", "tour_bad_id")
             elif tournament_id in self._tournaments:
-                raise ConflictError(f"tournament id {tournament_id!r} is taken")
+                raise ConflictError(f"tournament id {tournament_id!r} is taken", "tour_id_taken", tournament=tournament_id)
             now = time.time()
             t = Tournament.create(tournament_id, {"type": "create", "spec": dict(spec)}, now)
             self._store(tournament_id, t.log[0], now, by)
@@ -274,11 +274,11 @@ class TournamentService:
         self._changed(tid)
         return self.view(tid)
 
-    def submit_many(self, tid: str, bodies: list[Any], *, by: str | None = None) -> tuple[int, list[tuple[int, str]]]:
+    def submit_many(self, tid: str, bodies: list[Any], *, by: str | None = None) -> tuple[int, list[tuple[int, HubError]]]:
         """Apply many entries at once (a players' list, everyone's check-in): each is
         checked alone, the accepted ones are stored in one write, then the director's
-        follow-ups. Returns (how many were taken, [(index, reason)] of those refused)."""
-        refused: list[tuple[int, str]] = []
+        follow-ups. Returns (how many were taken, [(index, refusal)] of those refused)."""
+        refused: list[tuple[int, HubError]] = []
         accepted: list[JSONDict] = []
         with self._lock:
             t = self._get(tid)
@@ -288,7 +288,7 @@ class TournamentService:
                 try:
                     t.apply(body, now)
                 except HubError as err:
-                    refused.append((i, str(err)))
+                    refused.append((i, err))
                     continue
                 except Exception:
                     self._rebuild(tid)

@@ -173,7 +173,7 @@ class Tournament:
                                "tour_late_entry")
         raw = body.get("player")
         if not isinstance(raw, Mapping) or any(k not in ("name", "club", "key", "rating") for k in raw):
-            raise BadInputError("player: expected {name, club?, key?, rating?}")
+            raise BadInputError("player: expected {name, club?, key?, rating?}", "tour_bad_player")
         name = text(raw.get("name"), "name", max_len=40)
         if name.casefold() in self._names:
             raise RefusedError(f"a player named {name!r} is already registered", "tour_name_taken", name=name)
@@ -185,7 +185,7 @@ class Tournament:
         rating = raw.get("rating")
         if rating is not None and (isinstance(rating, bool) or not isinstance(rating, (int, float))
                                    or not math.isfinite(rating)):
-            raise BadInputError("rating: expected a number")
+            raise BadInputError("rating: expected a number", "tour_bad_rating")
         pid = f"p{len(self.players) + 1}"
         late = self.status == "running"
         status = "present" if late or not self.spec.check_in else "registered"
@@ -240,7 +240,7 @@ class Tournament:
         order = body.get("order")
         eligible = self.eligible()
         if not isinstance(order, list) or sorted(map(str, order)) != sorted(eligible) or len(set(order)) != len(order):
-            raise BadInputError("start: order must list every present player once")
+            raise BadInputError("start: order must list every present player once", "tour_bad_order")
         if len(order) < 2:
             raise RefusedError("start: at least two present players are needed", "tour_too_few")
         self.order = list(order)
@@ -363,9 +363,10 @@ class Tournament:
             ranking = (*ranking, tuple(m.forfeits))
         if len(ranking[0]) != 1:
             if m.stage in BRACKETS or m.stage == "playoff" or self.spec.format == "abc":
-                raise BadInputError("ranking: an elimination match needs a single winner")
+                raise BadInputError("ranking: an elimination match needs a single winner", "tour_elimination_tie")
             if game_spec(self.spec.game).always_a_winner:
-                raise BadInputError(f"ranking: a game of {self.spec.game} always has a single winner")
+                raise BadInputError(f"ranking: a game of {self.spec.game} always has a single winner", "tour_game_tie",
+                                    game=self.spec.game)
         return ranking, parse_scores(body.get("scores"), m.players)
 
     def _on_result(self, body: Mapping[str, Any], at: float) -> None:
@@ -400,7 +401,8 @@ class Tournament:
             raise RefusedError(f"match {m.number} is {m.status}", "tour_match_closed", number=m.number,
                                match_status=m.status)
         if player not in m.players or player in m.forfeits:
-            raise BadInputError(f"forfeit: {player!r} is not playing match {m.number}")
+            raise BadInputError(f"forfeit: {player!r} is not playing match {m.number}", "tour_forfeit_not_playing",
+                                number=m.number)
         self._forfeit(m, player)
 
     # -- derived ---------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import html
 import io
 import re
 
@@ -10,6 +11,11 @@ from flask.testing import FlaskClient
 
 from hub.facade import Hub
 from tests.web.conftest import api_post, csrf_token
+
+
+def flashes(page: str) -> list[str]:
+    """The flashed messages of a page, as the referee reads them."""
+    return [html.unescape(t) for t in re.findall(r'<p class="flash [^"]*">([^<]*)</p>', page)]
 
 
 def form(client: FlaskClient, url: str, data: dict[str, str], page: str | None = None) -> str:
@@ -182,7 +188,25 @@ def test_a_refused_creation_comes_back_to_the_form_with_its_reason(referee: Flas
     where = form(referee, "/tournaments/", {"name": "X", "game": "trike", "format": "swiss", "seats": "two"})
     assert where == "/tournaments/"
     page = referee.get(where).get_data(as_text=True)
-    assert "seats: expected a whole number" in page
+    assert flashes(page) == ["Refusé : Joueurs par partie : un nombre entier est attendu."]
+    assert referee.get("/api/tournaments").get_json() == []
+
+
+def test_a_refused_setting_is_worded_in_the_page_language_with_its_label(referee: FlaskClient) -> None:
+    """Issue 23: the hub names the refusal (kind + params), the page words it; no English
+    line of the hub on a French page."""
+    cases = [({"pool_size": "40"}, "Joueurs par poule : un nombre entier de 2 à 12 est attendu."),
+             ({"name": "x" * 81}, "Nom : un texte de 1 à 80 caractères est attendu."),
+             ({"options": "[1]"}, "Options du jeu : un objet JSON"),
+             ({"format": "abc", "seats": "3"}, "se jouent en duels")]
+    for fields, french in cases:
+        data = {"name": "X", "game": "trike", "format": "pools", **fields}
+        token = csrf_token(referee, "/tournaments/")
+        response = referee.post("/tournaments/", data={**data, "csrf_token": token},
+                                headers={"Accept-Language": "fr"})
+        assert response.status_code == 302
+        shown = flashes(referee.get("/tournaments/", headers={"Accept-Language": "fr"}).get_data(as_text=True))
+        assert len(shown) == 1 and french in shown[0], (fields, shown)
     assert referee.get("/api/tournaments").get_json() == []
 
 
@@ -224,9 +248,10 @@ def test_a_players_list_from_french_excel_is_imported_with_a_count_of_what_was_r
     response = referee.post("/tournaments/I1/players.csv", data={"csv": text, "csrf_token": token},
                             headers={"Accept-Language": "fr"})
     assert response.status_code == 302
-    flashes = referee.get("/tournaments/I1/admin", headers={"Accept-Language": "fr"}).get_data(as_text=True)
-    assert "2 joueurs inscrits." in flashes and "2 lignes refusées." in flashes
-    assert "Ana" in flashes and "already registered" in flashes
+    shown = flashes(referee.get("/tournaments/I1/admin", headers={"Accept-Language": "fr"}).get_data(as_text=True))
+    assert "2 joueurs inscrits." in shown and "2 lignes refusées." in shown
+    assert shown[2:] == ["Refusé : ligne 3 (Ana) : Un joueur nommé Ana est déjà inscrit.",
+                         "Refusé : ligne 4 (—) : Nom : un texte de 1 à 40 caractères est attendu."], shown
     players = referee.get("/api/tournaments/I1").get_json()["players"]
     assert [(p["name"], p["club"]) for p in players] == [("Ana", "Nantes"), ("Ben", "Rezé")]
     referee.post("/tournaments/I1/admin", data={"action": "check_in_all", "csrf_token": token})

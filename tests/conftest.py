@@ -25,17 +25,26 @@ ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "tests" / "records"  # worked examples copied from shared/examples
 
 
+SHARED_RUNS = ("tests/firmware/test_logic.py::test_case_micropython[",)
+
+
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """Under ``-n`` (``--dist load``): each chip-test module (tests/hil) as one unit on one
-    worker, since its tests share one emulated board (booting one costs a minute); every
-    other test scheduled alone, as ``load`` does. (pytest 9 ignores xdist's loadgroup.)"""
+    """Under ``-n`` (``--dist load``): tests that share one costly module fixture run as one
+    unit on one worker, so that it is paid once: each chip-test module (tests/hil: one
+    emulated board, booting it costs a minute) and the unix-port logic cases (one
+    MicroPython run of every case, ~30 s); every other test scheduled alone, as ``load``
+    does. (pytest 9 ignores xdist's loadgroup.)"""
     if config.getvalue("dist") != "load":
         return None
     from xdist.scheduler import LoadScopeScheduling
 
     class ChipModulesTogether(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return nodeid.split("::", 1)[0] if nodeid.startswith("tests/hil/") else nodeid
+            if nodeid.startswith("tests/hil/"):
+                return nodeid.split("::", 1)[0]
+            if nodeid.startswith(SHARED_RUNS):
+                return nodeid.split("[", 1)[0]
+            return nodeid
 
     return ChipModulesTogether(config, log)
 

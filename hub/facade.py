@@ -500,3 +500,8 @@ class Hub:
     def changes_since(self, last_id: int, timeout: float) -> list[JSONDict]:
         """See :meth:`hub.log.changes.ChangeFeed.since`."""
         return self.feed.since(last_id, timeout)
+
+    @property
+    def closed(self) -> bool:
+        """The hub has been closed: its change feed answers at once, with nothing."""
+        return self.feed.closed

@@ -134,7 +134,9 @@ class Feed:
         while not self._stopped.is_set():
             try:
                 changes = self.hub.changes_since(self._cursor, self.poll_s)
-                if self._stopped.is_set():
+                if self._stopped.is_set() or (not changes and self.hub.closed):
+                    # A closed hub answers at once: asking again would spin (every app
+                    # left running by a test once held a core this way).
                     return
                 if changes:
                     self._cursor = max(self._cursor, max(int(c["id"]) for c in changes))

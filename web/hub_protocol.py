@@ -98,3 +98,8 @@ class HubAPI(Protocol):
     def changes_since(self, last_id: int, timeout: float) -> list[JSONDict]:
         """Changes after ``last_id``, waiting up to ``timeout`` s for one."""
         ...
+
+    @property
+    def closed(self) -> bool:
+        """The hub has been closed (readers of its changes should stop)."""
+        ...

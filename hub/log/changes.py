@@ -86,6 +86,11 @@ class ChangeFeed:
                     return []
                 self._cond.wait(left)
 
+    @property
+    def closed(self) -> bool:
+        """The hub has stopped: :meth:`since` no longer waits, readers should leave."""
+        return self._closed
+
     def close(self) -> None:
         """Wake every waiting reader (the hub is stopping); they get ``[]``."""
         with self._cond:

@@ -475,10 +475,9 @@ class TournamentService:
             try:
                 if self.follows_log:
                     self.tail()
-                asked = time.monotonic()
                 changes = self.hub.changes_since(last, timeout=0.5)
-                if not changes and time.monotonic() - asked < 0.25:
-                    return  # a live hub waits out the timeout: this one was closed
+                if not changes and self.hub.closed:
+                    return
                 for change in changes:
                     last = max(last, change["id"])
                     if change["kind"] == "table":

@@ -46,6 +46,9 @@ class TableHub(Protocol):
 
     def changes_since(self, last_id: int, timeout: float) -> list[JSONDict]: ...
 
+    @property
+    def closed(self) -> bool: ...
+
     def submit(self, table_id: str, inp: Mapping[str, Any]) -> JSONDict: ...
 
 

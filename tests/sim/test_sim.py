@@ -222,6 +222,7 @@ def test_the_simulator_survives_a_referee_answering_first_issue17_broken4(tmp_pa
         finish(hub, event)
 
 
+@pytest.mark.slow  # ~7 s: a whole simulated match
 def test_a_simulated_table_waits_out_a_busy_hub_and_finishes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 24.8 made every door answer 503 (HubBusyError) after LOCK_WAIT_S while a commit
     holds the hub: the simulator's referee calls the same doors, and a table must look again

@@ -118,6 +118,7 @@ def frozen_rig(tmp_path: Path) -> Iterator[tuple[Hub, ServerHandle, threading.Ev
         hub.close()
 
 
+@pytest.mark.slow  # ~10 s: real waits (the fast loop stays under a minute)
 def test_writes_answer_503_and_change_nothing_while_a_commit_waits_on_a_frozen_disk_24_8(
         frozen_rig: tuple[Hub, ServerHandle, threading.Event, threading.Event]) -> None:
     hub, handle, frozen, thawed = frozen_rig

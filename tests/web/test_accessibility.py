@@ -77,7 +77,12 @@ def serious_violations(page: Any, rules: list[str] | None = None) -> list[dict[s
             for v in result["violations"] if v["impact"] in ("serious", "critical")]
 
 
-def test_every_page_passes_axe_in_both_languages(browser: Any, hub: Hub, server: ServerHandle) -> None:
+# Both languages in the device's light scheme, and French once more in the dark one (every
+# page follows the device: its contrasts are checked too; the scheme changes colours only,
+# so the dark pass runs axe's contrast rule alone). One test each: xdist spreads them.
+@pytest.mark.parametrize(("locale", "scheme"), [("fr-FR", "light"), ("en-GB", "light"), ("fr-FR", "dark")])
+def test_every_page_passes_axe_in_both_languages(browser: Any, hub: Hub, server: ServerHandle,
+                                                  locale: str, scheme: str) -> None:
     hub.create_table("trigono", seats=["Ana", "Ben", "Chloé"], boards=["B1", "B2"], seed=3, table_id="t1",
                      options={"first": "Ana"})
     hub.submit("t1", {"landed": "board:B2"})
@@ -89,23 +94,18 @@ def test_every_page_passes_axe_in_both_languages(browser: Any, hub: Hub, server:
     assert f"/tournaments/{TOURNAMENT}/standings" in urls
     assert {"/", "/big", "/console/t1", "/admin/", "/play/g3"} <= set(urls)
     failures = []
-    # Both languages in the device's light scheme, and French once more in the dark one
-    # (every page follows the device: its contrasts are checked too; the scheme changes
-    # colours only, so the dark pass runs axe's contrast rule alone).
-    for locale, scheme in (("fr-FR", "light"), ("en-GB", "light"), ("fr-FR", "dark")):
-        page = new_page(browser, locale=locale)
-        page.emulate_media(color_scheme=scheme)
-        login_page(page, server, "/console/")
-        if locale == "fr-FR" and scheme == "light":
-            create_tournament(page)
-        for table_id in GAME_TABLES.values():
-            with server.app.app_context():
-                page.goto(f"{server.url}/play/{table_id}/join?seat={seat_token(table_id, 'Lou')}")
-        for url in urls:
-            page.goto(server.url + url)
-            page.wait_for_load_state("networkidle") if "/big" not in url and "/overlay" not in url else None
-            page.wait_for_timeout(300)  # the live stream's first snapshot is drawn
-            for violation in serious_violations(page, ["color-contrast"] if scheme == "dark" else None):
-                failures.append({"url": url, "locale": locale, "scheme": scheme, **violation})
-        page.context.close()
+    page = new_page(browser, locale=locale)
+    page.emulate_media(color_scheme=scheme)
+    login_page(page, server, "/console/")
+    create_tournament(page)
+    for table_id in GAME_TABLES.values():
+        with server.app.app_context():
+            page.goto(f"{server.url}/play/{table_id}/join?seat={seat_token(table_id, 'Lou')}")
+    for url in urls:
+        page.goto(server.url + url)
+        page.wait_for_load_state("networkidle") if "/big" not in url and "/overlay" not in url else None
+        page.wait_for_timeout(300)  # the live stream's first snapshot is drawn
+        for violation in serious_violations(page, ["color-contrast"] if scheme == "dark" else None):
+            failures.append({"url": url, "locale": locale, "scheme": scheme, **violation})
+    page.context.close()
     assert not failures, json.dumps(failures, indent=1, ensure_ascii=False)

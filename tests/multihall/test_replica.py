@@ -50,12 +50,12 @@ def test_the_reader_shows_what_the_writer_stores_and_wakes_its_stream_R1(
     assert {"kind": "tables"} in [{k: v for k, v in c.items() if k != "id"} for c in changes]
     for move in MOVES[:3]:
         writer.submit("g1", {"move": move})
-    assert wait_for(lambda: same_state(writer, reader, "g1"), timeout=5)
+    assert wait_for(lambda: same_state(writer, reader, "g1"), timeout=30)
     assert reader.public_view("g1")["state"] == writer.public_view("g1")["state"]
     assert reader.legal_actions("g1", "Ben") == writer.legal_actions("g1", "Ben")
     for move in MOVES[3:]:
         writer.submit("g1", {"move": move})
-    assert wait_for(lambda: same_state(writer, reader, "g1"), timeout=5)
+    assert wait_for(lambda: same_state(writer, reader, "g1"), timeout=30)
     assert reader.export("g1") == writer.export("g1")
     assert reader.list_tables() == writer.list_tables()
     assert reader.game_over("g1")
@@ -64,7 +64,7 @@ def test_the_reader_shows_what_the_writer_stores_and_wakes_its_stream_R1(
 def test_the_reader_refuses_every_write_and_changes_nothing(pair: tuple[Hub, ReadOnlyHub]) -> None:
     writer, reader = pair
     writer.create_table("trike", options={"size": 3}, seats=["Ana", "Ben"], table_id="g1", seed=4)
-    assert wait_for(lambda: same_state(writer, reader, "g1"), timeout=5)
+    assert wait_for(lambda: same_state(writer, reader, "g1"), timeout=30)
     before = reader.table_view("g1")["state"]
     with pytest.raises(RefusedError, match="read-only") as refused:
         reader.submit("g1", {"move": "b1"})
@@ -96,9 +96,9 @@ def test_the_reader_follows_a_refereed_trigono_table_and_board_health(
     def refereed() -> bool:  # the first two throws at least (the third may wait for a prompt)
         return len(writer.table_view("t1")["state"]["log"]) >= 2
 
-    assert wait_for(refereed, timeout=5)
+    assert wait_for(refereed, timeout=30)
     time.sleep(0.2)  # any settle window still open closes (its closing is an entry too)
-    assert wait_for(lambda: same_state(writer, reader, "t1"), timeout=5)
+    assert wait_for(lambda: same_state(writer, reader, "t1"), timeout=30)
     view, mirror = writer.table_view("t1"), reader.table_view("t1")
     assert (mirror["throw"], mirror["prompts"]) == (view["throw"], view["prompts"])
     health = {b["board"]: b for b in reader.boards()}["B1"]
@@ -117,7 +117,7 @@ def test_a_reader_started_late_rebuilds_then_follows(store_url: str) -> None:
         try:
             assert same_state(writer, reader, "g1")
             writer.submit("g1", {"move": "c1"})
-            assert wait_for(lambda: same_state(writer, reader, "g1"), timeout=5)
+            assert wait_for(lambda: same_state(writer, reader, "g1"), timeout=30)
             actions = [e["action"] for e in reader.table_view("g1")["state"]["log"]]
             assert actions == ["b1", "c1"]  # each applied once
         finally:

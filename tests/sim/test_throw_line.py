@@ -172,7 +172,7 @@ def test_one_throw_seen_twice_is_merged_into_one_landing(bench: Bench) -> None:
     assert wait_for(lambda: len(bench.throws()) == 1 and bench.events("throw_merged"), 15), bench.view()["events"]
     assert bench.throws() == [{"player": "Ana", "to": "floor"}]
     assert bench.alerts("throw_out_of_turn") == []
-    assert wait_for(lambda: bench.view()["landing"] is None, 5)
+    assert wait_for(lambda: bench.view()["landing"] is None, 30)
 
 
 def test_T4_a_second_throw_before_the_first_is_decided_is_flagged_and_nothing_is_guessed(bench: Bench) -> None:

@@ -48,16 +48,16 @@ def test_serial_lines_with_a_lone_surrogate_are_refused_and_every_screen_keeps_i
     link = SerialTransport([str(device.path)])
     hub.add_transport(link)
     try:
-        assert wait_for(lambda: link.describe()["ports"][0]["open"], timeout=10)
+        assert wait_for(lambda: link.describe()["ports"][0]["open"], timeout=30)
         # json.dumps writes the lone surrogate as the escape "\ud800": valid JSON, bad text.
         device.event("hello", fw="1.0" + LONE, config="c", holes=["big", "small"])
         device.event("fault", reason="beam" + LONE)
-        assert wait_for(lambda: board_health(hub, "B1").get("corrupt", 0) >= 2, timeout=10)
+        assert wait_for(lambda: board_health(hub, "B1").get("corrupt", 0) >= 2, timeout=30)
         assert device.out.acked == 0  # refused: neither stored nor acknowledged
         assert all(e.body.get("type") not in ("hello", "fault") for e in hub.store.entries())
         device.out.seq = 0
         device.event("hello", fw="1.0", config="c", holes=["big", "small"])
-        assert wait_for(lambda: device.out.acked >= 1, timeout=10)
+        assert wait_for(lambda: device.out.acked >= 1, timeout=30)
         # Another table's updates and a new viewer's snapshot still arrive.
         hub.submit("t1", {"landed": "floor", "by": "test"})
         event = viewer.next_event()

@@ -87,7 +87,7 @@ def board_after_a_throw(rig: Rig) -> Board:
     first = Board(rig, 0x0ABC, 5_000_000)
     first.drop(0)  # Ana: big
     first.settle()
-    assert wait_for(lambda: (first.run(20), len(stored(rig)) == 1)[1], 5)  # the hub may ask its clock
+    assert wait_for(lambda: (first.run(20), len(stored(rig)) == 1)[1], 30)  # the hub may ask its clock
     return first
 
 
@@ -102,7 +102,7 @@ def test_a_reused_boot_id_is_detected_and_the_new_events_are_kept(tmp_path: Path
         spare.drop(1)  # Ben: small
         spare.settle()  # its events are acknowledged in the end...
         assert spare.node.boot != boot  # ...under a fresh boot id the hub asked for
-        assert wait_for(lambda: (spare.run(20), len(stored(rig)) == 2)[1], 5), stored(rig)
+        assert wait_for(lambda: (spare.run(20), len(stored(rig)) == 2)[1], 30), stored(rig)
         assert stored(rig) == [("Ana", "B1.big"), ("Ben", "B1.small")]
         alerts = [a["text"] for b in rig.hub.boards() if b["board"] == "B1" for a in b["alerts"]]
         assert any("reused" in text for text in alerts), alerts

@@ -29,7 +29,7 @@ def site() -> Iterator[tuple[Any, Any]]:
     hub.close()
 
 
-def wait_for(predicate: Any, timeout: float = 15.0) -> None:
+def wait_for(predicate: Any, timeout: float = 30.0) -> None:
     end = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > end:

@@ -55,7 +55,7 @@ class Rig:
         assert self.hub.flush()
         return msg
 
-    def settled(self, table: str = "t1", timeout: float = 5.0) -> dict[str, Any]:
+    def settled(self, table: str = "t1", timeout: float = 30.0) -> dict[str, Any]:
         """Wait until every message is applied and no settle window is open."""
         assert self.hub.flush(timeout)
 

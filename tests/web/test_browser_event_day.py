@@ -293,7 +293,7 @@ def test_item9_dashboard_groups_names_filters_keeps_order_and_stays_calm(
     assert page.js_errors == []
 
 
-def wait_until(predicate: Any, timeout: float = 10.0) -> bool:
+def wait_until(predicate: Any, timeout: float = 30.0) -> bool:
     from tests.hub.boards import wait_for
 
     return bool(wait_for(predicate, timeout=timeout))

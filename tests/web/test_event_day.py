@@ -23,7 +23,7 @@ def change_of(page: Any) -> int:
     return int(page.locator("#game-root").get_attribute("data-change") or -1)
 
 
-def until(page: Any, condition: Any, timeout_ms: int = 10_000) -> None:
+def until(page: Any, condition: Any, timeout_ms: int = 30_000) -> None:
     """Poll ``condition()`` between short waits (the pages' CSP forbids string eval)."""
     for _ in range(timeout_ms // 25):
         if condition():

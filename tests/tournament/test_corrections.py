@@ -264,6 +264,7 @@ def check_double(n: int, reset: bool, seed: int) -> None:
     assert 1 <= len(grand) <= (2 if reset else 1)
 
 
+@pytest.mark.slow  # 2-3 s: the fast loop stays under a minute
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(2, 64), st.booleans(), st.integers(0, 2**32))
 def test_double_elimination_of_2_to_64_players_with_and_without_reset(n: int, reset: bool, seed: int) -> None:

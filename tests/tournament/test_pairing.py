@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -134,6 +135,7 @@ def test_the_bye_goes_to_the_lowest_ranked_without_one_not_the_leader() -> None:
                     t.apply({"type": "result", "match": m.id, "ranking": order})
 
 
+@pytest.mark.slow  # 2-3 s: the fast loop stays under a minute
 def test_large_events_follow_the_dutch_procedure_as_well_as_the_exact_matching() -> None:
     """Past 64 players the Dutch procedure pairs: over random events of 66 to 150
     players it is as good on every criterion as one exact matching of the whole field,

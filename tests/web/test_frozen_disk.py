@@ -42,6 +42,7 @@ def freeze_next_insert(hub: Hub) -> None:
         "CREATE TEMP TRIGGER freeze_commit BEFORE INSERT ON log BEGIN SELECT freeze(); END")
 
 
+@pytest.mark.slow  # 2-3 s: the fast loop stays under a minute
 def test_the_api_answers_503_at_once_while_a_commit_waits_on_a_frozen_disk_24_8(
         frozen_rig: tuple[Hub, ServerHandle, threading.Event, threading.Event]) -> None:
     hub, handle, frozen, thawed = frozen_rig

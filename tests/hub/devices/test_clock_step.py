@@ -66,6 +66,7 @@ def heard_resend_requests(device: PtyBoard) -> list[dict[str, Any]]:
     return heard
 
 
+@pytest.mark.slow  # 2-3 s: the fast loop stays under a minute
 @pytest.mark.parametrize("step_s", [STEP_S, -STEP_S], ids=["forward", "back"])
 def test_a_wall_clock_step_while_a_gap_is_open_loses_nothing_24_6(
         rig: tuple[Hub, PtyBoard], monkeypatch: pytest.MonkeyPatch, step_s: float) -> None:

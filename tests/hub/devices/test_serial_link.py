@@ -9,6 +9,8 @@ import time
 import tty
 from typing import Any
 
+import pytest
+
 from firmware import config, protocol
 from firmware.links import SerialLink
 from firmware.node import Node
@@ -46,6 +48,7 @@ class AckingSink:
             return [(m["type"], m["seq"]) for m in self.messages if m["type"] != "health"]
 
 
+@pytest.mark.slow  # 2-3 s: the fast loop stays under a minute
 def test_simulated_node_over_a_pty_is_acked_by_the_hub_serial_link() -> None:
     master, slave = os.openpty()
     tty.setraw(slave)

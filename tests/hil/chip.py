@@ -215,6 +215,7 @@ class Chip:
         self._writer_on = False
         self._to_chip = b""
         self._pump_alarm: Any = None
+        self._typing_alarms: list[Any] = []
         self.device: Any = None
 
     # -- life cycle -----------------------------------------------------------------------
@@ -465,12 +466,22 @@ class Chip:
                 self._pump_alarm = self.device.simulator.clock.create_alarm(self._pump)
             self._pump_alarm.schedule(1_000_000)  # 1 ms of simulated time
 
-    def type_in(self, data: bytes) -> None:
-        """Bytes into the chip's USB input as a terminal would type them (beside the hub)."""
+    def type_in(self, data: bytes, then: bytes = b"", after_ms: float = 0.0) -> None:
+        """Bytes into the chip's USB input as a terminal would type them (beside the hub);
+        ``then`` follows ``after_ms`` of the chip's time later, scheduled on its own clock:
+        a host thread that waited to type it would type it at a chip time that depends on
+        the host's load (the emulator runs on while the test thread waits for the GIL)."""
+
+        def typed(more: bytes) -> None:
+            self._to_chip += more
+            self._pump()
 
         def send() -> None:
-            self._to_chip += data
-            self._pump()
+            typed(data)
+            if then:
+                alarm = self.device.simulator.clock.create_alarm(lambda: typed(then))
+                self._typing_alarms.append(alarm)  # kept alive until it fires
+                alarm.schedule(int(after_ms * 1_000_000))  # ns of simulated time
 
         self._on_engine(send)
 

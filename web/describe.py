@@ -137,9 +137,8 @@ def shown_params(params: Mapping[str, Any]) -> dict[str, Any]:
             out[name] = action_number(value)
         elif name == "by":
             out[name] = who(value)
-        elif name == "field" and isinstance(value, str) and known(f"tour.{FIELD_LABELS.get(value, value)}"):
-            # a tournament setting by the label its form shows
-            out[name] = gettext(f"tour.{FIELD_LABELS.get(value, value)}").rstrip(" :")
+        elif name == "field" and isinstance(value, str) and known(label := f"tour.{FIELD_LABELS.get(value, value)}"):
+            out[name] = gettext(label).rstrip(" :")  # a tournament setting by its form's label
         elif name == "game" and isinstance(value, str) and known(f"game.{value}"):
             out[name] = gettext(f"game.{value}")
         elif isinstance(value, list):

@@ -51,6 +51,7 @@ from __future__ import annotations
 import copy
 import math
 import random
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -500,10 +501,9 @@ class Tournament:
         ranking = placings.final_ranking(self, lines)
         names = {p.id: p.name for p in self.players.values()}
         shown = [m for m in self.matches.values() if m.status != "cancelled"]
-        rounds: dict[str, dict[int, int]] = {}
+        rounds: defaultdict[str, Counter[int]] = defaultdict(Counter)  # stage -> round -> matches
         for m in shown:
-            per_stage = rounds.setdefault(m.stage, {})
-            per_stage[m.round] = per_stage.get(m.round, 0) + 1
+            rounds[m.stage][m.round] += 1
         round_names = formats.round_names(rounds, double=self.spec.format == "double")
         return {
             "id": self.id, "spec": self.spec.to_json(), "status": self.status,

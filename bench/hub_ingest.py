@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from firmware import protocol  # noqa: E402
-from hub.cli.assemble import tune_gc  # noqa: E402
+from hub.assemble import tune_gc  # noqa: E402
 from hub.devices.mqtt_link import MqttProcessTransport  # noqa: E402
 from hub.facade import Hub  # noqa: E402
 from hub.log.open import is_postgres_url, open_store  # noqa: E402
@@ -281,7 +281,7 @@ def main() -> int:
     # The drain takes longer than the hub's 30 s silence rule: its "board silent" and
     # link warnings would be 100 lines per run of noise.
     logging.getLogger("hub").setLevel(logging.ERROR)
-    tune_gc()  # as `trigono hub` does (hub.cli.assemble.open_hub); the bare subscriber shares it
+    tune_gc()  # as `trigono hub` does (hub.assemble.open_hub); the bare subscriber shares it
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         broker = Broker(workdir / "mosquitto")

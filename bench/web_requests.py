@@ -61,7 +61,7 @@ def run_one(referee: Any, method: str, path: str, i: int) -> None:
 
 
 def measure(server: str, count: int) -> dict[str, Any]:
-    from hub.cli.assemble import tune_gc
+    from hub.assemble import tune_gc
     from hub.facade import Hub
     from web.server import start_server
 

@@ -306,13 +306,13 @@ def clients_main(args: argparse.Namespace) -> None:
 # -- the server's process ----------------------------------------------------------------------
 def server_main(args: argparse.Namespace) -> None:
     raise_fd_limit()
-    from hub.cli.assemble import tune_gc
+    from hub.assemble import tune_gc
     from hub.facade import Hub
     from web.server import start_server
 
     tmp = Path(tempfile.mkdtemp(prefix="web-bench-"))
     hub = Hub(tmp / "hub.db")
-    tune_gc()  # as every server process does (hub.cli.assemble.open_hub)
+    tune_gc()  # as every server process does (hub.assemble.open_hub)
     hub.start()
     hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=1, table_id="t1")
     password = "bench-referee"

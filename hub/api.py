@@ -1,55 +1,36 @@
-"""The hub as a program embedding it sees it: the one module the web imports.
+"""The hub as the web sees it: the one module of the hub the web's pages import.
 
-Everything the dashboard, console, admin and tournament pages need from the hub is named
-here — the facade (:class:`Hub`, its read-only replica), how a hub is assembled from
-options, the typed errors its methods raise, the table spec they take, and the JSON
-reader with limits. The web imports nothing else of the hub (tests/test_layering.py), so
-the hub's wings can be rearranged behind this page without touching a template.
+A narrow door (issue 31): the facade, the typed errors its methods raise, and the value
+types its methods take — nothing else. Each name is here because a page of the web uses
+it; what a page draws or words (a place's label, the layout editor's grid, the hub's
+clock, the tournaments) comes through the facade's methods, as data. How a hub is put
+together from options is not here: that is :mod:`hub.assemble`, the composition root the
+programs use (``trigono hub``, ``python -m web``, the demo). tests/test_layering.py
+keeps both rules: the web's pages import nothing else of the hub, and this module
+imports no CLI, no simulator, no drawing helper.
+
+- :class:`Hub`: the facade (the pages hold it as :class:`web.hub_protocol.HubAPI`; a
+  read-only replica, :mod:`hub.replica`, is one too);
+- :class:`TableSpec`: the table to create, as the API's body and the admin's form give it;
+- :mod:`jsonlimits`: the JSON reader with the limits the hub holds its input to (depth,
+  size of numbers, text with a UTF-8 form), so the web reads request bodies as the hub
+  would, and its errors (``JSONLimitError``, ``UnencodableTextError``);
+- the errors the pages turn into answers: :class:`HubError` and its kinds (400, 404 for
+  an unknown table, tournament or match, 409 for a clash or a stale view), and those of
+  the event store (503 while busy or failing; a program's ``--db`` that cannot be opened).
 """
 
 from __future__ import annotations
 
-from hub import errors, jsonlimits
-from hub.cli.assemble import (
-    HubOptions,
-    add_hub_options,
-    attach_links,
-    open_hub,
-    stop_on_signal,
-    tune_gc,
-    wait,
-)
-from hub.devices.address import parse_hostport
-from hub.errors import (
-    BadInputError,
-    ConflictError,
-    HubError,
-    RefusedError,
-    StaleViewError,
-    UnknownGameError,
-    UnknownTableError,
-)
+from hub import jsonlimits
+from hub.errors import BadInputError, ConflictError, HubError, StaleViewError, UnknownTableError
 from hub.facade import Hub
-from hub.log import clock
-from hub.log.open import is_postgres_url
-from hub.log.ratelog import RateLog
 from hub.log.store import HubBusyError, StoreOpenError, StoreWriteError
-from hub.replica import ReadOnlyHub, shared_secret
-from hub.sim.runner import SimEvent, SimTable, describe
-from hub.tables.drawing import layout_editor
-from hub.tables.layout import place
-from hub.tables.moments import place_label
 from hub.tables.spec import TableSpec
-from hub.tournament.demo import DemoTournament
 from hub.tournament.model import UnknownMatchError, UnknownTournamentError
-from hub.tournament.service import TournamentService, service_for
 
 __all__ = [
-    "BadInputError", "ConflictError", "DemoTournament", "Hub", "HubBusyError", "HubError", "HubOptions",
-    "RateLog", "ReadOnlyHub", "RefusedError", "StaleViewError", "SimEvent", "StoreOpenError", "StoreWriteError", "SimTable", "TableSpec", "TournamentService",
-    "UnknownGameError", "UnknownMatchError", "UnknownTableError", "UnknownTournamentError",
-    "add_hub_options", "attach_links", "clock", "describe", "errors", "is_postgres_url", "jsonlimits",
-    "layout_editor",
-    "open_hub", "parse_hostport", "place", "place_label", "service_for", "shared_secret", "stop_on_signal",
-    "tune_gc", "wait",
+    "BadInputError", "ConflictError", "Hub", "HubBusyError", "HubError", "StaleViewError", "StoreOpenError",
+    "StoreWriteError", "TableSpec", "UnknownMatchError", "UnknownTableError", "UnknownTournamentError",
+    "jsonlimits",
 ]

@@ -5,7 +5,7 @@ module: :mod:`hub.devices.ingest` (device messages → entries, acks, board heal
 :mod:`hub.devices.ingest_loop` (the ingest thread around it), :mod:`hub.tables.tableset` (restore, dormant finished tables, snapshots), :mod:`hub.tables.table`
 and :mod:`hub.tables.referee` (a table as a fold over its log entries), :mod:`hub.tables.bots` (the
 bot worker), :mod:`hub.log.changes` (the change feed), :mod:`hub.tables.spec` (a table to create),
-:mod:`hub.cli.assemble` (a running hub from command-line options).
+:mod:`hub.assemble` (a running hub from command-line options).
 
 :class:`Hub` is thread-safe: every public method may be called from any thread (Flask
 request threads, the SSE stream, transports). Everything that changes a table goes
@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engines import GAMES
 from firmware import protocol
@@ -54,10 +54,15 @@ from hub.log.ratelog import RateLog
 from hub.log.sqlite import SqliteStore
 from hub.log.store import Entry, EventStore, HubBusyError, StoreWriteError, with_id
 from hub.log.writer import LogWriter
+from hub.tables import moments
 from hub.tables.bots import BotTurn, BotWorker
+from hub.tables.drawing import layout_editor
 from hub.tables.spec import TableSpec
 from hub.tables.table import Table, game_bot, parse_input
 from hub.tables.tableset import TableSet
+
+if TYPE_CHECKING:
+    from hub.tournament.service import TournamentService
 
 __all__ = [
     "Hub",
@@ -182,6 +187,32 @@ class Hub:
     def games(self) -> list[str]:
         """Names of the registered games (``engines.GAMES``)."""
         return sorted(GAMES)
+
+    def now(self) -> float:
+        """The time on the hub's clock (:mod:`hub.log.clock`, seconds), the clock of the
+        times its views carry (a board's ``last_seen``, an alert's ``at``): a page says
+        "seen 3 s ago" from the two, and tests drive that clock."""
+        return clock.now()
+
+    def place_label(self, where: str) -> JSONDict:
+        """How a page names a place that a view, an event or a refusal gives by its id
+        (``"B1.big"``, ``"board:B2"``, ``"floor"``): ``{"kind", **params}``, the label a
+        view's ``places`` carry (the web's catalogue words it: ``where.<kind>``)."""
+        return moments.label(where)
+
+    def layout_editor(self) -> JSONDict:
+        """What the admin's layout editor draws: the cells a board may be placed on, the
+        jackpots, the box (:func:`hub.tables.drawing.layout_editor`); the page only scales
+        and compares keys. The boards placed there come back as ``TableSpec``'s ``layout``."""
+        return layout_editor()
+
+    @property
+    def tournaments(self) -> TournamentService:
+        """This hub's tournament service (created, and started, on first use). Until the
+        hub owns its service (issue 31, point 1: the logwriter branch replaces this)."""
+        from hub.tournament.service import service_for
+
+        return service_for(self)
 
     def list_tables(self) -> list[JSONDict]:
         """A summary of every table, oldest first (see the module doc)."""

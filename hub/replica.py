@@ -35,6 +35,7 @@ from hub.tables.tableset import make_table
 
 if TYPE_CHECKING:
     from hub.log.postgres import LogListener
+    from hub.tournament.service import TournamentService
 
 JSONDict = dict[str, Any]
 log = logging.getLogger("hub.replica")
@@ -111,6 +112,13 @@ class ReadOnlyHub(Hub):
             from hub.log.postgres import LogListener
 
             self._listener = LogListener(db)
+
+    @property
+    def tournaments(self) -> TournamentService:
+        """The tournaments of the log another hub writes: read on, never written."""
+        from hub.tournament.service import service_for
+
+        return service_for(self, follows_log=True)
 
     # -- life cycle ------------------------------------------------------------------
     def start(self) -> None:

@@ -1,5 +1,6 @@
-"""The shape of the code (issue 23): imports go one way, web → hub (its api) → engines; no
-import circle except type-only ones; the hub's wings keep few modules at the top.
+"""The shape of the code (issues 23, 31): imports go one way, web → hub (its api) → engines;
+no import circle except type-only ones; the hub's wings keep few modules at the top; the
+web's pages see the hub through hub/api.py only, and that door stays narrow.
 
 Read from the source with :mod:`ast` — every import, at module level or inside a function
 (a lazy import is still a dependency), except those under ``if TYPE_CHECKING:``.
@@ -76,11 +77,46 @@ def test_no_import_circle():
     assert cycles == []
 
 
-def test_the_web_imports_only_the_hub_api():
+# The web's programs: composition roots of their own (a hub assembled from options, the
+# pages served on it). Every other module of the web is its library (the pages).
+WEB_PROGRAMS = {"web.__main__", "web.demo"}
+# What hub/api.py is made of: the facade, the typed errors, the value types the web takes.
+HUB_API_PARTS = {"hub.errors", "hub.facade", "hub.jsonlimits", "hub.log.store", "hub.tables.spec",
+                 "hub.tournament.model"}
+
+
+def test_the_webs_pages_import_only_the_hub_api():
+    """Issue 31, a narrow door: the web's library reaches the hub through hub/api.py
+    alone (a program may assemble one: hub/assemble.py)."""
     g = graph()
-    reached = {(src, dst) for src, dst in g.edges if src.split(".")[0] == "web"
+    reached = {(src, dst) for src, dst in g.edges if src.split(".")[0] == "web" and src not in WEB_PROGRAMS
                and dst.split(".")[0] in ("hub", "firmware") and dst != "hub.api"}
     assert reached == set()
+
+
+def test_the_webs_programs_assemble_their_hub_without_the_cli():
+    """``python -m web`` and the demo are composition roots like ``trigono hub``: they
+    share :mod:`hub.assemble`, none depends on another's command line; and no page
+    imports a program."""
+    g = graph()
+    assert {(src, dst) for src, dst in g.edges if src in WEB_PROGRAMS and dst.startswith("hub.cli")} == set()
+    assert {(src, dst) for src, dst in g.edges if src.startswith("web") and src not in WEB_PROGRAMS
+            and dst in WEB_PROGRAMS} == set()
+    assert {src for src, dst in g.edges if dst == "hub.assemble"} <= WEB_PROGRAMS | {"hub.cli.commands"}
+
+
+def test_the_hub_api_is_the_facade_its_errors_and_value_types():
+    """hub/api.py imports no CLI, no assembly, no simulator, no drawing helper: only the
+    parts of :data:`HUB_API_PARTS`; and every name it exports is one the web uses."""
+    assert set(graph().successors("hub.api")) == HUB_API_PARTS
+    import hub.api
+
+    used: set[str] = set()
+    for path in (ROOT / "web").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):  # type-only uses count
+            if isinstance(node, ast.ImportFrom) and node.module == "hub.api":
+                used.update(a.name for a in node.names)
+    assert sorted(set(hub.api.__all__) - used) == []
 
 
 def test_imports_go_one_way():
@@ -111,7 +147,7 @@ def test_the_hub_imports_only_the_codec_and_the_node_from_firmware():
 
 def test_few_modules_sit_directly_in_hub():
     top = sorted(p.name for p in (ROOT / "hub").glob("*.py"))
-    assert len(top) <= 7, top
+    assert len(top) <= 8, top  # __init__, __main__, api, assemble, errors, facade, jsonlimits, replica
 
 
 def test_one_module_writes_the_log():

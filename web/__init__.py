@@ -13,8 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from web.app import create_app
-from web.context import get_feed, get_hub
-from web.errors import NoHubError
+from web.context import NoHubError, get_feed, get_hub
 from web.hub_protocol import HubAPI
 
 __all__ = ["create_app", "serve", "start_server", "get_hub", "get_feed", "HubAPI", "NoHubError"]

@@ -3,8 +3,10 @@
     python -m web --db event.db --serial /dev/ttyACM0 --port 8080 --password secret
     python -m web --db event.db --public-url http://trigono.local:8080   # seat links/QR codes at that address
 
-Same hub options as ``trigono hub`` (hub/cli/assemble.py; the hub cannot import the web
-layer, imports go web → hub, so the process that shows both starts here). The password
+Same hub options as ``trigono hub``: this program is a composition root of its own, and
+assembles its hub with :mod:`hub.assemble` as the CLI does (the hub cannot import the web
+layer, imports go web → hub, so the process that shows both starts here). The pages it
+serves (the web's library) see only that hub, through hub/api.py. The password
 opens the referee console and admin; without ``--password`` (or ``TRIGONO_PASSWORD``) one is made up and
 printed. The signing key of sessions and seat links is kept in ``<db>.web-secret`` so
 they survive a restart. Seat links and QR codes point at ``--public-url`` (or the config's
@@ -24,7 +26,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from hub.api import add_hub_options, is_postgres_url
+from hub.assemble import add_hub_options
+from hub.log.open import is_postgres_url
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -128,26 +131,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.read_only and (args.serial or args.mqtt or args.table):
         parser.error("--read-only serves pages only: no --serial, --mqtt or --table")
-    from hub.api import (
-        Hub,
-        HubError,
+    from hub.api import Hub, HubError, StoreOpenError
+    from hub.assemble import (
         HubOptions,
-        StoreOpenError,
         attach_links,
         open_hub,
+        open_read_only,
         stop_on_signal,
-        tune_gc,
         wait,
     )
     from web.server import start_server
 
     stop = stop_on_signal()
+    hub: Hub
     if args.read_only:  # issue 18: pages from the store of a hub running elsewhere
-        from hub.api import ReadOnlyHub
-
-        hub: Hub = ReadOnlyHub(args.db)
-        tune_gc()
-        hub.start()
+        hub = open_read_only(args.db)
     else:
         options = HubOptions.from_args(args)
         try:
@@ -166,7 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     password = args.password or secrets.token_urlsafe(9)
     if is_postgres_url(args.db):  # one key for every web process of the event
-        from hub.api import shared_secret
+        from hub.replica import shared_secret
 
         config = {"SECRET_KEY": shared_secret(args.db)}
     else:

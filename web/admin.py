@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.exceptions import BadRequest
 
-from hub.api import BadInputError, HubError, TableSpec, clock, jsonlimits, layout_editor, place
+from hub.api import HubError, TableSpec, jsonlimits
 from web.context import get_hub
 from web.describe import refusal_text
 from web.flashing import flash_key, flash_refusal
@@ -49,23 +49,19 @@ def parse_seats(text: str) -> list[dict[str, Any]] | None:
     return seats or None
 
 
-def parse_layout(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The grid editor's ``[{"id", "cell", "device"}]`` → engine boards and bindings
-    (:func:`hub.tables.layout.place`: default holes, jackpots).
+def parse_layout(text: str) -> Any:
+    """The grid editor's ``[{"id", "cell", "device"}]``, read as JSON (the hub places the
+    boards: ``TableSpec``'s ``layout``).
 
-    >>> parse_layout('[{"id": "B1", "cell": [0, 0, "up"], "device": "pico-7"}]')[1]
-    [{'board': 'pico-7', 'as': 'B1', 'holes': {'big': 'B1.big', 'small': 'B1.small'}}]
+    >>> parse_layout('[{"id": "B1", "cell": [0, 0, "up"], "device": "pico-7"}]')[0]["device"]
+    'pico-7'
     """
     try:
-        placed = jsonlimits.loads(text)
+        return jsonlimits.loads(text)
     except json.JSONDecodeError as err:
         raise BadRequest(f"layout: not JSON ({err.msg})") from err
     except jsonlimits.JSONLimitError as err:
         raise BadRequest(f"layout: {err}") from err
-    try:
-        return place(placed)
-    except BadInputError as err:
-        raise BadRequest(str(err)) from err
 
 
 def create_from_form() -> TableSpec:
@@ -88,12 +84,11 @@ def create_from_form() -> TableSpec:
     seed_text = form.get("seed", "").strip()
     if seed_text and not (seed_text.isascii() and seed_text.isdigit() and len(seed_text) <= 20):
         raise BadRequest("seed: expected a whole number")
-    boards: list[dict[str, Any]] | None = None
+    layout = None
     if game == "trigono" and form.get("layout", "").strip() not in ("", "[]"):
-        engine_boards, boards = parse_layout(form["layout"])
-        options.setdefault("boards", engine_boards)
+        layout = parse_layout(form["layout"])
     seats = parse_seats(form.get("players", ""))
-    return TableSpec.build(game, options=options or None, seats=seats, boards=boards,
+    return TableSpec.build(game, options=options or None, seats=seats, layout=layout,
                            seed=int(seed_text) if seed_text else None,
                            table_id=form.get("table_id", "").strip() or None)
 
@@ -110,7 +105,7 @@ def page_context(**extra: Any) -> dict[str, Any]:
     free = free_boards(boards["boards"], boards["unregistered"], busy_tables(tables))
     return {"games": hub.games(), "tables": tables, **boards, "store_alert": hub.store_alert(),
             "settings": {"mode": "admin", "free_boards": free, "now": boards["now"],
-                         "editor": layout_editor()}, **extra}
+                         "editor": hub.layout_editor()}, **extra}
 
 
 def boards_context() -> dict[str, Any]:
@@ -123,7 +118,7 @@ def boards_context() -> dict[str, Any]:
     in_use = [b for b in health if b.get("table") in busy]
     free = [{**b, "state": board_state(b)} for b in health if b.get("table") not in busy]
     return {"boards": health, "in_use": in_use, "free": free, "links": hub.links(),
-            "unregistered": hub.unregistered(), "text_refused": text_refusals().total, "now": clock.now()}
+            "unregistered": hub.unregistered(), "text_refused": text_refusals().total, "now": hub.now()}
 
 
 @bp.get("/boards")

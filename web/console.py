@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.exceptions import BadRequest
 
-from hub.api import HubError, StaleViewError, UnknownTableError, clock, jsonlimits
+from hub.api import HubError, StaleViewError, UnknownTableError, jsonlimits
 from web.context import get_hub
 from web.describe import known, refusal_text
 from web.flashing import flash_key, flash_refusal
@@ -99,10 +99,11 @@ def panel_context(table_id: str) -> dict[str, Any]:
 def boards_readiness(view: dict[str, Any]) -> dict[str, Any]:
     """The table's boards as they are (never seen, offline, faulty, online) and the table's
     readiness (web/readiness.py): never "armed" on boards that are not there."""
+    hub = get_hub()
     if not view.get("layout"):
-        return {"table_boards": [], "readiness": "no_boards", "now": clock.now()}
-    boards = table_boards(view, get_hub().boards())
-    return {"table_boards": boards, "readiness": readiness(view, boards), "now": clock.now()}
+        return {"table_boards": [], "readiness": "no_boards", "now": hub.now()}
+    boards = table_boards(view, hub.boards())
+    return {"table_boards": boards, "readiness": readiness(view, boards), "now": hub.now()}
 
 
 @bp.get("/")

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from flask import current_app
 
-from web.errors import NoHubError
 from web.feed import Feed
 from web.hub_protocol import HubAPI
+
+
+class NoHubError(RuntimeError):
+    """The app was made without a hub (``create_app(hub=None)``): a 503 (web/errors.py)."""
 
 
 def get_hub() -> HubAPI:

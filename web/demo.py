@@ -23,11 +23,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hub.api import HubOptions, add_hub_options, parse_hostport
+from hub.assemble import HubOptions, add_hub_options
+from hub.devices.address import parse_hostport
 from web.__main__ import add_public_url_option, announce
 
 if TYPE_CHECKING:
-    from hub.api import Hub, SimTable
+    from hub.api import Hub
+    from hub.sim.runner import SimTable
 
 BOARD_GAMES = ("trike", "triolet", "triominos")
 BOT_BUDGET_S = 0.3  # a computer player's thinking time per move
@@ -61,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def demo_specs(generation: int, seed: int, link: str = "serial") -> list[SimTable]:
-    from hub.api import SimTable
+    from hub.sim.runner import SimTable
 
     g = f"g{generation}" if generation > 1 else ""
     return [
@@ -125,7 +127,8 @@ def addresses(base: str, app: Any, trigono: list[str], games: GameTables) -> dic
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from hub.api import SimEvent, describe, open_hub, stop_on_signal
+    from hub.assemble import open_hub, stop_on_signal
+    from hub.sim.runner import SimEvent, describe
     from web.server import start_server
 
     work = Path(tempfile.mkdtemp(prefix="trigono-demo-"))
@@ -140,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     served = announce(handle.app, args.host, handle.url)  # before any seat link is shown
     games = GameTables(hub, args.seed)
     games.start()
-    from hub.api import DemoTournament  # issue 16: a tournament that plays itself
+    from hub.tournament.demo import DemoTournament  # issue 16: a tournament that plays itself
 
     tournament = DemoTournament(hub, args.seed)
     tournament_url = f"{handle.url}/tournaments/{tournament.start()}"

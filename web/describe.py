@@ -3,8 +3,9 @@ table events, alerts and refusals (the hub sends each as a ``kind`` with ``param
 live in the catalogue, web/messages/<lang>.json, under ``where.``, ``console.``,
 ``event.`` and ``alert.``).
 
+>>> from hub.api import Hub
 >>> from web import create_app
->>> with create_app({"TESTING": True}).test_request_context(headers={"Accept-Language": "en"}):
+>>> with create_app({"TESTING": True}, hub=Hub(":memory:")).test_request_context(headers={"Accept-Language": "en"}):
 ...     print(where_label("B1.big"), "/", event_text({"kind": "drop", "params": {"hole": "B2.small", "player": "Ana"}}))
 B1 big hole / B2 small hole: drop (Ana throwing)
 """
@@ -18,7 +19,8 @@ from typing import Any
 
 from flask import Flask
 
-from hub.api import HubError, place_label
+from hub.api import HubError
+from web.context import get_hub
 from web.i18n import MESSAGES, current_language, gettext
 
 # Parameters that name a place, and are shown as one (``B1.big`` → "B1 big hole").
@@ -27,17 +29,23 @@ CHOICE_KEYS = {"valid": "console.choice.valid", "invalid": "console.choice.inval
 
 
 def hole_label_parts(hole: str) -> tuple[str, dict[str, Any]]:
-    """The catalogue key and parameters naming a hole or a landing place.
+    """The catalogue key and parameters naming a hole or a landing place (the hub's
+    label of it: :meth:`hub.facade.Hub.place_label`; in a request of an app with a hub).
 
+    >>> from hub.api import Hub
+    >>> from web import create_app
+    >>> context = create_app({"TESTING": True}, hub=Hub(":memory:")).test_request_context()
+    >>> context.push()
     >>> hole_label_parts("B1.big")
     ('where.big', {'board': 'B1'})
     >>> hole_label_parts("board:B2")
     ('where.board', {'board': 'B2'})
     >>> hole_label_parts("jackpot.2")
     ('where.jackpot_n', {'n': '2'})
+    >>> context.pop()
     """
-    kind, params = place_label(hole)  # the hub names places (hub/tables/moments.py)
-    return f"where.{kind}", params
+    label = dict(get_hub().place_label(hole))  # the hub names places, the web words them
+    return f"where.{label.pop('kind')}", label
 
 
 def where_label(choice: Any) -> str:
@@ -159,8 +167,9 @@ def action_text(action: Any) -> str:
     """A Trigono action in words ("lancer d’Hugo : plateau B1"); other games' actions in
     their notation ("c2", "play H8:5"), which is the same in every language.
 
+    >>> from hub.api import Hub
     >>> from web import create_app
-    >>> with create_app({"TESTING": True}).test_request_context(headers={"Accept-Language": "fr"}):
+    >>> with create_app({"TESTING": True}, hub=Hub(":memory:")).test_request_context(headers={"Accept-Language": "fr"}):
     ...     print(action_text({"throw": {"player": "Hugo", "to": "floor"}}))
     lancer d’Hugo : sol
     """

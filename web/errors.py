@@ -31,12 +31,8 @@ from hub.api import (
     UnknownTableError,
 )
 from web import security
+from web.context import NoHubError
 from web.describe import refusal_text
-
-
-class NoHubError(RuntimeError):
-    """The app was made without a hub (``create_app(hub=None)``)."""
-
 
 # The catalogue key (web/i18n.py) of each status a page may answer with.
 STATUS_KEYS = {

@@ -1,8 +1,11 @@
-"""What the web layer needs from the hub: :class:`HubAPI`, a typed protocol.
+"""What the web layer needs from the hub: :class:`HubAPI`, a typed protocol, and its
+tournament service, :class:`TournamentsAPI` (``hub.tournaments``).
 
 The web holds the hub through this protocol only, so the pages depend on the hub's
 published methods (hub/facade.py documents their JSON shapes), never on its insides;
-a test or a read-only replica can stand in for it with the same methods.
+a test or a read-only replica can stand in for it with the same methods. What a page
+draws or words comes as data through them too (a place's label, the layout editor's
+grid, the hub's clock), never as a helper of the hub's wings (tests/test_layering.py).
 
 Every method may raise a :class:`hub.errors.HubError` (a ``ValueError``) about its
 input; the web turns those into 400/404/409 answers (:mod:`web.errors`).
@@ -14,9 +17,82 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from hub.api import TableSpec
+    from hub.api import HubError, TableSpec
 
 JSONDict = dict[str, Any]
+
+
+class Rating(Protocol):
+    """A player's rating across events (:class:`hub.tournament.ratings.Rating`)."""
+
+    @property
+    def ordinal(self) -> float:
+        """The cautious skill estimate the pages show (mean minus three deviations)."""
+        ...
+
+    @property
+    def matches(self) -> int:
+        """Matches rated."""
+        ...
+
+    def to_json(self) -> JSONDict:
+        ...
+
+
+class TournamentsAPI(Protocol):
+    """The hub's tournaments (:class:`hub.tournament.service.TournamentService`). A refused
+    entry raises a :class:`hub.errors.HubError` and stores nothing; an unknown tournament
+    or match raises ``UnknownTournamentError`` / ``UnknownMatchError`` (404)."""
+
+    def summaries(self) -> list[JSONDict]:
+        """A summary of every tournament, oldest first."""
+        ...
+
+    def view(self, tid: str) -> JSONDict:
+        """A tournament's view (players, matches, standings, podium...)."""
+        ...
+
+    def version(self, tid: str) -> int:
+        """How many entries the tournament has (live pages reload when it grows)."""
+        ...
+
+    def export(self, tid: str) -> JSONDict:
+        """The tournament as a file :meth:`load` reads into another hub."""
+        ...
+
+    def ratings(self) -> Mapping[str, Rating]:
+        """Every player's rating across events, by player key."""
+        ...
+
+    def player_history(self, key: str) -> list[JSONDict]:
+        """A player's matches across tournaments."""
+        ...
+
+    def create(self, spec: Mapping[str, Any], *, tournament_id: str | None = None,
+               by: str | None = None) -> JSONDict:
+        """Create a tournament from its spec; its view."""
+        ...
+
+    def submit(self, tid: str, body: Mapping[str, Any], *, by: str | None = None) -> JSONDict:
+        """Apply one entry (and the director's follow-ups); the new view."""
+        ...
+
+    def submit_many(self, tid: str, bodies: list[Any], *,
+                    by: str | None = None) -> tuple[int, list[tuple[int, HubError]]]:
+        """Entries checked one by one, the accepted stored at once: (taken, [(index, refusal)])."""
+        ...
+
+    def load(self, doc: Mapping[str, Any], *, tournament_id: str | None = None) -> JSONDict:
+        """A tournament from an export; its view."""
+        ...
+
+    def launch_preview(self, tid: str) -> JSONDict:
+        """What starting the tournament would build (pools, stations)."""
+        ...
+
+    def preview(self, tid: str, body: Mapping[str, Any]) -> JSONDict:
+        """What a correction would change, without making it."""
+        ...
 
 
 class HubAPI(Protocol):
@@ -97,6 +173,23 @@ class HubAPI(Protocol):
 
     def changes_since(self, last_id: int, timeout: float) -> list[JSONDict]:
         """Changes after ``last_id``, waiting up to ``timeout`` s for one."""
+        ...
+
+    def now(self) -> float:
+        """The time on the hub's clock, that of the times its views carry (``last_seen``)."""
+        ...
+
+    def place_label(self, where: str) -> JSONDict:
+        """A place id (``"B1.big"``) as ``{"kind", **params}``, worded by ``where.<kind>``."""
+        ...
+
+    def layout_editor(self) -> JSONDict:
+        """The admin's layout editor: the cells a board may go on, the jackpots, the box."""
+        ...
+
+    @property
+    def tournaments(self) -> TournamentsAPI:
+        """The hub's tournament service."""
         ...
 
     @property

@@ -45,7 +45,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response as BaseResponse
 
-from hub.api import RateLog, jsonlimits
+from hub.api import jsonlimits
 
 csrf = CSRFProtect()
 
@@ -469,18 +469,24 @@ class TextRefusals:
         self.total = 0
         self._doors: dict[str, int] = {}
         self._lock = threading.Lock()
-        self._log = RateLog(logger, every_s)
+        self._logger, self._every_s = logger, every_s
+        self._logged_at: float | None = None  # monotonic time of the last line logged
 
     def note(self, path: str, reason: str) -> None:
         door = path.strip("/").split("/", 1)[0][:32] or "/"
+        now = time.monotonic()
         with self._lock:
             self.total += 1
             if door not in self._doors and len(self._doors) >= self.MAX_DOORS:
                 door = "(other)"
             self._doors[door] = self._doors.get(door, 0) + 1
             total = self.total
-        self._log.warning("unencodable", "refused a request to %s: %s (%d such requests refused so far)",
-                          path[:200], reason, total)
+            due = self._logged_at is None or now - self._logged_at >= self._every_s
+            if due:
+                self._logged_at = now
+        if due:  # the line carries the running count: those held back are in it
+            self._logger.warning("refused a request to %s: %s (%d such requests refused so far)",
+                                 path[:200], reason, total)
 
     def by_door(self) -> dict[str, int]:
         with self._lock:

@@ -1,4 +1,5 @@
-"""Tournament pages and API (issue 16), on :class:`hub.tournament.service.TournamentService`.
+"""Tournament pages and API (issue 16), on the hub's tournament service (``hub.tournaments``,
+typed by :class:`web.hub_protocol.TournamentsAPI`).
 
 Public (read-only): the list, a tournament's overview with the calls ("match 12: Ana,
 Ben, Chloé → station row2"), standings, bracket, podium, match and player pages (with
@@ -35,7 +36,6 @@ from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     jsonify,
     redirect,
     render_template,
@@ -44,19 +44,13 @@ from flask import (
 )
 from werkzeug.exceptions import BadRequest
 
-from hub.api import (
-    BadInputError,
-    HubError,
-    TournamentService,
-    UnknownMatchError,
-    UnknownTournamentError,
-    service_for,
-)
+from hub.api import BadInputError, HubError, UnknownMatchError, UnknownTournamentError
 from web.context import get_hub
 from web.describe import refusal_text
 from web.errors import page as error_page
 from web.errors import status_key
 from web.flashing import flash_key, flash_refusal
+from web.hub_protocol import HubAPI, TournamentsAPI
 from web.i18n import gettext
 from web.security import is_logged_in, json_error, login_required
 from web.share import phone_url, qr_data_uri, reachable_by_phones
@@ -68,11 +62,9 @@ bp = Blueprint("tournament", __name__)
 def _follow_the_hub(state: Any) -> None:
     """Start the tournament service with the app, so finished tables report their
     results even before anyone opens a tournament page."""
-    hub = state.app.extensions.get("hub")
-    if hub is not None and "tournaments" not in state.app.extensions:
-        from hub.api import ReadOnlyHub  # a replica reads on the log another hub writes
-
-        state.app.extensions["tournaments"] = service_for(hub, follows_log=isinstance(hub, ReadOnlyHub))
+    hub: HubAPI | None = state.app.extensions.get("hub")
+    if hub is not None:
+        _ = hub.tournaments  # created, and its feed follower started, on first use
 
 REFRESH_S = 5
 BIG_MODES = ("standings", "bracket", "calls", "podium")
@@ -81,12 +73,9 @@ MAX_IMPORT = 10_000  # rows read from one players' list; the rest refused, count
 MAX_REASONS = 20  # refusals shown one by one; the others counted
 
 
-def service() -> TournamentService:
-    """The hub's tournament service (kept in the app so tests can give their own)."""
-    found: TournamentService | None = current_app.extensions.get("tournaments")
-    if found is None:
-        found = current_app.extensions["tournaments"] = service_for(get_hub())  # type: ignore[arg-type]
-    return found
+def service() -> TournamentsAPI:
+    """The hub's tournament service."""
+    return get_hub().tournaments
 
 
 @bp.errorhandler(UnknownTournamentError)

@@ -1,6 +1,6 @@
 """The hub's subcommands: ``trigono hub`` (run the hub), ``trigono export`` (a table as a
 RECORDS.md game record) and ``trigono sim`` (a simulated event). Loaded by :mod:`hub.cli.main`;
-the hub itself is put together by :mod:`hub.cli.assemble`.
+the hub itself is put together by :mod:`hub.assemble`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ EXIT_BAD_INPUT = 2
 
 
 def cmd_hub(args: argparse.Namespace) -> int:
-    from hub.cli.assemble import HubOptions, attach_links, open_hub, stop_on_signal, wait
+    from hub.assemble import HubOptions, attach_links, open_hub, stop_on_signal, wait
     from hub.errors import HubError
     from hub.log.store import StoreOpenError
 
@@ -68,7 +68,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     import tempfile
     from pathlib import Path
 
-    from hub.cli.assemble import HubOptions, open_hub
+    from hub.assemble import HubOptions, open_hub
     from hub.errors import HubError
     from hub.sim.runner import SimEvent, describe, make_specs
 
@@ -107,7 +107,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
 
 def add_sim(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from hub.cli.assemble import add_hub_options
+    from hub.assemble import add_hub_options
 
     p = sub.add_parser(
         "sim", help="a simulated event: simulated boards and players, the real hub",
@@ -143,7 +143,7 @@ def add_sim(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def add_hub(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from hub.cli.assemble import add_hub_options
+    from hub.assemble import add_hub_options
 
     p = sub.add_parser(
         "hub", help="run the hub: device links, event store, referee",

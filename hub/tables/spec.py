@@ -24,7 +24,7 @@ from typing import Any
 
 from engines import GAMES
 from hub.errors import BadInputError, UnknownGameError
-from hub.tables.layout import default_holes, row_boards
+from hub.tables.layout import default_holes, place, row_boards
 
 JSONDict = dict[str, Any]
 SPEC_FIELDS = ("id", "game", "options", "seats", "boards", "seed", "referee")
@@ -64,11 +64,25 @@ class TableSpec:
 
     @classmethod
     def build(cls, game: Any, *, options: Any = None, seats: Any = None, boards: Any = None,
-              seed: Any = None, table_id: Any = None, referee: Any = None) -> TableSpec:
-        """Validate each part; raises :class:`UnknownGameError` or :class:`BadInputError`."""
+              seed: Any = None, table_id: Any = None, referee: Any = None, layout: Any = None) -> TableSpec:
+        """Validate each part; raises :class:`UnknownGameError` or :class:`BadInputError`.
+
+        ``layout``, instead of ``boards``: the boards placed on the admin's grid
+        (``[{"id", "cell", "device"}]``, :func:`hub.tables.layout.place`), which give both
+        the bindings and, unless the options name them, the engine's ``boards``.
+
+        >>> spec = TableSpec.build("trigono", layout=[{"id": "B1", "cell": [0, 0, "up"], "device": "pico-7"}])
+        >>> spec.options["boards"], spec.boards[0]["board"]
+        ([{'id': 'B1', 'cell': [0, 0, 'up']}], 'pico-7')
+        """
         game = check_game(game)
         if options is not None and not isinstance(options, Mapping):
             raise BadInputError("options: expected an object")
+        if layout is not None:
+            if boards is not None:
+                raise BadInputError("layout: give the boards placed or bound, not both")
+            placed, boards = place(layout)
+            options = {"boards": placed, **(options or {})}
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise BadInputError("seed: expected an integer")
         if table_id is not None:

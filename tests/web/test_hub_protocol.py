@@ -36,3 +36,18 @@ def test_the_web_calls_no_hub_method_outside_the_protocol() -> None:
         called |= set(re.findall(r"(?:get_hub\(\)|self\.hub|\bhub)\.(\w+)\(", path.read_text(encoding="utf-8")))
     assert called, "the pattern found no call at all"
     assert called <= allowed, sorted(called - allowed)
+
+
+def test_the_tournament_service_has_every_method_the_web_uses_with_the_same_parameters() -> None:
+    """``hub.tournaments`` is typed for the web by ``TournamentsAPI`` (issue 31: no module
+    global, no ``type: ignore``); the hub's service has each method, parameters alike."""
+    from hub.tournament.service import TournamentService
+    from web.hub_protocol import TournamentsAPI
+
+    names = [name for name, value in vars(TournamentsAPI).items() if callable(value) and not name.startswith("_")]
+    assert {"view", "submit", "create", "ratings"} <= set(names)
+    for name in names:
+        wanted = list(inspect.signature(getattr(TournamentsAPI, name)).parameters)
+        have = list(inspect.signature(getattr(TournamentService, name)).parameters)
+        assert have[: len(wanted)] == wanted, (name, have, wanted)
+    assert isinstance(inspect.getattr_static(Hub, "tournaments"), property)

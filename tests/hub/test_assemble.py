@@ -1,4 +1,4 @@
-"""A running hub from options (hub/cli/assemble.py): one argparse group for `trigono hub`,
+"""A running hub from options (hub/assemble.py): one argparse group for `trigono hub`,
 `python -m web`, the demo and the simulator, read into HubOptions and assembled."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hub.cli.assemble import HubOptions, add_hub_options, device_links, open_hub
+from hub.assemble import HubOptions, add_hub_options, device_links, open_hub
 from hub.devices.mqtt_link import MqttProcessTransport, MqttTransport
 from hub.devices.serial_link import SerialTransport
 from hub.errors import BadInputError

@@ -1,11 +1,15 @@
-"""One place that turns options into a running hub: ``trigono hub``, ``python -m web``,
-the demo and the simulator all go through here, so their options cannot drift apart.
+"""The composition root: one place that turns options into a running hub. The programs
+— ``trigono hub`` (hub/cli), ``python -m web`` and the demo (web/__main__.py, web/demo.py),
+the simulator — all go through here, so their options cannot drift apart. It is part of
+no program: the web's programs use it without depending on the CLI, and the web's
+library (its pages) never does: it gets a hub already running (hub/api.py).
 
 - :func:`add_hub_options`: the shared argparse group (event store, device links, knock-in
   window, tables to create);
 - :class:`HubOptions`: the same, typed (:meth:`HubOptions.from_args`);
 - :func:`open_hub`: the event store opened (after the standby lock when it is
   PostgreSQL), every table rebuilt, the ``--table`` ones created when their id is new;
+- :func:`open_read_only`: a read-only replica following the log another hub writes;
 - :func:`attach_links`: the background threads started and the device links attached
   (serial ports at ``--baud``, the MQTT link of :mod:`hub.devices.mqtt_link`);
 - :func:`stop_on_signal` and :func:`wait`: run until Ctrl-C or SIGTERM.
@@ -127,6 +131,18 @@ def open_hub(options: HubOptions) -> Hub:
         hub.close()
         raise
     tune_gc()
+    return hub
+
+
+def open_read_only(db: str) -> Hub:
+    """A replica on the event store at ``db`` (a ``postgresql://`` URL: several processes
+    can serve the pages of one event), following the log another hub writes; started, the
+    collector tuned like any server process's. :class:`hub.replica.ReadOnlyHub`."""
+    from hub.replica import ReadOnlyHub
+
+    hub = ReadOnlyHub(db)
+    tune_gc()
+    hub.start()
     return hub
 
 

@@ -1,1 +1,2 @@
-"""The ``trigono`` command line: entry point, subcommands, assembly, readable output."""
+"""The ``trigono`` command line: entry point, subcommands, readable output (the hub is
+assembled by :mod:`hub.assemble`, shared with the web's programs)."""

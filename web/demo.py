@@ -8,6 +8,9 @@ Trike, Triolet and Triominos a table where two computer players play each other 
 where you play against the computer (open its link: no referee needed), and a Swiss
 Trike tournament that plays itself (hub/tournament/demo.py). Matches start again when
 they end. Prints every address and the referee password; Ctrl-C stops.
+
+A program, like ``python -m web``: it assembles its hub with :mod:`hub.assemble` and runs
+the simulator (:mod:`hub.sim.runner`) and the demo tournament beside the pages it serves.
 """
 
 from __future__ import annotations

@@ -56,3 +56,27 @@ def test_a_malformed_spec_is_a_typed_error_naming_the_field(data: Any, error: ty
 def test_text_that_is_not_json_is_a_bad_input() -> None:
     with pytest.raises(BadInputError, match="not JSON"):
         TableSpec.from_text("{game: trike}")
+
+
+def test_boards_placed_on_the_admins_grid_give_the_bindings_and_the_engines_boards() -> None:
+    """The admin's layout goes to the hub as data (issue 31: the web calls no placing
+    helper): six boards around a vertex get their jackpot; options naming boards win."""
+    from engines.trigono.layout import hexagon_boards
+
+    layout = [{"id": f"B{n}", "cell": b["cell"], "device": f"pico-{n}"} for n, b in enumerate(hexagon_boards(), 1)]
+    spec = TableSpec.build("trigono", layout=layout)
+    assert [b["board"] for b in spec.boards] == [f"pico-{n}" for n in range(1, 7)]
+    assert spec.boards[0]["holes"]["jackpot"] == "jackpot"
+    assert [b["id"] for b in spec.options["boards"]] == [f"B{n}" for n in range(1, 7)]
+    mine = [{"id": "B1", "cell": [0, 0, "up"]}]
+    assert TableSpec.build("trigono", layout=layout[:1], options={"boards": mine}).options["boards"] == mine
+
+
+@pytest.mark.parametrize("layout, boards, words", [
+    ([{"id": "B1"}], None, "needs an id and a cell"),
+    ({"B1": [0, 0, "up"]}, None, "expected a list"),
+    ([{"id": "B1", "cell": [0, 0, "up"]}], ["B1"], "not both"),
+])
+def test_a_malformed_layout_is_a_typed_error(layout: Any, boards: Any, words: str) -> None:
+    with pytest.raises(BadInputError, match=words):
+        TableSpec.build("trigono", layout=layout, boards=boards)

@@ -27,10 +27,11 @@ extension under a top-level directory of the repository (``hub/facade.py``,
 ``docs/rules/trike.md``) anywhere in the scanned files, must exist — except
 :data:`MADE_BY_USER`, files a user creates that a clone never holds.
 
-**Outside.** No file may cite ``DESIGN.md``, ``RECORDS.md``, a ``shared/`` or ``notes/``
-folder, a ``rules/`` folder other than ``docs/rules/``, an absolute ``/work/`` path or a
-markdown link leading out of the repository. The one exception, :data:`OUTSIDE_ALLOWED`:
-where a user gets the MicroPython firmware images (``shared/firmware-images``).
+**Outside.** No file may cite ``DESIGN.md``, ``RECORDS.md``, a ``shared/``, ``notes/`` or
+``examples/`` folder, a ``rules/`` folder other than ``docs/rules/``, an absolute
+``/work/`` path or a markdown link leading out of the repository. The one exception,
+:data:`OUTSIDE_ALLOWED`: where a user gets the MicroPython firmware images
+(``shared/firmware-images``).
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ MD_LINK = re.compile(r"\[[^\]\n]*\]\(([^)\s]+)\)")
 REPO_PATH = re.compile(rf"(?<![\w./$-])\b((?:{'|'.join(TOP_DIRS)})/[\w./-]+)")
 FILE_NAME = re.compile(r"[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]+")  # the last part of a file's path
 OUTSIDE = re.compile(
-    r"\b(?:DESIGN|RECORDS)\.md\b|(?<![\w-])shared/[\w.-]*|(?<![\w.-])notes/|(?<![\w.])/work/"
+    r"\b(?:DESIGN|RECORDS)\.md\b|(?<![\w-])shared/[\w.-]*|(?<![\w.-])(?:notes|examples)/|(?<![\w.])/work/"
 )
 BARE_RULES = re.compile(r"(?<![\w/.-])rules/\w+\.(?:md|txt)")
 
@@ -254,7 +255,7 @@ def path_problems(root: Path, name: str, text: str) -> Iterator[str]:
 
 
 def outside_problems(name: str, text: str) -> Iterator[str]:
-    if not any(word in text for word in ("DESIGN.md", "RECORDS.md", "shared/", "notes/", "/work/", "rules/")):
+    if not any(word in text for word in ("DESIGN.md", "RECORDS.md", "shared/", "notes/", "examples/", "/work/", "rules/")):
         return
     bare_rules = not name.startswith("docs/") and BARE_RULES.search(text)
     allowed = OUTSIDE_ALLOWED.get(name)

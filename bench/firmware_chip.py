@@ -18,7 +18,7 @@ Mosquitto). Every figure is in simulated time, on the chip's own 125 MHz clock:
   pass that writes /outbox.txt after journal_after_ms of quiet.
 
 Run: ``python bench/firmware_chip.py --board pico`` and ``--board pico_w`` (images from
-$TRIGONO_FIRMWARE_IMAGES or ../shared/firmware-images; ~4 and ~6 minutes here).
+$TRIGONO_FIRMWARE_IMAGES, see firmware/README.md; ~4 and ~6 minutes here).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""The shape every rule engine shares (DESIGN.md §3, after OpenSpiel and python-chess).
+"""The shape every rule engine shares (docs/design.md §3, after OpenSpiel and python-chess).
 
 A :class:`Game` holds the rules and options and makes initial states; a :class:`State`
 is one position with the same few methods in every game; actions are small immutable
-value objects with a JSON form (the record notation of RECORDS.md) and a short text
+value objects with a JSON form (the record notation of docs/records.md) and a short text
 notation. Randomness comes only from a :class:`random.Random` passed in, so
 ``game + options + seed + actions`` replays a game exactly.
 
@@ -177,7 +177,7 @@ class State(ABC, Generic[ActionT]):
 
     @abstractmethod
     def to_json(self) -> dict[str, JSON]:
-        """The printed state of RECORDS.md: ``game``, ``status``, ``to_move``, ``scores``,
+        """The printed state of docs/records.md: ``game``, ``status``, ``to_move``, ``scores``,
         ``winner``, ``log`` and the game's own fields."""
 
     @abstractmethod
@@ -244,7 +244,7 @@ class Game(ABC, Generic[ActionT]):
 
     name: ClassVar[str]
     notation: Notation[ActionT]
-    """The game's ``actions`` module: the RECORDS.md notation of an action."""
+    """The game's ``actions`` module: the docs/records.md notation of an action."""
 
     def __init__(self, options: Mapping[str, JSON] | None = None) -> None:
         self.options: dict[str, JSON] = dict(options or {})
@@ -324,7 +324,7 @@ class GameSpec(Generic[StateT, ActionT]):
     """One game's registration: everything a caller needs, by name, with no probing.
 
     - ``name``: the record name (``"trike"``) and ``game``/``state``: its classes.
-    - ``parse_action(obj)`` / ``action_to_json(action)``: the RECORDS.md notation of an
+    - ``parse_action(obj)`` / ``action_to_json(action)``: the docs/records.md notation of an
       action, needing no options (a log can be read without the game); the Game's
       methods of the same names also check the action against its options (board size).
     - ``bot``: the computer opponent, or None (Trigono is played by people).
@@ -441,7 +441,7 @@ class SeatScoreState(State[ActionT]):
 
     @abstractmethod
     def set_up(self, position: Mapping[str, JSON], rng: random.Random) -> None:
-        """Start a new state from a RECORDS.md ``position`` instead (``rng``: whatever the
+        """Start a new state from a docs/records.md ``position`` instead (``rng``: whatever the
         position leaves to chance)."""
 
     def set_position_scores(self, position: Mapping[str, JSON]) -> None:

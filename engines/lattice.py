@@ -1,4 +1,4 @@
-"""The triangular lattice of RECORDS.md, shared by Trigono layouts and Triominos.
+"""The triangular lattice of docs/records.md, shared by Trigono layouts and Triominos.
 
 Vertices V(i, j) = i·e1 + j·e2 with e1 = (1, 0), e2 = (1/2, √3/2). A cell is
 ``(i, j, "up")`` or ``(i, j, "down")``.
@@ -63,7 +63,7 @@ class Cell(NamedTuple):
 
 
 def corners(cell: Cell) -> tuple[Vertex, Vertex, Vertex]:
-    """The cell's three corners, clockwise, in the order RECORDS.md numbers them 0, 1, 2."""
+    """The cell's three corners, clockwise, in the order docs/records.md numbers them 0, 1, 2."""
     i, j = cell.i, cell.j
     if cell.orient == UP:
         return (Vertex(i, j), Vertex(i, j + 1), Vertex(i + 1, j))

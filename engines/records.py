@@ -1,9 +1,9 @@
-"""Game records (RECORDS.md): ``{"game", "options", "seed", "position", "actions"}``.
+"""Game records (docs/records.md): ``{"game", "options", "seed", "position", "actions"}``.
 
 Replay is ``reduce(apply, actions, initial_state)``: the record is the truth.
 
 A record may also carry what its replay must give (the worked examples of
-``tests/records/`` do; RECORDS.md "Worked examples"): ``expect`` — fields the printed
+``tests/records/`` do; docs/records.md § Worked examples): ``expect`` — fields the printed
 state must have (``log_points``: the ``points`` of each log entry in order; racks compare
 as multisets; count maps may list zero entries or not) — or ``expect_error`` —
 ``{"exit": 2, "index": N}``, the action that must be refused. :func:`replay` checks them:
@@ -39,7 +39,7 @@ from engines.core import JSON, GameError, RecordError, State, check_keys
 
 RECORD_FIELDS = ("game", "options", "seed", "position", "actions", "expect", "expect_error")
 EXPECT_ERROR_FIELDS = ("exit", "index")
-BAD_RECORD_EXIT = 2  # RECORDS.md: the exit status of a malformed record or an illegal action
+BAD_RECORD_EXIT = 2  # docs/records.md: the exit status of a malformed record or an illegal action
 
 
 @dataclass

@@ -1,5 +1,5 @@
 # Beam classifier: turns time-stamped beam edges of one hole into drop / bounce /
-# blocked / cleared events (DESIGN.md §5, T11, T13). Pure logic: no `machine`, no clock
+# blocked / cleared events (docs/design.md §5, T11, T13). Pure logic: no `machine`, no clock
 # of its own (every call carries the time), so the board, the unix-port tests and the
 # hub's simulator run the very same decisions.
 #

@@ -80,7 +80,7 @@ class SerialLink:
 
 
 class MqttLink:
-    """The MQTT link (DESIGN.md §5 topics) over firmware.mqtt.MqttClient, never blocking.
+    """The MQTT link (docs/design.md §5 topics) over firmware.mqtt.MqttClient, never blocking.
 
     make_client() -> a fresh client with MqttClient's API: set_callback(f),
     set_last_will(topic, msg, retain, qos), begin(now), service(now), `connected`,

@@ -1,4 +1,4 @@
-# Device protocol v1 (DESIGN.md §5) — the one codec shared by the sensor board and the hub.
+# Device protocol v1 (docs/design.md §5) — the one codec shared by the sensor board and the hub.
 #
 # MicroPython-compatible on purpose: no typing, no dataclasses, no f-string '=' tricks,
 # nothing from `machine`. Decoding never raises on junk: it returns (message, None) or

@@ -9,7 +9,7 @@ bot worker), :mod:`hub.log.changes` (the change feed), :mod:`hub.tables.spec` (a
 
 :class:`Hub` is thread-safe: every public method may be called from any thread (Flask
 request threads, the SSE stream, transports). Everything that changes a table goes
-through the durable event store first (DESIGN.md §6, R1): an input is validated, stored,
+through the durable event store first (docs/design.md §6, R1): an input is validated, stored,
 committed, and only then applied; a bad input raises a :class:`hub.errors.HubError`
 (a ``ValueError``) and changes nothing.
 
@@ -376,7 +376,7 @@ class Hub:
             return self._answer(table, public)
 
     def export(self, table_id: str) -> JSONDict:
-        """The table as a RECORDS.md game record (``game``, ``options``, ``seed``,
+        """The table as a docs/records.md game record (``game``, ``options``, ``seed``,
         ``actions``), replayable with ``trigono replay``."""
         with self._door():
             return copy.deepcopy(self.tables[table_id].record())

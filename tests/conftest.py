@@ -22,7 +22,7 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parent.parent
-RECORDS = ROOT / "tests" / "records"  # worked examples copied from shared/examples
+RECORDS = ROOT / "tests" / "records"  # worked examples (docs/records.md § Worked examples)
 
 
 SHARED_RUNS = ("tests/firmware/test_logic.py::test_case_micropython[",)

@@ -1,4 +1,4 @@
-"""`trigono replay` (RECORDS.md, 'The command'), run in process (tests/engines/command.py);
+"""`trigono replay` (docs/records.md, 'The command'), run in process (tests/engines/command.py);
 the real process is run by the tests that say so.
 
 Every worked example in tests/records replays to the fields it expects (or fails on the
@@ -43,7 +43,7 @@ def run_replay(record: Any = None, *, raw: str | None = None, via_file: Path | N
 
 
 def _same(field: str, got: Any, want: Any) -> bool:
-    """Compare as examples/README.md says: racks as multisets, count maps with or without zeros."""
+    """Compare as docs/records.md § Worked examples says: racks as multisets, count maps with or without zeros."""
     if field == "racks" and isinstance(got, dict) and isinstance(want, dict):
         return {k: sorted(map(str, v)) for k, v in got.items()} == {
             k: sorted(map(str, v)) for k, v in want.items()

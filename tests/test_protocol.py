@@ -1,4 +1,4 @@
-"""The device protocol codec (DESIGN.md §5), as the hub sees it under CPython."""
+"""The device protocol codec (docs/design.md §5), as the hub sees it under CPython."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The web layer: dashboard, big screen, overlay, referee console, admin, play pages,
-JSON API and live stream, on top of one :class:`hub.facade.Hub` (DESIGN.md §7).
+JSON API and live stream, on top of one :class:`hub.facade.Hub` (docs/design.md §7).
 
 ``create_app(test_config=None, hub=None)`` is the application factory (flaskr-style):
 defaults, then ``instance/config.py`` when there is no test config, then the test

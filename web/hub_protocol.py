@@ -144,7 +144,7 @@ class HubAPI(Protocol):
         ...
 
     def export(self, table_id: str) -> JSONDict:
-        """The table's game record (RECORDS.md)."""
+        """The table's game record (docs/records.md)."""
         ...
 
     def boards(self) -> list[JSONDict]:

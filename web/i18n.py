@@ -1,4 +1,4 @@
-"""French and English for every page (DESIGN.md §7).
+"""French and English for every page (docs/design.md §7).
 
 One catalogue per language (web/messages/<lang>.json, loaded into :data:`MESSAGES`)
 holds every text the pages show; templates and scripts only name keys. A count ``n``

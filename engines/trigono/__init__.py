@@ -1,4 +1,4 @@
-"""Trigono, the throwing game: rules engine (trigono.md T1–T21, RECORDS.md notation).
+"""Trigono, the throwing game: rules engine (trigono.md T1–T21, docs/records.md notation).
 
 Played by people with real palets: no bot and no analysis.
 

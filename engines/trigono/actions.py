@@ -1,5 +1,5 @@
 """Trigono actions: a throw (T5, with T10 invalid drops and T12 knock-ins) and a final's
-target choice (T17), in the JSON notation of RECORDS.md and a short text notation.
+target choice (T17), in the JSON notation of docs/records.md and a short text notation.
 
 Text notation:
 
@@ -138,7 +138,7 @@ Action = Throw | Target
 
 
 def parse_action(obj: JSON) -> Action:
-    """An action from its RECORDS.md JSON notation (shape only; RecordError when malformed)."""
+    """An action from its docs/records.md JSON notation (shape only; RecordError when malformed)."""
     if isinstance(obj, dict) and "target" in obj:
         return Target(_text(check_keys(obj, ("target",), "action")["target"], "target"))
     outer = check_keys(obj, ("throw",), "action", required=("throw",))
@@ -167,7 +167,7 @@ def parse_action(obj: JSON) -> Action:
 
 
 def action_to_json(action: Action) -> JSON:
-    """An action in its RECORDS.md JSON notation (the inverse of :func:`parse_action`)."""
+    """An action in its docs/records.md JSON notation (the inverse of :func:`parse_action`)."""
     return action.to_json()
 
 

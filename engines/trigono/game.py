@@ -362,7 +362,7 @@ class TrigonoState(State[Action]):
     # -- printing and persistence ----------------------------------------------------------------------
 
     def to_json(self) -> dict[str, JSON]:
-        """The printed state of RECORDS.md, plus ``players``, ``homes``, ``layout``,
+        """The printed state of docs/records.md, plus ``players``, ``homes``, ``layout``,
         ``starter``, ``finalists``, ``last_event`` (English) and ``last_events`` (structured)."""
         opts = self.game.opts
         return {
@@ -434,7 +434,7 @@ class TrigonoState(State[Action]):
 
 
 class TrigonoGame(Game[Action]):
-    """Trigono: options of RECORDS.md (see :mod:`engines.trigono.options`).
+    """Trigono: options of docs/records.md (see :mod:`engines.trigono.options`).
 
     >>> TrigonoGame({"players": ["Ana", "Ana"]})
     Traceback (most recent call last):

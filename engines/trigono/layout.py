@@ -4,7 +4,7 @@ A layout is a list of boards ``{"id": "B1", "cell": [i, j, "up"|"down"]}`` that 
 side-connected (T19). Every board has a big and a small hole (T1); every hexagon of six
 boards around one vertex adds a jackpot hole at that vertex (T20). Hole ids are
 ``"B1.big"``, ``"B1.small"`` and ``"jackpot"`` (one hexagon) or ``"jackpot.1"``, … ordered
-by vertex (i, j) (RECORDS.md).
+by vertex (i, j) (docs/records.md).
 
 >>> two = Layout.from_json([{"id": "B1", "cell": [0, 0, "up"]}, {"id": "B2", "cell": [0, 0, "down"]}])
 >>> two.holes

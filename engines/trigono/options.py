@@ -1,4 +1,4 @@
-"""Trigono options (RECORDS.md), with named switches for the rule readings marked [ours].
+"""Trigono options (docs/records.md), with named switches for the rule readings marked [ours].
 
 >>> o = Options.from_json({"players": ["Ana", "Ben", "Chloé"]})
 >>> o.palets_per_player, o.rounds_to_win, o.layout.board_ids

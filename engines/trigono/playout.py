@@ -58,7 +58,7 @@ def random_action(state: TrigonoState, rng: random.Random) -> Action:
 def random_record(
     options: Mapping[str, JSON], seed: int, max_actions: int = 5000
 ) -> dict[str, Any]:
-    """A complete match record (RECORDS.md) played with :func:`random_action`."""
+    """A complete match record (docs/records.md) played with :func:`random_action`."""
     game = TrigonoGame(options)
     state = game.new_initial_state(random.Random(seed))
     rng = random.Random(f"trigono-playout-{seed}")

@@ -1,4 +1,4 @@
-"""Trike actions and their notation (RECORDS.md § Trike): a cell name, or ``"swap"``.
+"""Trike actions and their notation (docs/records.md § Trike): a cell name, or ``"swap"``.
 
 >>> action_to_json(parse_action("b2")), action_from_str("swap") == SWAP_ACTION
 ('b2', True)
@@ -44,7 +44,7 @@ SWAP_ACTION = TrikeAction(None)
 
 
 def parse_action(obj: JSON, geo: Geometry | None = None) -> TrikeAction:
-    """An action from its RECORDS.md notation: a cell name (on a board of side ``geo``,
+    """An action from its docs/records.md notation: a cell name (on a board of side ``geo``,
     any side up to 19 without it) or ``"swap"``; InvalidMoveError otherwise.
 
     >>> parse_action("swap") == SWAP_ACTION, parse_action("c2")
@@ -58,7 +58,7 @@ def parse_action(obj: JSON, geo: Geometry | None = None) -> TrikeAction:
 
 
 def action_to_json(action: TrikeAction) -> JSON:
-    """An action in its RECORDS.md notation: the cell name or ``"swap"``."""
+    """An action in its docs/records.md notation: the cell name or ``"swap"``."""
     return action.to_str()
 
 

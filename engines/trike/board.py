@@ -2,7 +2,7 @@
 
 Cells are numbered in board order — by row from the apex, then left to right — so cell
 (r, c) has index ``r(r+1)/2 + c`` whatever the board size, and its record name is the row
-letter plus the 1-based number in the row (RECORDS.md § Trike).
+letter plus the 1-based number in the row (docs/records.md § Trike).
 
 Everything a move generator needs is precomputed once per size: the six rays from each
 cell (nearest cell first), the neighbour lists, and the neighbour bit masks.

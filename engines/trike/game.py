@@ -1,4 +1,4 @@
-"""The Trike rules engine (shared rules/trike.md K1–K6, notation RECORDS.md § Trike).
+"""The Trike rules engine (docs/rules/trike.md K1–K6, notation docs/records.md § Trike).
 
 Stones are two bitboards (Python ints, bit i = cell i in board order); the pawn is a cell
 index. The colour to move is never stored: it is the opposite of the stone under the pawn

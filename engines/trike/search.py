@@ -5,7 +5,7 @@ list ``empty_nbrs`` counting each cell's empty neighbours, and a Zobrist hash. L
 int bitboards, because the inner loops index single cells (measured: a uniform playout
 runs about twice as fast on a list as with int masks; see docs/performance.md).
 
-Two facts make the tactics O(degree) (rules/trike.md, K4–K6):
+Two facts make the tactics O(degree) (docs/rules/trike.md, K4–K6):
 
 * a move to cell m ends the game iff ``empty_nbrs[m] == 0`` (K5: a one-step move is
   always legal, so "no legal move" is "no empty neighbour"); such an m is always a

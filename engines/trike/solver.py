@@ -8,7 +8,7 @@ Pruning that keeps the result exact (see :mod:`engines.trike.search`): a winning
 next to the pawn is a win at once; a move that ends the game with a loss, or that lets
 the opponent end it with a win, is a loss and is never searched.
 
-The whole-board solve reproduces the solved facts of rules/trike.md for side 3:
+The whole-board solve reproduces the solved facts of docs/rules/trike.md for side 3:
 
 >>> solve_openings(3)
 {'a1': False, 'b1': True, 'b2': True, 'c1': False, 'c2': True, 'c3': False}
@@ -152,7 +152,7 @@ class Solver:
 
 def solve_openings(size: int, solver: Solver | None = None) -> dict[str, bool]:
     """For each opening cell, True if the player who places it wins with perfect play
-    before any swap (rules/trike.md's solved facts; the pie rule is off)."""
+    before any swap (docs/rules/trike.md's solved facts; the pie rule is off)."""
     solver = solver or Solver()
     result = {}
     for cell in range(geometry(size).cells):
@@ -164,7 +164,7 @@ def solve_openings(size: int, solver: Solver | None = None) -> dict[str, bool]:
 
 def analyze(state: TrikeState, budget: float, solver: Solver | None = None) -> dict[str, JSON]:
     """``{"to_move": P, "moves": {action: "win"|"loss"|"unknown"}}`` for a TrikeState:
-    each legal action's proven result for the player to move (RECORDS.md ``trigono
+    each legal action's proven result for the player to move (docs/records.md ``trigono
     analyze``). Moves are retried with a growing node budget until all are proved or
     ``budget`` seconds pass.
 

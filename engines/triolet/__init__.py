@@ -1,4 +1,4 @@
-"""Triolet: the engine (L1–L15 of shared/rules/triolet.md), its move generator and bot.
+"""Triolet: the engine (L1–L15 of docs/rules/triolet.md), its move generator and bot.
 
 >>> from engines.records import replay
 >>> state = replay({"game": "triolet", "seed": 3, "options": {"players": ["Ana", "Ben"]}})

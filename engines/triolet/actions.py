@@ -1,4 +1,4 @@
-"""Triolet actions and their notations (RECORDS.md § Triolet): play, exchange, pass.
+"""Triolet actions and their notations (docs/records.md § Triolet): play, exchange, pass.
 
 >>> parse_action({"play": ["H8:5", "H9:10"]}).to_str()
 'H8:5 H9:10'
@@ -114,7 +114,7 @@ def action_from_str(text: str) -> Action:
 
 
 def parse_action(obj: JSON) -> Action:
-    """An action from the RECORDS.md notation.
+    """An action from the docs/records.md notation.
 
     >>> parse_action({"play": ["H8:5", "H9:10", "H10:J0"]}).to_str()
     'H8:5 H9:10 H10:J0'
@@ -138,7 +138,7 @@ def parse_action(obj: JSON) -> Action:
 
 
 def action_to_json(action: Action) -> JSON:
-    """An action in its RECORDS.md notation (the inverse of :func:`parse_action`)."""
+    """An action in its docs/records.md notation (the inverse of :func:`parse_action`)."""
     if isinstance(action, PlayTokens):
         return {"play": [p.to_str() for p in action.placements]}
     if isinstance(action, Exchange):

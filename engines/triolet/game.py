@@ -1,4 +1,4 @@
-"""Triolet play (shared/rules/triolet.md, L1–L15): the game and its states.
+"""Triolet play (docs/rules/triolet.md, L1–L15): the game and its states.
 
 >>> import random
 >>> game = TrioletGame({"players": ["Ana", "Ben"]})
@@ -158,7 +158,7 @@ class TrioletState(SeatScoreState[Action]):
         self.to_move = first
 
     def set_up(self, position: Mapping[str, JSON], rng: random.Random) -> None:
-        """Start from a RECORDS.md ``position``: taken as given, but its tokens must exist."""
+        """Start from a docs/records.md ``position``: taken as given, but its tokens must exist."""
         pos = check_keys(position, POSITION_FIELDS, "position")
         left = Counter(ALL_TOKENS)
 

@@ -1,4 +1,4 @@
-"""Triolet options (shared/rules/triolet.md L2, L13, L15).
+"""Triolet options (docs/rules/triolet.md L2, L13, L15).
 
 Variant switches (options besides ``players``):
 

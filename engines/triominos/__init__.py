@@ -1,4 +1,4 @@
-"""Triominos: the engine (M1–M14 of shared/rules/triominos.md) on the shared lattice.
+"""Triominos: the engine (M1–M14 of docs/rules/triominos.md) on the shared lattice.
 
 >>> from engines.records import replay
 >>> state = replay({"game": "triominos", "seed": 3, "options": {"players": ["Ana", "Ben"]}})

@@ -1,4 +1,4 @@
-"""Triominos actions and their notations (RECORDS.md § Triominos): place, draw, pass.
+"""Triominos actions and their notations (docs/records.md § Triominos): place, draw, pass.
 
 >>> parse_action({"place": {"cell": [0, 0, "down"], "corners": [1, 2, 2]}}).to_str()
 '0,0,down:1-2-2'
@@ -93,7 +93,7 @@ def check_cell(obj: Any) -> Cell:
 
 
 def parse_action(obj: JSON) -> Action:
-    """An action from the RECORDS.md notation.
+    """An action from the docs/records.md notation.
 
     >>> parse_action({"place": {"cell": [0, 0, "down"], "corners": [1, 2, 2]}}).to_str()
     '0,0,down:1-2-2'
@@ -112,7 +112,7 @@ def parse_action(obj: JSON) -> Action:
 
 
 def action_to_json(action: Action) -> JSON:
-    """An action in its RECORDS.md notation (the inverse of :func:`parse_action`)."""
+    """An action in its docs/records.md notation (the inverse of :func:`parse_action`)."""
     if isinstance(action, Place):
         return {"place": {"cell": action.cell.to_json(), "corners": list(action.corners)}}
     if isinstance(action, Draw):

@@ -1,4 +1,4 @@
-"""Triominos play (shared/rules/triominos.md, M1–M14): the game and its states.
+"""Triominos play (docs/rules/triominos.md, M1–M14): the game and its states.
 
 Actions are in :mod:`.actions`, options, scores and the deal in :mod:`.rules`.
 
@@ -149,7 +149,7 @@ class TriominosState(SeatScoreState[Action]):
         self.start_round()
 
     def set_up(self, position: Mapping[str, JSON], rng: random.Random) -> None:
-        """Start from a RECORDS.md ``position`` (:func:`engines.triominos.position.set_up`)."""
+        """Start from a docs/records.md ``position`` (:func:`engines.triominos.position.set_up`)."""
         set_up_position(self, position, rng)
 
     def start_round(self) -> None:

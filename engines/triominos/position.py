@@ -1,4 +1,4 @@
-"""Triominos states from a record's ``position`` (RECORDS.md § Triominos): a board, racks,
+"""Triominos states from a record's ``position`` (docs/records.md § Triominos): a board, racks,
 a pool, scores and the player to move, like a rule-book diagram.
 
 >>> from engines.records import replay
@@ -26,7 +26,7 @@ POSITION_FIELDS = ("board", "racks", "pool", "scores", "to_move")
 
 
 def set_up(state: TriominosState, position: Mapping[str, JSON], rng: random.Random) -> None:
-    """Start ``state`` (new, not dealt) from a RECORDS.md ``position``: taken as given,
+    """Start ``state`` (new, not dealt) from a docs/records.md ``position``: taken as given,
     but its tiles must exist in the set, once each."""
     pos = check_keys(position, POSITION_FIELDS, "position", required=("racks",))
     ts = state.tileset

@@ -1,4 +1,4 @@
-"""Triominos options and scoring constants (shared/rules/triominos.md M2–M14).
+"""Triominos options and scoring constants (docs/rules/triominos.md M2–M14).
 
 >>> rules = Rules.from_options({"players": ["Ana", "Ben", "Cy"]})
 >>> rules.set_name

@@ -1,11 +1,11 @@
 """Triominos tile sets (M1) and the precomputed fit masks used for move generation.
 
-A tile is its three numbers read clockwise, smallest first (RECORDS.md): ``"0-1-2"``.
+A tile is its three numbers read clockwise, smallest first (docs/records.md): ``"0-1-2"``.
 Tiles rotate but never flip, so a tile can land on a cell in one to three distinct
 *placements* (its distinct rotations). Every placement of a set gets a bit; for each of the
 7³ = 343 corner keys (each corner a number 0–5, or 6 for "no number yet") :attr:`TileSet.fit`
 holds the bitmask of the placements that match. Legal moves at a cell are then one AND:
-``fit[key] & hand_mask`` (notes/triominos.md §4).
+``fit[key] & hand_mask``.
 
 >>> CLASSIC.size, sum(sum(t) for t in CLASSIC.tiles)
 (56, 420)
@@ -29,7 +29,7 @@ NO_VALUE = 6
 
 
 def canonical(corners: Corners) -> Corners:
-    """The rotation of ``corners`` that RECORDS.md uses to name the tile (smallest first).
+    """The rotation of ``corners`` that docs/records.md uses to name the tile (smallest first).
 
     >>> canonical((2, 0, 1)), canonical((2, 1, 1)), canonical((5, 3, 4))
     ((0, 1, 2), (1, 1, 2), (3, 4, 5))

@@ -1,5 +1,5 @@
 """The hub's subcommands: ``trigono hub`` (run the hub), ``trigono export`` (a table as a
-RECORDS.md game record) and ``trigono sim`` (a simulated event). Loaded by :mod:`hub.cli.main`;
+docs/records.md game record) and ``trigono sim`` (a simulated event). Loaded by :mod:`hub.cli.main`;
 the hub itself is put together by :mod:`hub.assemble`.
 """
 
@@ -155,8 +155,8 @@ def add_hub(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("export", help="print a table as a game record (RECORDS.md)",
-                       description="Print a table of the event store as a RECORDS.md game record "
+    p = sub.add_parser("export", help="print a table as a game record (docs/records.md)",
+                       description="Print a table of the event store as a docs/records.md game record "
                                    "(replay it with `trigono replay`), or a tournament as a file "
                                    "`trigono tournament load` reads into another store.")
     p.add_argument("table", help="table id (or tournament id)")

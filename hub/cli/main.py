@@ -1,7 +1,7 @@
 """The ``trigono`` command line.
 
 Subcommands register themselves in :data:`COMMANDS` (one function that adds its parser);
-``replay`` and ``analyze`` implement the RECORDS.md contract.
+``replay`` and ``analyze`` implement the docs/records.md contract.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ DESCRIPTION = """\
 Trigono: the automatic referee of the Trigono throwing game, and a hub for Triominos,
 Trike and Triolet with computer opponents.
 
-Game records (RECORDS.md):
+Game records (docs/records.md):
   trigono replay GAME.json              the state a record leads to (JSON, or --pretty)
   trigono analyze GAME.json             every legal move labelled win / loss / unknown
   trigono scoreboard GAME.json          a Trigono record's scoreboard, as text
@@ -162,7 +162,7 @@ def cmd_scoreboard(args: argparse.Namespace) -> int:
 
 def add_replay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("replay", help="replay a game record and print the state as JSON",
-                       description="Replay a game record (RECORDS.md) and print the state it leads "
+                       description="Replay a game record (docs/records.md) and print the state it leads "
                                    "to: JSON, or readable text with --pretty. Exit 2 for a bad record.")
     p.add_argument("file", help="record file, or - for stdin")
     p.add_argument("--pretty", action="store_true", help="readable text instead of JSON")

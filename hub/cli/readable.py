@@ -75,7 +75,7 @@ def _field(name: str, value: Any) -> str:
 
 
 def state_lines(printed: Mapping[str, Any]) -> list[str]:
-    """A printed state (RECORDS.md): the headline fields, the scores, the game's own
+    """A printed state (docs/records.md): the headline fields, the scores, the game's own
     fields that fit on a line, then the log one action a line."""
     lines = [_field(k, printed[k]) for k in HEADLINE if k in printed and not (k == "winner" and printed[k] is None)]
     rest = [k for k in printed if k not in HEADLINE and k != "log" and _flat(printed[k])]

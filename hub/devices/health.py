@@ -4,7 +4,7 @@
 an event that arrives after a gap is held (not stored, so not acknowledged: the device
 keeps it in its outbox) until the missing ones arrive; then they are released in order.
 Its ack mark is the highest seq up to which everything was released — the cumulative ack
-(DESIGN.md §5). Rules that keep what a board sent (issue 13):
+(docs/design.md §5). Rules that keep what a board sent (issue 13):
 
 - a seq further than ``window`` past the mark is *refused*: not held, not stored, never
   acknowledged (one forged seq of 2**31 can neither black a board out nor fill memory);

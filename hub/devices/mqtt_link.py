@@ -1,4 +1,4 @@
-"""The MQTT link (DESIGN.md §5) with paho-mqtt 2.x.
+"""The MQTT link (docs/design.md §5) with paho-mqtt 2.x.
 
 Subscribes (QoS 1) to ``trigono/v1/+/event``, ``…/status`` (retained ``online``, last
 will ``lost``) and ``…/health`` (retained). Acks go to ``trigono/v1/<board>/ack`` (QoS 0:

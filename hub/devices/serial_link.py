@@ -1,4 +1,4 @@
-"""USB serial links (DESIGN.md §5): one reader thread per port, pyserial.
+"""USB serial links (docs/design.md §5): one reader thread per port, pyserial.
 
 Each line is ``$<json>*<xor>\\r\\n`` (``firmware.protocol``). A board identifies itself by
 the ``board`` field of what it sends (``hello`` first, after a boot), so ports need no

@@ -1,4 +1,4 @@
-"""The durable event store (DESIGN.md §6, §9; R1): an append-only log plus snapshots.
+"""The durable event store (docs/design.md §6, §9; R1): an append-only log plus snapshots.
 
 Everything the hub accepts — each device message, each console input, each decision of
 its own timers — is one :class:`Entry`, appended and committed before it is applied. The

@@ -98,7 +98,7 @@ def _cells(board: tuple[tuple[Any, ...], ...]) -> dict[str, list[list[float]]]:
     return {cell_key(c): [_screen(*v.xy()) for v in lattice.corners(c)] for c in sorted(cells)}
 
 
-TRIKE_ROWS = "abcdefghijklmnopqrs"  # RECORDS.md § Trike: row letter from the apex, number in the row
+TRIKE_ROWS = "abcdefghijklmnopqrs"  # docs/records.md § Trike: row letter from the apex, number in the row
 
 
 @functools.lru_cache(maxsize=16)

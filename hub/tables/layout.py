@@ -1,5 +1,5 @@
 """Where a Trigono table's physical boards sit: engine boards on the lattice and the
-bindings of each physical board's holes to the engine's hole ids (DESIGN.md §6).
+bindings of each physical board's holes to the engine's hole ids (docs/design.md §6).
 
 The one home of the defaults the admin page, the API, ``--table`` and the simulator all
 use: a board's holes are ``big`` and ``small`` (:func:`default_holes`); boards with no
@@ -68,7 +68,7 @@ def row_boards(bindings: Sequence[Mapping[str, Any]]) -> list[JSONDict]:
 def attach_jackpots(boards: Sequence[Mapping[str, Any]], bindings: list[JSONDict]) -> None:
     """Give each hexagon's jackpot sensor to the first placed board around it (T20): its
     device reports the hole as ``jackpot``. ``bindings`` are parallel to ``boards``;
-    jackpot ids follow RECORDS.md (``jackpot``, or ``jackpot.N`` with several).
+    jackpot ids follow docs/records.md (``jackpot``, or ``jackpot.N`` with several).
 
     >>> boards = hexagon_boards("H")
     >>> bindings = [{"board": b["id"], "as": b["id"], "holes": {}} for b in boards]

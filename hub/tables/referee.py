@@ -1,4 +1,4 @@
-"""The Trigono referee: sensor events and console inputs → Trigono actions (DESIGN.md §6).
+"""The Trigono referee: sensor events and console inputs → Trigono actions (docs/design.md §6).
 
 A Trigono table is bound to physical boards and a layout: each bound board maps its
 hole names (``big``, ``small``, ``jackpot``…) to the engine's hole ids. Then:

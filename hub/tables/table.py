@@ -3,7 +3,7 @@
 A table is a pure fold over its entries: ``apply_entry`` is deterministic given the
 table and the entry (times come from the entry, never from the clock), so replaying the
 log — from the start or from a snapshot — rebuilds exactly the same table. The game
-itself is held as a list of actions in the record notation (RECORDS.md); corrections
+itself is held as a list of actions in the record notation (docs/records.md); corrections
 (undo, amend) change that list and the engine state is rebuilt from it, so the export is
 always a replayable record.
 
@@ -150,7 +150,7 @@ class Table:
 
     # -- building ----------------------------------------------------------------------
     def record(self) -> dict[str, Any]:
-        """The RECORDS.md game record of this table."""
+        """The docs/records.md game record of this table."""
         return {
             "game": self.game_name,
             "options": self.options,

@@ -363,7 +363,7 @@ def parse_scores(obj: Any, players: Sequence[str]) -> dict[str, float]:
 
 def trigono_detailed(printed: Mapping[str, Any]) -> list[list[str]]:
     """The ``trigono_detailed`` ranking of a finished Trigono match, from its printed
-    state (RECORDS.md): rounds won, then, among those level, who went out later in the
+    state (docs/records.md): rounds won, then, among those level, who went out later in the
     last round (the sheet ranks only the winner), then palets held at the end; players
     level on all three share a place.
 

@@ -1,4 +1,4 @@
-"""engines.core: the shared pieces of the engine contract (DESIGN.md §3)."""
+"""engines.core: the shared pieces of the engine contract (docs/design.md §3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The triangular lattice of RECORDS.md (shared by Trigono layouts and Triominos)."""
+"""The triangular lattice of docs/records.md (shared by Trigono layouts and Triominos)."""
 
 from __future__ import annotations
 

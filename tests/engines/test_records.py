@@ -1,5 +1,5 @@
 """engines.records: replay is reduce(apply, actions, initial state), and a record's
-``expect``/``expect_error`` claims are checked (RECORDS.md, worked examples)."""
+``expect``/``expect_error`` claims are checked (docs/records.md, worked examples)."""
 
 from __future__ import annotations
 

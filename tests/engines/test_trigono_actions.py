@@ -1,4 +1,4 @@
-"""Trigono actions and their notations (engines/trigono/actions.py, RECORDS.md § Trigono)."""
+"""Trigono actions and their notations (engines/trigono/actions.py, docs/records.md § Trigono)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Trigono rules engine: one or more tests per clause of shared/rules/trigono.md (T1–T21)."""
+"""Trigono rules engine: one or more tests per clause of docs/rules/trigono.md (T1–T21)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Trike actions and their notation (engines/trike/actions.py, RECORDS.md § Trike)."""
+"""Trike actions and their notation (engines/trike/actions.py, docs/records.md § Trike)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Trike rules (shared rules/trike.md K1–K6), records (RECORDS.md § Trike) and the CLI."""
+"""Trike rules (docs/rules/trike.md K1–K6), records (docs/records.md § Trike) and the CLI."""
 
 from __future__ import annotations
 

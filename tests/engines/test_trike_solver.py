@@ -24,7 +24,7 @@ def test_solver_openings_agree_with_brute_force(size: int) -> None:
 
 
 def test_solved_facts_side_3_and_symmetry_sides_4_5() -> None:
-    # rules/trike.md: on n = 3 the corner openings lose, the others win
+    # docs/rules/trike.md: on n = 3 the corner openings lose, the others win
     assert solve_openings(3) == {"a1": False, "b1": True, "b2": True, "c1": False,
                                  "c2": True, "c3": False}
     for size in (4, 5):

@@ -1,4 +1,4 @@
-"""Triolet actions and their notations (engines/triolet/actions.py, RECORDS.md § Triolet)."""
+"""Triolet actions and their notations (engines/triolet/actions.py, docs/records.md § Triolet)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Triolet rules, one test per clause (shared/rules/triolet.md L1–L15), the special-cell
+"""Triolet rules, one test per clause (docs/rules/triolet.md L1–L15), the special-cell
 scoring cases, the worked example through `trigono replay`, malformed records, and a
 seeded random playout (tokens conserved, replay equals state, generator complete)."""
 

@@ -1,4 +1,4 @@
-"""Triominos actions and their notations (engines/triominos/actions.py, RECORDS.md § Triominos)."""
+"""Triominos actions and their notations (engines/triominos/actions.py, docs/records.md § Triominos)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Triominos play (engines/triominos/game.py): rules M3–M14 (shared rules/triominos.md), one
+"""Triominos play (engines/triominos/game.py): rules M3–M14 (docs/rules/triominos.md), one
 test or more per clause; records and `trigono replay`; seeded random playouts checked
 against a brute-force move finder."""
 

@@ -1,7 +1,7 @@
 """Device ingest as pure bookkeeping (hub/devices/ingest.py): no threads, no clock, no store.
 
 Each test feeds arrivals made with the real codec's message shapes and checks the three
-outputs — entries to store, acks to send, alerts — and the board health (DESIGN.md §5:
+outputs — entries to store, acks to send, alerts — and the board health (docs/design.md §5:
 cumulative acks mean "everything up to here is stored")."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The event store contract (R1, DESIGN.md §6), run against every backend: a SQLite file
+"""The event store contract (R1, docs/design.md §6), run against every backend: a SQLite file
 and a PostgreSQL schema (``store_url``; the PostgreSQL half is marked ``postgres`` and
 skipped with the reason when no server answers)."""
 

@@ -1,7 +1,7 @@
 // Trike renderer (web/GAMES.md contract): the triangular board of hexagonal cells, the
 // stones and the neutral pawn, the cells the pawn can reach highlighted and clickable on
 // your turn, the pie-rule swap offered when it is legal, and the score at the end.
-// Cells are named as in RECORDS.md § Trike: row letter from the apex, number in the row.
+// Cells are named as in docs/records.md § Trike: row letter from the apex, number in the row.
 // Styles live in trike.css (the page links it; inline styles are refused by the CSP).
 
 // Its words are in the site's catalogue (web/messages/<lang>.json, keys "trike.*").

@@ -1,5 +1,5 @@
 // Triominos renderer (web/GAMES.md contract): the table drawn as triangles on the lattice
-// of RECORDS.md with their three numbers, the legal spots highlighted on your turn, your
+// of docs/records.md with their three numbers, the legal spots highlighted on your turn, your
 // rack, scores, and every bonus (bridge, hexagons) and round end announced.
 // Playing: tap a rack tile to see where it fits (or tap a highlighted spot straight away),
 // then pick one of the turned tiles offered for that spot. Draw and pass are buttons.

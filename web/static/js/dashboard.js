@@ -1,5 +1,5 @@
 // The dashboard and the one-table page, drawn from the live stream's views (hub/facade.py
-// "Table view", made public by web/views.py). The big screen is big.js, the video overlay
+// "Table view", made public by Hub.public_view). The big screen is big.js, the video overlay
 // overlay.js. Built for an event of 60 tables: groups (live Trigono first, tournaments,
 // other games, the computer's own tables apart and hidden unless asked, finished ones),
 // a stable order within each, tables named by their players, a filter.

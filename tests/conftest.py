@@ -84,3 +84,29 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         yield str(tmp_path / "hub.db")
     else:
         yield request.getfixturevalue("pg_url")
+
+
+# Where the suite's CPU goes: with TRIGONO_TEST_CPU=FILE each worker appends one JSON line
+# per test (node id, wall seconds, CPU seconds of this process and of the children it
+# reaped). Wall minus CPU is waiting; on a loaded 2-core machine wall alone misleads.
+_CPU_LOG = os.environ.get("TRIGONO_TEST_CPU")
+
+
+if _CPU_LOG:
+    import json
+    import resource
+    import time
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(item: pytest.Item, nextitem: Any) -> Iterator[None]:
+        def cpu() -> tuple[float, float]:
+            kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+            return time.process_time(), kids.ru_utime + kids.ru_stime
+
+        wall0, (own0, kids0) = time.monotonic(), cpu()
+        yield
+        own1, kids1 = cpu()
+        line = {"test": item.nodeid, "wall": round(time.monotonic() - wall0, 3),
+                "cpu": round(own1 - own0, 3), "children": round(kids1 - kids0, 3)}
+        with open(_CPU_LOG, "a") as out:
+            out.write(json.dumps(line) + "\n")

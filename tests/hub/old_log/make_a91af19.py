@@ -1,11 +1,16 @@
 """Run with main's code: builds an old-format hub log (with a snapshot) and prints
 what main says about it (English view lines, web words fr/en, export)."""
-import json, sqlite3, sys
-from hub.log.store import Entry
+import json
+import sqlite3
+import sys
+
+from hub.facade import Hub
 from hub.log.sqlite import SqliteStore
+from hub.log.store import Entry
 from hub.tables.spec import TableSpec
 from hub.tables.tableset import make_table
-from hub.facade import Hub
+from web import create_app
+from web.describe import alert_text, event_text, prompt_text
 
 db = sys.argv[1]
 store = SqliteStore(db)
@@ -44,18 +49,30 @@ def console(**inp):
     put("console", {"input": inp, "by": "referee"})
 
 put("console", {"create": body})
-dev("weight", 0, board_palets=1); tick(100.5)          # Ana: board:B1 by the scale
-dev("button", 1000, button="floor"); tick(101.5)       # Ben: floor by the button
-dev("button", 2000, button="undo"); tick(102.5)        # undo Ben's throw
-dev("button", 3000, button="next_round"); tick(103.5)  # refused: the round is not over
-dev("button", 4000, button="mystery"); tick(104.5)     # a button the table does not know
-dev("drop", 5000, hole="big"); tick(106.5)             # Ben into B1.big
-dev("weight", 7000, board_palets=5); tick(107.5)       # not one more: only noted
-dev("drop", 8000, hole="small"); tick(108.0)
-dev("button", 8200, button="invalid"); tick(110.0)     # Ana's bounced on the floor (T10)
-dev("button", 10500, button="board"); tick(111.0)      # Ben: board
-console(landed="floor"); tick(112.0)
-dev("drop", 12500, hole="tiny"); tick(113.0)           # not in the layout
+dev("weight", 0, board_palets=1)          # Ana: board:B1 by the scale
+tick(100.5)
+dev("button", 1000, button="floor")       # Ben: floor by the button
+tick(101.5)
+dev("button", 2000, button="undo")        # undo Ben's throw
+tick(102.5)
+dev("button", 3000, button="next_round")  # refused: the round is not over
+tick(103.5)
+dev("button", 4000, button="mystery")     # a button the table does not know
+tick(104.5)
+dev("drop", 5000, hole="big")             # Ben into B1.big
+tick(106.5)
+dev("weight", 7000, board_palets=5)       # not one more: only noted
+tick(107.5)
+dev("drop", 8000, hole="small")
+tick(108.0)
+dev("button", 8200, button="invalid")     # Ana's bounced on the floor (T10)
+tick(110.0)
+dev("button", 10500, button="board")      # Ben: board
+tick(111.0)
+console(landed="floor")
+tick(112.0)
+dev("drop", 12500, hole="tiny")           # not in the layout
+tick(113.0)
 store.close()
 
 def lines(hub):
@@ -77,8 +94,7 @@ hub.close()
 with open(sys.argv[2], "w") as f:
     f.write("\n".join(snapped) + "\n")
     f.write("export: " + json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
-from web import create_app
-from web.describe import event_text, alert_text, prompt_text
+
 app = create_app({"TESTING": True})
 for lang in ("en", "fr"):
     with app.test_request_context(headers={"Accept-Language": lang}):

@@ -1,5 +1,19 @@
-"""Run with main's code: builds an old-format hub log (with a snapshot) and prints
-what main says about it (English view lines, web words fr/en, export)."""
+"""How tests/hub/old_log/ was made, kept to say what the old log holds. Run with the code
+of a91af19 (before issue 31.5), from its checkout:
+
+    PYTHONPATH=. python make_a91af19.py OLD.db hub-lines.txt web
+
+(web.en and web.fr became web-en.txt and web-fr.txt, OLD.db.sql a91af19.sql).
+
+It writes a Trigono table's log (device inputs: scale, buttons, a refused and an unknown
+button, drops, the referee) to a SQLite file, opens a hub on it, saves a snapshot
+(format 1: English ``text`` and ``by`` sentences), opens it again from the snapshot and
+prints what that hub said: the views' English lines, the web's words in en and fr, and
+the export. tests/test_old_log.py reads the same log with today's code. main-prints.json
+is ``trigono replay`` (and ``--pretty``) of every record in tests/records/ and ``trigono
+export t1 --db OLD.db``, run with a91af19's ``trigono``.
+"""
+
 import json
 import sqlite3
 import sys

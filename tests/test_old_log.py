@@ -97,3 +97,15 @@ def test_trigono_export_of_an_old_log_prints_as_before(old_db: Path, capsys: pyt
 def test_trigono_replay_of_every_record_prints_as_before(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     for args in (["replay"], ["replay", "--pretty"]):
         assert run([*args, str(RECORDS / name)], capsys) == PRINTS[" ".join([*args, name])], args
+
+
+def test_an_old_snapshot_is_replaced_by_one_of_this_format(old_db: Path) -> None:
+    hub = Hub(old_db)
+    try:
+        assert hub.tables.snapshot_due() == 1  # taken when the hub is idle
+    finally:
+        hub.close()
+    with sqlite3.connect(old_db) as conn:
+        (data,) = conn.execute("SELECT data FROM snapshot WHERE table_id = 't1'").fetchone()
+    conn.close()
+    assert json.loads(data)["table"]["format"] == 2

@@ -70,7 +70,11 @@ class TableSet:
         """Build one table from its snapshot and the entries after it (or all of them)."""
         snap = self.store.snapshot(table_id)
         if snap is not None and snap[1]["table"].get("format") != SNAPSHOT_FORMAT:
-            snap = None  # an older hub's cache (hub.tables.table.SNAPSHOT_FORMAT): fold the log again
+            # An older hub's cache (hub.tables.table.SNAPSHOT_FORMAT): fold the log again,
+            # and take a snapshot of this format when the hub is idle (once, not at every start).
+            snap = None
+            self._snapshot_at.pop(table_id, None)
+            self._due[table_id] = None
         table: Table | None = None
         if snap is not None:
             entry_id, data = snap

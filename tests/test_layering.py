@@ -161,3 +161,13 @@ def test_one_module_writes_the_log():
                     and ast.unparse(node.func.value).split(".")[-1] in ("store", "_store")):
                 callers.add(module_name(path))
     assert callers == {"hub.log.writer"}
+
+
+def test_only_the_hubs_edges_word_in_english():
+    """The hub's views carry kinds and params, no words (issue 31.5): the English lines of
+    hub/tables/wording.py are for the hub's edges only — its log lines (the device
+    ingest) and the command line — and the web words kinds from its catalogues. What a
+    view holds is searched for words in tests/hub/test_views_have_no_words.py."""
+    g = graph()
+    users = {src for src, dst in g.edges if dst == "hub.tables.wording"}
+    assert users <= {"hub.devices.ingest"} | {m for m in g.nodes if m.startswith("hub.cli")}, users

@@ -13,7 +13,6 @@ B1 big hole / B2 small hole: drop (Ana throwing)
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -75,21 +74,28 @@ def compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-DEVICE_INPUT = re.compile(r"(?:button (?P<button>\S+)|weight) on (?P<board>\S+)")
+SOURCES = ("referee", "sensors", "bot", "console", "hub", "device")  # a ``by`` that is no player's name
 
 
-def who(by: Any) -> str:
-    """Who sent an input: the referee, the sensors, a bot, a board's button or scale
-    (``"button floor on B1"``, ``"weight on B1"``), or a player's name."""
-    if by in ("referee", "sensors", "bot", "console", "hub", "device"):
+def who(by: Any, device: Any = None) -> str:
+    """Who sent an input: the referee, the sensors, a bot, a player's name, or the device
+    that answered — the hub says which as data (``device``: ``{"kind": "button", "board":
+    "B1", "button": "floor"}`` or ``{"kind": "weight", "board": "B1"}``), worded by
+    ``event.by.<kind>``.
+
+    >>> from web import create_app
+    >>> with create_app({"TESTING": True}).test_request_context(headers={"Accept-Language": "fr"}):
+    ...     print(who("device", {"kind": "button", "board": "B1", "button": "floor"}), "/", who("Ana"))
+    Bouton « sol » du plateau B1 / Ana
+    """
+    if isinstance(device, Mapping) and isinstance(device.get("kind"), str) and known(f"event.by.{device['kind']}"):
+        fields = {k: v for k, v in device.items() if k != "kind"}
+        button = fields.get("button")
+        if isinstance(button, str) and known(f"button.{button}"):
+            fields["button"] = gettext(f"button.{button}")
+        return gettext(f"event.by.{device['kind']}", **fields)
+    if by in SOURCES:
         return gettext(f"event.by.{by}")
-    device = DEVICE_INPUT.fullmatch(str(by))
-    if device and device.group("button"):
-        button = device.group("button")
-        name = gettext(f"button.{button}") if known(f"button.{button}") else button
-        return gettext("event.by.button", button=name, board=device.group("board"))
-    if device:
-        return gettext("event.by.weight", board=device.group("board"))
     return str(by)
 
 
@@ -144,7 +150,9 @@ def shown_params(params: Mapping[str, Any]) -> dict[str, Any]:
         elif name == "index":
             out[name] = action_number(value)
         elif name == "by":
-            out[name] = who(value)
+            out[name] = who(value, params.get("device"))
+        elif name == "seqs" and isinstance(value, list):
+            out[name] = seq_ranges(value)
         elif name == "field" and isinstance(value, str) and known(label := f"tour.{FIELD_LABELS.get(value, value)}"):
             out[name] = gettext(label).rstrip(" :")  # a tournament setting by its form's label
         elif name == "game" and isinstance(value, str) and known(f"game.{value}"):
@@ -156,6 +164,31 @@ def shown_params(params: Mapping[str, Any]) -> dict[str, Any]:
         else:
             out[name] = value
     return out
+
+
+def seq_ranges(ranges: list[Any]) -> str:
+    """A board's message numbers, given as ``[[first, last], ...]``: ``4``, ``4-6, 9``.
+
+    >>> seq_ranges([[4, 4]]), seq_ranges([[4, 6], [9, 9]])
+    ('4', '4-6, 9')
+    """
+    parts = []
+    for seqs in ranges:
+        first, last = (seqs[0], seqs[-1]) if isinstance(seqs, list) and seqs else (seqs, seqs)
+        parts.append(str(first) if first == last else f"{first}-{last}")
+    return ", ".join(parts)
+
+
+def unworded(kind: Any, params: Any) -> str:
+    """What a page shows for a kind its catalogue does not word (a newer hub's): the kind
+    and its params as they are. Every kind this hub emits is worded
+    (tests/web/test_wording_kinds.py).
+
+    >>> unworded("brand_new", {"board": "B1", "n": 2})
+    'brand_new board=B1 n=2'
+    """
+    shown = params.items() if isinstance(params, Mapping) else []
+    return " ".join([str(kind or ""), *(f"{k}={compact(v)}" for k, v in shown)]).strip()
 
 
 def known(key: str) -> bool:
@@ -185,7 +218,7 @@ def action_text(action: Any) -> str:
 def input_text(params: Mapping[str, Any]) -> str:
     """An input the table took: "Referee: Ana's palet landed on the floor"."""
     key, value = str(params.get("key")), params.get("value")
-    fields: dict[str, Any] = {"by": who(params.get("by")), "player": params.get("player") or ""}
+    fields: dict[str, Any] = {"by": who(params.get("by"), params.get("device")), "player": params.get("player") or ""}
     if isinstance(value, dict) and key == "answer":
         fields["choice"] = where_label(value.get("choice"))
     elif isinstance(value, dict) and key == "recount":
@@ -209,7 +242,7 @@ def event_text(event: Mapping[str, Any]) -> str:
         return input_text(params)
     if isinstance(kind, str) and known(f"event.{kind}") and isinstance(params, dict):
         return gettext(f"event.{kind}", **shown_params(params))
-    return str(event.get("text") or kind or "")
+    return unworded(kind, params)
 
 
 def alert_text(alert: Mapping[str, Any]) -> str:
@@ -222,7 +255,7 @@ def alert_text(alert: Mapping[str, Any]) -> str:
         params = {**params, "reason": reason}
     if isinstance(kind, str) and known(f"alert.{kind}") and isinstance(params, dict):
         return gettext(f"alert.{kind}", **shown_params(params))
-    return str(alert.get("text") or kind or "")
+    return unworded(kind, params)
 
 
 def refusal_text(err: HubError) -> str:
@@ -266,24 +299,24 @@ def hint_words(game: Any, hint: Any) -> Any:
     return {**hint, "why": why}
 
 
+PROMPT_KEYS = {"landed": "console.landed", "valid": "console.valid", "target": "console.target",
+               "next_round": "console.next_round_q", "fix": "console.fix"}
+"""Each kind of the hub's questions (hub.tables.wording.PROMPTS) -> its words."""
+
+
 def prompt_text(prompt: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     """The hub's question to the referee, in the page's language."""
     kind, name = prompt.get("kind"), prompt.get("player") or ""
-    state = view.get("state") or {}
     params = prompt.get("params") or {}
-    if kind == "landed":
-        return gettext("console.landed", name=name)
+    if not isinstance(kind, str) or kind not in PROMPT_KEYS:
+        return unworded(kind, params)
+    fields: dict[str, Any] = {"name": name}
     if kind == "valid":
         drops = (view.get("throw") or {}).get("drops") or [{}]
-        hole = params.get("hole") or drops[0].get("hole", "?")
-        return gettext("console.valid", name=name, hole=where_label(str(hole)))
-    if kind == "target":
-        return gettext("console.target")
+        fields["hole"] = where_label(str(params.get("hole") or drops[0].get("hole", "?")))
     if kind == "next_round":
-        return gettext("console.next_round_q", n=params.get("round", state.get("round", "")))
-    if kind == "fix":
-        return gettext("console.fix", name=name)
-    return str(prompt.get("question") or kind or "")
+        fields["n"] = params.get("round", (view.get("state") or {}).get("round", ""))
+    return gettext(PROMPT_KEYS[kind], **fields)
 
 
 def init_app(app: Flask) -> None:

@@ -38,8 +38,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from hub.tables import wording
-
 ItemT = TypeVar("ItemT")
 
 SEQ_WINDOW = 1024  # a board's outbox holds 64: far more than any honest jump
@@ -357,8 +355,9 @@ class BoardHealth:
 
     def alert(self, at: float, kind: str, /, **params: Any) -> None:
         """A health alert (seq gap, lost events, link lost) as a ``kind`` with ``params``
-        (English ``text``: hub/tables/wording.py), newest last; the 20 newest kept."""
-        self.alerts.append({"at": at, "kind": kind, "params": params, "text": wording.text(kind, params)})
+        and no words (the web's catalogue, or hub/tables/wording.py at the hub's edges),
+        newest last; the 20 newest kept."""
+        self.alerts.append({"at": at, "kind": kind, "params": params})
         del self.alerts[:-20]
 
     @property

@@ -327,7 +327,7 @@ def take(state: IngestState[LinkT], batch: Iterable[Arrival[LinkT]], now: float)
             held = held_from(msg)
             if held is not None:
                 given = state.seqs.board_holds_from(board, *held, now=item.at)
-                _given_up(state, intake, given, item.at, to_ack, "the board no longer holds")
+                _given_up(state, intake, given, item.at, to_ack, "not_held")
         if msg["type"] not in protocol.EVENT_TYPES:
             intake.ready.append(item)
             continue
@@ -344,7 +344,7 @@ def take(state: IngestState[LinkT], batch: Iterable[Arrival[LinkT]], now: float)
             h.resends += 1
         if offer.missing:
             h.gaps += len(offer.missing)
-            _alert(state, intake, board, item.at, "seq_gap", seqs=wording.seqs_text(offer.missing),
+            _alert(state, intake, board, item.at, "seq_gap", seqs=[[offer.missing[0], offer.missing[-1]]],
                    boot=msg["boot"])
         intake.ready.extend(offer.released)
     intake.entries = [_entry(state, item) for item in intake.ready]
@@ -428,7 +428,7 @@ def expire(state: IngestState[LinkT], now: float, mono: float,
     to_ack: dict[AckKey, LinkT] = {}
     heard = {board: h.last_seen for board, h in state.health.items()}
     _given_up(state, intake, state.seqs.expire(now, heard), now, to_ack,
-              "gave up waiting: the board kept talking without resending")
+              "not_resent")
     for h in state.health.values():
         if h.status == "online" and h.last_seen is not None and now - h.last_seen > lost_after_s:
             h.status = "lost"
@@ -445,7 +445,7 @@ def _given_up(state: IngestState[LinkT], intake: Intake[LinkT], given: list[Give
     for g in given:
         h = state.board(g.board)
         h.lost_events += g.lost_count
-        _alert(state, intake, g.board, at, "gave_up", why=why, seqs=wording.ranges_text(g.lost), boot=g.boot)
+        _alert(state, intake, g.board, at, "gave_up", why=why, seqs=[list(r) for r in g.lost], boot=g.boot)
         intake.ready.extend(g.released)
         for item in g.released:
             to_ack[(item.link, g.board, g.boot)] = item.link

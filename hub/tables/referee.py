@@ -279,7 +279,7 @@ class TrigonoTable(Table):
             "undo": {"undo": True},
             "next_round": {"next_round": True},
         }
-        self._device_input(entry, inputs[button], f"button {button} on {board}")
+        self._device_input(entry, inputs[button], {"kind": "button", "board": board, "button": button})
 
     def _on_weight(self, entry: Entry, board: str, palets: int) -> None:
         self._settle_early(entry)
@@ -287,21 +287,28 @@ class TrigonoTable(Table):
         on_board = self.printed().get("boards", {}).get(engine_board)
         if (self.armed and self.throw is None and not self.finished
                 and on_board is not None and palets == on_board + 1):
-            self._device_input(entry, {"landed": f"board:{engine_board}"}, f"weight on {board}")
+            self._device_input(entry, {"landed": f"board:{engine_board}"}, {"kind": "weight", "board": board})
         else:
             if self.landing is not None and on_board is not None and palets != on_board:
                 self.landing["ambiguous"] = True  # a board changed, not by one more: ask
             self.note(entry, "weight", board=board, palets=palets)
 
-    def _device_input(self, entry: Entry, inp: dict[str, Any], what: str) -> None:
-        """A sensor answering for the console (R2): refused inputs become alerts."""
+    def _device_input(self, entry: Entry, inp: dict[str, Any], device: str | dict[str, Any]) -> None:
+        """A sensor answering for the console (R2): refused inputs become alerts.
+
+        ``device``: ``"sensors"`` (the beams and scales together), or the one device
+        that answered, as data — ``{"kind": "button", "board": "B1", "button": "floor"}``
+        or ``{"kind": "weight", "board": "B1"}`` — then ``by`` is ``"device"`` and the
+        event or alert carries it as ``device`` (its words: the web's ``event.by.<kind>``,
+        hub/tables/wording.py at the hub's edges; issue 31.5: no sentence to parse back)."""
         (key, value), = inp.items()
+        who: dict[str, Any] = {"by": device} if isinstance(device, str) else {"by": "device", "device": device}
         try:
-            getattr(self, f"input_{key}")(value, entry, what)
-            self.note(entry, "input", by=what, key=key, value=value)
+            getattr(self, f"input_{key}")(value, entry, who["by"])
+            self.note(entry, "input", **who, key=key, value=value)
         except (RefusedError, BadInputError) as err:
             # refusal/refusal_params: the refusal's own kind, for its words (hub.errors)
-            self.alert(entry, "input_refused", by=what, key=key, reason=str(err), refusal=err.kind,
+            self.alert(entry, "input_refused", **who, key=key, reason=str(err), refusal=err.kind,
                        refusal_params=err.params)
 
     # -- the settle window ------------------------------------------------------------------

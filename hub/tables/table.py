@@ -51,7 +51,7 @@ from engines.core import Bot, Game, GameError, GameOverError, State, check_keys
 from engines.records import initial_state
 from hub.errors import BadInputError, RefusedError
 from hub.log.store import Entry
-from hub.tables import drawing, wording
+from hub.tables import drawing
 from hub.tables.moments import Moments, actor, after_action, place_labels
 
 MAX_EVENTS = 60  # events kept for the view
@@ -64,6 +64,12 @@ def game_bot(game: str) -> Bot[Any, Any] | None:
 
 
 INPUT_EXTRAS = ("by", "player")
+SNAPSHOT_FORMAT = 2
+"""What :meth:`Table.dump` writes. 1 (no ``format`` field): events and alerts held an
+English ``text`` and a device's ``by`` was a sentence ("button floor on B1"). A snapshot
+is only a cache of the log (R1): one of another format is not read, the table is folded
+again from its entries (hub/tables/tableset.py), so an old hub's log shows as a new
+hub would have built it."""
 
 
 def parse_input(inp: Any) -> dict[str, Any]:
@@ -353,10 +359,9 @@ class Table:
 
     # -- events and alerts ---------------------------------------------------------------
     def note(self, entry: Entry, kind: str, /, **params: Any) -> None:
-        """An event of the table's log: a ``kind`` with ``params`` (words: hub/tables/wording.py,
-        and the web's catalogue). Its English ``text`` is written when a view first shows
-        it (:func:`_worded`): most events scroll out unseen, and wording each one as it
-        happened was a tenth of the hub's ingest time (bench/hub_ingest.py)."""
+        """An event of the table's log: a ``kind`` with ``params`` and no words (the web's
+        catalogue words it in the page's language; hub/tables/wording.py in English at
+        the hub's edges)."""
         self.events.append({"id": entry.id, "at": entry.at, "source": entry.source, "kind": kind,
                             "params": params})
         if len(self.events) > MAX_EVENTS:
@@ -365,7 +370,7 @@ class Table:
     def alert(self, entry: Entry, kind: str, /, *, level: str = "warning", board: str | None = None,
               key: str | None = None, **params: Any) -> None:
         """An alert for the referee; one per ``key`` (a newer one replaces it). ``board``
-        is also a parameter of its words (worded when first shown, as events are)."""
+        is also a parameter of its words."""
         if board is not None:
             params = {"board": board, **params}
         if key is not None:
@@ -446,9 +451,8 @@ class Table:
             "layout": [],
             "prompts": self.prompts(),
             "throw": None,
-            "alerts": [{k: v for k, v in _worded(a, shorten=False).items() if k != "key"}
-                       for a in self.alerts],
-            "events": [_worded(event) for event in (self.events if events is None else self.events[-events:])],
+            "alerts": [{k: v for k, v in a.items() if k != "key"} for a in self.alerts],
+            "events": list(self.events if events is None else self.events[-events:]),
             "hint": self.hint,
             "moments": self.moments.view(),
             "places": place_labels(printed),
@@ -461,6 +465,7 @@ class Table:
     # -- snapshots -----------------------------------------------------------------------
     def dump(self) -> dict[str, Any]:
         return {
+            "format": SNAPSHOT_FORMAT,
             "actions": self.actions,
             "state": self.state.dump(),
             "events": self.events,
@@ -487,20 +492,3 @@ class Table:
         self.decided = data.get("decided")  # older snapshots have none
         self.moments.load(data.get("moments"))  # older snapshots have none
 
-
-def _worded(item: dict[str, Any], shorten: bool = True) -> dict[str, Any]:
-    """An event or alert with its English ``text``, kept in it (worded once); an
-    event's long input values are shortened."""
-    if "text" not in item:
-        params = item["params"]
-        item["text"] = wording.text(item["kind"], _shortened(params) if shorten else params)
-    return item
-
-
-def _shortened(params: dict[str, Any]) -> dict[str, Any]:
-    return {k: _short(v) if k == "value" else v for k, v in params.items()}
-
-
-def _short(value: Any) -> str:
-    text = value if isinstance(value, str) else repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."

@@ -22,7 +22,7 @@ from hub.errors import BadInputError, HubError, UnknownTableError
 from hub.log.store import Entry, EventStore
 from hub.log.writer import LogWriter
 from hub.tables.referee import TrigonoTable
-from hub.tables.table import Table, default_players, game_bot
+from hub.tables.table import SNAPSHOT_FORMAT, Table, default_players, game_bot
 
 JSONDict = dict[str, Any]
 SNAPSHOT_EVERY = 200  # entries of one table after which a snapshot is due (taken when idle)
@@ -69,6 +69,12 @@ class TableSet:
     def _load(self, table_id: str) -> Table:
         """Build one table from its snapshot and the entries after it (or all of them)."""
         snap = self.store.snapshot(table_id)
+        if snap is not None and snap[1]["table"].get("format") != SNAPSHOT_FORMAT:
+            # An older hub's cache (hub.tables.table.SNAPSHOT_FORMAT): fold the log again,
+            # and take a snapshot of this format when the hub is idle (once, not at every start).
+            snap = None
+            self._snapshot_at.pop(table_id, None)
+            self._due[table_id] = None
         table: Table | None = None
         if snap is not None:
             entry_id, data = snap

@@ -16,7 +16,6 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware import protocol
-from hub.tables import wording
 
 JSONDict = dict[str, Any]
 BoardClock = Callable[[str, int], "int | None"]  # (board, boot) -> t_us shown, all stored up to it
@@ -135,7 +134,7 @@ def mark_events(events: list[JSONDict], voidable: set[int], voided: list[int]) -
 
 def prompt(prompt_id: str, kind: str, player: str | None, choices: list[str],
            default: str | None = None, **params: Any) -> JSONDict:
-    """A question for the referee: its ``kind`` and ``params`` (the web words it),
-    ``question`` in English (hub/tables/wording.py)."""
+    """A question for the referee: its ``kind`` and ``params``, no words (the web says
+    them in the page's language; the command line in English: hub/tables/wording.py)."""
     return {"id": prompt_id, "kind": kind, "player": player, "choices": choices, "default": default,
-            "params": params, "question": wording.text(f"prompt.{kind}", {"player": player, **params})}
+            "params": params}

@@ -15,6 +15,7 @@ import pytest
 
 from hub.devices.ingest import Arrival
 from hub.devices.transport import FakeTransport
+from hub.tables.wording import line
 from tests.chaos.rig import LiveHub, assert_exactly_once, table_spec, wait_for
 
 pytestmark = [pytest.mark.chaos]
@@ -61,6 +62,6 @@ def test_one_poison_message_fails_only_itself_finding_1(store_url: str,
         assert_exactly_once(figures, f"{len(batch)} messages in one batch, one poison")
         assert all(f.applied == 9 for f in figures)
         h = next(b for b in live.hub.boards() if b["board"] == "B2")
-        assert any("could not be stored" in a["text"] for a in h["alerts"])
+        assert any("could not be stored" in line(a) for a in h["alerts"])
     finally:
         live.close()

@@ -20,6 +20,7 @@ from hub.errors import (
     UnknownTableError,
 )
 from hub.facade import Hub
+from hub.tables.wording import line
 from tests.conftest import RECORDS
 from tests.hub.boards import wait_for
 from tests.hub.conftest import Rig
@@ -115,7 +116,7 @@ def test_bounce_is_logged_not_scored_T11(rig: Rig) -> None:
     rig.event("B1", "bounce", hole="big")
     view = rig.settled()
     assert view["state"]["log"] == [] and view["state"]["to_move"] == "Ana"
-    assert "bounce-out" in view["events"][-1]["text"]
+    assert "bounce-out" in line(view["events"][-1])
 
 
 @pytest.mark.slow  # real threads and settle windows; the rule itself: tests/hub/tables/test_referee.py
@@ -124,7 +125,7 @@ def test_blocked_beam_is_a_drop_and_an_alert_T13(rig: Rig) -> None:
     rig.event("B1", "blocked", hole="small")
     view = rig.settled()
     assert throws(view) == [{"player": "Ana", "to": "B1.small"}]
-    assert [a["board"] for a in view["alerts"]] == ["B1"] and "T13" in view["alerts"][0]["text"]
+    assert [a["board"] for a in view["alerts"]] == ["B1"] and "T13" in line(view["alerts"][0])
     assert rig.hub.boards()[0]["blocked"] == ["small"]
     rig.event("B1", "cleared", hole="small")
     view = rig.settled()
@@ -159,7 +160,7 @@ def test_corrections_are_new_entries_R1(rig: Rig) -> None:
     two_player(rig)
     rig.event("B1", "drop", hole="big")
     view = rig.settled()
-    drop_entry = [e for e in view["events"] if "drop" in e["text"]][0]["id"]
+    drop_entry = [e for e in view["events"] if "drop" in line(e)][0]["id"]
     before = log_rows(rig)
     view = rig.hub.submit("t1", {"void": drop_entry})
     assert view["state"]["log"] == [] and log_rows(rig) == before + 1
@@ -196,7 +197,7 @@ def test_recount_mismatch_raises_an_alert_R1(rig: Rig) -> None:
     two_player(rig)
     rig.hub.submit("t1", {"landed": "board:B1"})
     view = rig.hub.submit("t1", {"recount": {"board": "B1", "count": 2}})
-    assert "recount" in view["alerts"][0]["text"]
+    assert "recount" in line(view["alerts"][0])
     view = rig.hub.submit("t1", {"recount": {"board": "B1", "count": 1}})
     assert view["alerts"] == []
 
@@ -211,7 +212,7 @@ def test_round_end_disarms_sensors_until_next_round_T14(rig: Rig) -> None:
     assert view["prompts"][0]["kind"] == "next_round"
     rig.event("B1", "drop", hole="big")  # a palet picked out of the hole
     view = rig.settled()
-    assert len(view["state"]["log"]) == 4 and "between rounds" in view["events"][-1]["text"]
+    assert len(view["state"]["log"]) == 4 and "between rounds" in line(view["events"][-1])
     view = rig.hub.submit("t1", {"next_round": True})
     assert view["armed"] and view["prompts"][0]["kind"] == "landed"
 
@@ -242,7 +243,7 @@ def test_every_prompt_and_answer_shows_in_the_view_and_the_feed(rig: Rig) -> Non
     start = rig.hub.last_change_id()
     two_player(rig)
     view = rig.hub.submit("t1", {"answer": {"prompt": "landed-0", "choice": "floor"}})
-    assert any("answer" in e["text"] for e in view["events"])
+    assert any("answer" in line(e) for e in view["events"])
     changes = rig.hub.changes_since(start, 1.0)
     assert {"kind": "tables"} in [{k: v for k, v in c.items() if k != "id"} for c in changes]
     ids = [c["id"] for c in changes]

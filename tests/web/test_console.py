@@ -88,7 +88,7 @@ def test_T10_bounced_then_undo_then_recount(referee: FlaskClient, hub: Hub, trig
     assert hub.table_view("t1")["state"]["boards"] == {"B1": 1}
     form_post(referee, "/console/t1/input", {"input": "recount", "board": "B1", "count": "3"})
     view = hub.table_view("t1")
-    assert any("B1" in a["text"] for a in view["alerts"])  # a mismatch raises an alert
+    assert any(a["kind"] == "recount_mismatch" and a["board"] == "B1" for a in view["alerts"])  # a mismatch raises an alert
 
 
 def test_void_button_only_for_sensor_events(referee: FlaskClient, trigono_table: Any) -> None:
@@ -144,7 +144,7 @@ def test_R1_void_a_sensor_drop(referee: FlaskClient, hub: Hub, tmp_path: Any) ->
     try:
         board.event("drop", hole="small")
         assert wait_for(lambda: len(hub.table_view("t1")["state"]["log"]) == 1)
-        drop = next(e for e in hub.table_view("t1")["events"] if "drop" in e["text"])
+        drop = next(e for e in hub.table_view("t1")["events"] if e["kind"] == "drop")
         html = referee.get("/console/t1/panel").get_data(as_text=True)
         assert f'<tr data-entry="{drop["id"]}">' in html
         form_post(referee, "/console/t1/input", {"input": "void", "entry": str(drop["id"])})

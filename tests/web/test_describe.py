@@ -14,7 +14,7 @@ def test_T17_target_and_other_prompts_read_in_the_page_language(app: Any) -> Non
         assert prompt_text({"kind": "target", "player": "Ana"}, view) == "Final: choose the target"
         assert prompt_text({"kind": "next_round"}, view) == "Round over. Palets collected? Start round 3"
         assert prompt_text({"kind": "fix", "player": "Ben"}, view).startswith("The drops do not make")
-        assert prompt_text({"kind": "new", "question": "Hub's own words"}, view) == "Hub's own words"
+        assert prompt_text({"kind": "new", "params": {"n": 2}}, view) == "new n=2"  # a newer hub's kind
         assert [where_label(c) for c in ("jackpot", "jackpot.2", "H3.small", "start")] == [
             "jackpot", "jackpot 2", "H3 small hole", "Start"]
     with app.test_request_context(headers={"Accept-Language": "fr"}):
@@ -35,12 +35,12 @@ def test_events_read_as_plain_words_in_both_languages(app: Any) -> None:
         assert "{" not in event_text(answer) and "prompt" not in event_text(answer)
 
 
-def test_alerts_read_as_plain_words_and_unknown_kinds_keep_the_hubs_text(app: Any) -> None:
+def test_alerts_read_as_plain_words_and_unknown_kinds_show_as_kind_and_params(app: Any) -> None:
     mismatch = {"kind": "recount_mismatch", "params": {"board": "B1", "count": 3, "expected": 2}}
     with app.test_request_context(headers={"Accept-Language": "fr"}):
         assert alert_text(mismatch).startswith("Plateau B1 : 3 palets comptés, le journal en attend 2.")
-        assert alert_text({"kind": "brand_new", "text": "hub words"}) == "hub words"
-        assert event_text({"text": "an older hub's line"}) == "an older hub's line"
+        assert alert_text({"kind": "brand_new", "params": {"board": "B1"}}) == "brand_new board=B1"
+        assert event_text({"kind": "brand_new", "params": {}}) == "brand_new"
 
 
 def test_every_input_kind_has_words(app: Any) -> None:
@@ -53,8 +53,11 @@ def test_every_input_kind_has_words(app: Any) -> None:
 
 
 def test_a_boards_button_and_scale_say_who_in_the_page_language(app: Any) -> None:
-    pressed = {"kind": "input", "params": {"by": "button floor on B1", "key": "landed", "value": "floor"}}
-    weighed = {"kind": "input", "params": {"by": "weight on B2", "key": "landed", "value": "board:B2"}}
+    # The hub says which device answered as data (issue 31.5), never as a sentence to parse.
+    pressed = {"kind": "input", "params": {"by": "device", "device": {"kind": "button", "board": "B1", "button": "floor"},
+                                           "key": "landed", "value": "floor"}}
+    weighed = {"kind": "input", "params": {"by": "device", "device": {"kind": "weight", "board": "B2"},
+                                           "key": "landed", "value": "board:B2"}}
     with app.test_request_context(headers={"Accept-Language": "fr"}):
         assert event_text(pressed) == "Bouton « sol » du plateau B1 : palet → sol"
         assert event_text(weighed) == "Balance du plateau B2 : palet → plateau B2"
@@ -63,7 +66,8 @@ def test_a_boards_button_and_scale_say_who_in_the_page_language(app: Any) -> Non
 
 
 def test_a_refused_sensor_answer_gives_its_reason_in_words(app: Any) -> None:
-    alert = {"kind": "input_refused", "params": {"by": "button floor on B1", "key": "landed",
+    alert = {"kind": "input_refused", "params": {"by": "device", "device": {"kind": "button", "board": "B1", "button": "floor"},
+                                                 "key": "landed",
                                                  "reason": "landed: nobody is to throw",
                                                  "refusal": "nobody_to_throw", "refusal_params": {}}}
     with app.test_request_context(headers={"Accept-Language": "fr"}):

@@ -15,6 +15,7 @@ from typing import Any
 from firmware import config
 from firmware.node import Node
 from firmware.outbox import MemoryStorage
+from hub.tables.wording import line
 from tests.hub.boards import wait_for
 from tests.hub.conftest import Rig
 
@@ -104,7 +105,7 @@ def test_a_reused_boot_id_is_detected_and_the_new_events_are_kept(tmp_path: Path
         assert spare.node.boot != boot  # ...under a fresh boot id the hub asked for
         assert wait_for(lambda: (spare.run(20), len(stored(rig)) == 2)[1], 30), stored(rig)
         assert stored(rig) == [("Ana", "B1.big"), ("Ben", "B1.small")]
-        alerts = [a["text"] for b in rig.hub.boards() if b["board"] == "B1" for a in b["alerts"]]
+        alerts = [line(a) for b in rig.hub.boards() if b["board"] == "B1" for a in b["alerts"]]
         assert any("reused" in text for text in alerts), alerts
     finally:
         rig.close()
@@ -121,7 +122,7 @@ def test_a_crash_told_in_the_hello_shows_on_the_boards_health(tmp_path: Path) ->
         assert rig.hub.flush()
         board = next(b for b in rig.hub.boards() if b["board"] == "B1")
         assert board["crash"] == "RuntimeError: boom @node.py:212"
-        assert [a["text"] for a in board["alerts"]] == ["restarted after a crash: RuntimeError: boom @node.py:212"]
+        assert [line(a) for a in board["alerts"]] == ["restarted after a crash: RuntimeError: boom @node.py:212"]
     finally:
         rig.close()
 

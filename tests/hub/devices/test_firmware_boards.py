@@ -29,6 +29,7 @@ from firmware.node import Node
 from hub.devices.mqtt_link import MqttTransport
 from hub.devices.serial_link import SerialTransport, wait_open
 from hub.facade import Hub
+from hub.tables.wording import line
 from tests.broker import Broker
 from tests.hub.boards import wait_for
 
@@ -168,7 +169,7 @@ def test_firmware_boards_over_serial_and_mqtt_are_refereed_into_a_correct_match(
             "floor", "B2.small", "floor", "board:B2", "B1.small", "B2.big"]
         assert [a["throw"]["player"] for a in record["actions"]] == ["Ana", "Ben", "Ana", "Ben", "Ana", "Ben"]
         assert replay(record).to_json() == view["state"]
-        assert any("bounce-out" in e["text"] for e in view["events"])
+        assert any("bounce-out" in line(e) for e in view["events"])
         assert wait_for(lambda: not b1.node.outbox.unacked() and not b2.node.outbox.unacked())
         links = {b["board"]: b["link"] for b in hub.boards()}
         assert links["B1"].startswith("serial:") and links["B2"].startswith("mqtt:")

@@ -43,10 +43,9 @@ def test_quality_is_the_share_of_messages_intact_and_in_order() -> None:
 def test_alerts_are_kinds_with_params_and_only_the_20_newest_are_kept() -> None:
     h = BoardHealth("B1")
     for n in range(25):
-        h.alert(float(n), "seq_gap", seqs=f"seq {n}", boot=1)
+        h.alert(float(n), "seq_gap", seqs=[[n, n]], boot=1)
     assert len(h.alerts) == 20 and h.alerts[0]["at"] == 5.0
-    assert h.alerts[-1] == {"at": 24.0, "kind": "seq_gap", "params": {"seqs": "seq 24", "boot": 1},
-                            "text": "seq gap: seq 24 of boot 1 missing"}
+    assert h.alerts[-1] == {"at": 24.0, "kind": "seq_gap", "params": {"seqs": [[24, 24]], "boot": 1}}
     assert h.to_json()["alerts"][-1] == h.alerts[-1] and h.to_json()["alerts"][-1] is not h.alerts[-1]
 
 

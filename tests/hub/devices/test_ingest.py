@@ -13,6 +13,7 @@ from firmware import protocol
 from hub.devices import ingest
 from hub.devices.health import SeqTracker
 from hub.devices.ingest import ACK_EVERY_S, Arrival, IngestState, Intake
+from hub.tables.wording import line
 
 LINK = "link-1"
 _ids = count(1)
@@ -123,7 +124,7 @@ def test_health_and_status_are_stored_undeduplicated_and_a_lost_link_is_an_alert
     assert commit(state, intake) == []
     h = state.health["B1"]
     assert h.status == "lost" and h.beam_faults == {"small"} and h.uptime_s == 5
-    assert [a["text"] for a in h.alerts] == ["link lost (fake:1)"]
+    assert [line(a) for a in h.alerts] == ["link lost (fake:1)"]
     assert intake.boards == ["B1"]
 
 

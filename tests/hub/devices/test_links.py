@@ -13,6 +13,7 @@ from firmware import protocol
 from hub.devices.mqtt_link import MqttProcessTransport, MqttTransport
 from hub.devices.serial_link import SerialTransport, wait_open
 from hub.facade import Hub
+from hub.tables.wording import line
 from tests.broker import Broker
 from tests.hub.boards import MqttBoard, PtyBoard, wait_for
 from tests.hub.conftest import Rig
@@ -89,7 +90,7 @@ def test_seq_gap_is_a_health_alert_and_holds_the_cumulative_ack(rig: Rig) -> Non
     skipped = out.make("bounce", hole="big")  # seq 2, lost on the way
     rig.event("B1", "bounce", hole="big")  # seq 3
     assert health(rig.hub, "B1")["gaps"] == 1
-    assert "seq gap: seq 2 of boot 1" in health(rig.hub, "B1")["alerts"][-1]["text"]
+    assert "seq gap: seq 2 of boot 1" in line(health(rig.hub, "B1")["alerts"][-1])
     # acks are coalesced per board (cumulative): the timer sends it
     assert wait_for(lambda: rig.link.acks("B1") and rig.link.acks("B1")[-1] == protocol.ack(1, 1))
     rig.send(skipped)  # the device resends what was not acknowledged
@@ -139,7 +140,7 @@ def test_mqtt_boards_are_refereed_acked_and_their_status_followed(
         assert health(hub, "B1")["status"] == "online"
         b1.die()  # no DISCONNECT: the broker publishes the last will
         assert wait_for(lambda: health(hub, "B1")["status"] == "lost", timeout=10)
-        assert "link lost" in health(hub, "B1")["alerts"][-1]["text"]
+        assert "link lost" in line(health(hub, "B1")["alerts"][-1])
         assert hub.table_view("t1")["layout"][0]["online"] is False
     finally:
         b2.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hub.tables.wording import line
 from tests.hub.conftest import Rig
 
 DEAD_B = "beam B dead: 5 passages in a row saw only beam A"
@@ -23,7 +24,7 @@ def test_a_faulty_hole_is_shown_and_scored_by_hand_until_cleared(tmp_path: Path)
         assert "B1.small" not in landed_choices(rig)
         rig.event("B1", "fault", hole="small", reason=DEAD_B)
         view = rig.settled()
-        assert [a["text"] for a in view["alerts"]] == [f"B1.small: sensor fault: {DEAD_B}"]
+        assert [line(a) for a in view["alerts"]] == [f"B1.small: sensor fault: {DEAD_B}"]
         assert "B1.small" in landed_choices(rig)  # the referee scores it by hand meanwhile
         prompt = next(p for p in view["prompts"] if p["kind"] == "landed")
         view = rig.hub.submit("t1", {"answer": {"prompt": prompt["id"], "choice": "B1.small"}})

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from hub.api import Hub
 from hub.tables import wording
 from hub.tables.referee import BUTTON_INPUTS
 from web import create_app
@@ -29,9 +31,12 @@ LANGS = ("en", "fr")
 
 
 @pytest.fixture(scope="module")
-def app() -> Any:
-    """Words need no hub: one app for the module (the web's ``app`` fixture opens a hub each test)."""
-    return create_app({"TESTING": True})
+def app() -> Iterator[Any]:
+    """One app for the module (the web's ``app`` fixture opens a hub each test); its hub
+    only names places (``Hub.place_label``), the web words them."""
+    hub = Hub(":memory:")
+    yield create_app({"TESTING": True}, hub=hub)
+    hub.close()
 
 
 def kinds_in_hub_source() -> dict[str, set[str]]:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engines import GAMES, lattice
+from engines.core import GameSpec
 
 HOLE_TOWARD = 0.62  # how far from the board's centre toward an edge's middle a hole sits
 LABEL_TOWARD = 0.78
@@ -169,19 +170,34 @@ def layout_editor() -> dict[str, Any]:
     }
 
 
+def _board_layout(printed: Mapping[str, Any], spec: GameSpec[Any, Any]) -> dict[str, Any] | None:
+    layout = printed.get("layout")
+    return trigono(layout) if isinstance(layout, Mapping) else None
+
+
+def _hex_triangle(printed: Mapping[str, Any], spec: GameSpec[Any, Any]) -> dict[str, Any] | None:
+    size = printed.get("size")
+    return trike(size) if isinstance(size, int) else None
+
+
+def _fixed_board(printed: Mapping[str, Any], spec: GameSpec[Any, Any]) -> dict[str, Any] | None:
+    return None if spec.fixed_board is None else fixed(spec.name, spec.fixed_board)
+
+
+DRAWINGS: dict[str, Callable[[Mapping[str, Any], GameSpec[Any, Any]], dict[str, Any] | None]] = {
+    "board_layout": _board_layout,  # sensor boards, their holes and jackpots
+    "tile_cells": lambda printed, spec: triominos(printed),
+    "hex_triangle": _hex_triangle,
+    "fixed_board": _fixed_board,  # a fixed grid and its bonus cells (Triolet L1)
+}
+"""The drawings, by the ``drawing`` a game's type names (engines/core.py GameType)."""
+
+
 def of(printed: Mapping[str, Any]) -> dict[str, Any] | None:
     """The drawing for a printed state, or None for a game drawn from its state alone."""
-    layout = printed.get("layout")
-    if printed.get("game") == "trigono" and isinstance(layout, Mapping):
-        return trigono(layout)
-    if printed.get("game") == "triominos":
-        return triominos(printed)
-    if printed.get("game") == "trike" and isinstance(printed.get("size"), int):
-        return trike(printed["size"])
     spec = GAMES.get(str(printed.get("game")))
-    if spec is not None and spec.fixed_board is not None:  # Triolet: its grid and bonus cells (L1)
-        return fixed(spec.name, spec.fixed_board)
-    return None
+    draw = None if spec is None or spec.game_type.drawing is None else DRAWINGS.get(spec.game_type.drawing)
+    return None if draw is None or spec is None else draw(printed, spec)
 
 
 @functools.lru_cache(maxsize=8)

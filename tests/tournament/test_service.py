@@ -20,7 +20,7 @@ from engines.records import replay
 from hub.errors import BadInputError, RefusedError
 from hub.facade import Hub
 from hub.log.sqlite import SqliteStore
-from hub.tournament.model import trigono_detailed
+from engines.trigono.scoreboard import detailed_ranking as trigono_detailed
 from hub.tournament.service import TournamentService
 from hub.tournament.sim import play_table
 

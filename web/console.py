@@ -87,7 +87,7 @@ def panel_context(table_id: str) -> dict[str, Any]:
     return {
         "table_id": table_id, "view": view, "state": state, "places": places, "seats": seats,
         "holes": list(state.get("holes") or {}), "boards": list(state.get("boards") or {}),
-        "is_trigono": view.get("game") == "trigono",
+        "caps": view["capabilities"],  # what the game is (engines GameType): never its name
         "finished": bool(state.get("winner") or view.get("abandoned")) or state.get("status", "playing") != "playing",
         "throws": amendable_throws(state),
         "events": list(reversed(view.get("events") or []))[:15],

@@ -57,7 +57,8 @@ def amendable_throws(state: dict[str, Any], keep: int = 12) -> list[dict[str, An
     """
     out = []
     for index, item in enumerate(state.get("log") or []):
-        throw = (item.get("action") or {}).get("throw") if isinstance(item, dict) else None
+        action = item.get("action") if isinstance(item, dict) else None
+        throw = action.get("throw") if isinstance(action, dict) else None  # other games' actions: "c2", 2…
         if isinstance(throw, dict):
             out.append({"index": index, "player": throw.get("player"), "to": throw.get("to")})
     return list(reversed(out))[:keep]

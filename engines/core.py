@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -320,10 +320,61 @@ class Bot(Generic[StateT, ActionT]):
 
 
 @dataclass(frozen=True)
+class GameType:
+    """What a game is, as data (after OpenSpiel's ``GameType``): what the hub and the pages
+    branch on, never the game's name (tests/test_game_names.py). Its :meth:`to_json` goes
+    in every table view as ``capabilities`` (with what the spec adds, :meth:`GameSpec.capabilities`).
+
+    - ``renderer``: the page module drawing the game, ``web/static/games/<renderer>.js``
+      (web/GAMES.md; ``fallback.js`` while it does not exist).
+    - ``drawing``: the geometry the hub works out for the pages (hub/tables/drawing.py):
+      ``"board_layout"`` (sensor boards, their holes and jackpots), ``"tile_cells"``
+      (triangles a tile is on or may go), ``"hex_triangle"`` (a triangle of hexagons),
+      ``"fixed_board"`` (:attr:`GameSpec.fixed_board`), or None (drawn from the state).
+    - ``sensor_boards``: played with palets on sensor boards: a table binds physical
+      boards, the hub referees what they report (hub/tables/referee.py), the pages show
+      the boards' layout, people watch the play page (they do not play on it), and there
+      is no game against the computer.
+    - ``turn``: what a player does in turn, ``"move"`` or ``"throw"`` (the pages say
+      ``table.to_<turn>``); ``ends``: what ends, ``"game"`` or ``"match"``
+      (``table.<ends>_over``).
+    - ``rounds``: a match of rounds: the pages show the round, rounds won, who is out.
+    - ``tally``: the printed state's field, per player, a seat's line shows:
+      ``"scores"`` (points) or ``"hands"`` (palets still in hand).
+    - ``min_players`` / ``max_players``: seats (None: no fixed maximum, Trigono's
+      boards decide, T3).
+
+    >>> GameType("trike", min_players=2, max_players=2).to_json()["turn"]
+    'move'
+    """
+
+    renderer: str
+    drawing: str | None = None
+    sensor_boards: bool = False
+    turn: str = "move"
+    ends: str = "game"
+    rounds: bool = False
+    tally: str = "scores"
+    min_players: int = 2
+    max_players: int | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"renderer": self.renderer, "drawing": self.drawing, "sensor_boards": self.sensor_boards,
+                "turn": self.turn, "ends": self.ends, "rounds": self.rounds, "tally": self.tally,
+                "min_players": self.min_players, "max_players": self.max_players}
+
+
+PlaceLabel = tuple[str, dict[str, JSON]]
+"""A place a game's actions name, as pages word it: a kind and its parameters
+(``("big", {"board": "B1"})``; the web's catalogue key ``where.<kind>``)."""
+
+
+@dataclass(frozen=True)
 class GameSpec(Generic[StateT, ActionT]):
     """One game's registration: everything a caller needs, by name, with no probing.
 
     - ``name``: the record name (``"trike"``) and ``game``/``state``: its classes.
+    - ``game_type``: what the game is (:class:`GameType`): what callers branch on.
     - ``parse_action(obj)`` / ``action_to_json(action)``: the docs/records.md notation of an
       action, needing no options (a log can be read without the game); the Game's
       methods of the same names also check the action against its options (board size).
@@ -340,6 +391,11 @@ class GameSpec(Generic[StateT, ActionT]):
       ``<prefix>1`` … ``<prefix>6``; None for the others.
     - ``fixed_board()``: for games on a fixed grid (Triolet), what a page draws of it —
       its columns, rows and bonus cells; None for the others.
+    - ``place_label(where)``: for games whose actions name places (Trigono's holes,
+      boards and floor), the :data:`PlaceLabel` of a place id; None for the others.
+    - ``detailed_ranking(printed)``: a finer ranking of a finished game than its scores
+      (a tournament's ``trigono_detailed``), or None.
+    - ``short_options``: options for a short game (the simulated tournaments).
     """
 
     name: str
@@ -347,12 +403,31 @@ class GameSpec(Generic[StateT, ActionT]):
     state: type[StateT]
     parse_action: Callable[[JSON], ActionT]
     action_to_json: Callable[[ActionT], JSON]
+    game_type: GameType
     bot: Bot[StateT, ActionT] | None = None
     analyze: Callable[[StateT, float], dict[str, JSON]] | None = None
     always_a_winner: bool = False
     scoreboard: Callable[[Mapping[str, JSON]], str] | None = None
     hexagon_boards: Callable[[str], list[dict[str, JSON]]] | None = None
     fixed_board: Callable[[], dict[str, JSON]] | None = None
+    place_label: Callable[[str], PlaceLabel] | None = None
+    detailed_ranking: Callable[[Mapping[str, JSON]], list[list[str]]] | None = None
+    short_options: Mapping[str, JSON] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameSpec[StateT, ActionT]:
+        return self  # one registration per game, never changed: copies of a table share it
+
+    def capabilities(self) -> dict[str, JSON]:
+        """What a page may know of the game (in every table view, and the hub's
+        ``game_types()``): its :class:`GameType` and which optional parts it has.
+
+        >>> from engines import game_spec
+        >>> caps = game_spec("trike").capabilities()
+        >>> caps["renderer"], caps["bot"], caps["sensor_boards"], caps["hexagon"]
+        ('trike', True, False, False)
+        """
+        return {**self.game_type.to_json(), "bot": self.bot is not None, "hexagon": self.hexagon_boards is not None,
+                "detailed_ranking": self.detailed_ranking is not None}
 
 
 class Notation(Protocol[ActionT]):
@@ -383,22 +458,27 @@ def build_spec(
     bot: BotModule[StateT, ActionT] | None = None,
     analyze: Callable[[StateT, float], dict[str, JSON]] | None = None,
     *,
+    game_type: GameType,
     always_a_winner: bool = False,
     scoreboard: Callable[[Mapping[str, JSON]], str] | None = None,
     hexagon_boards: Callable[[str], list[dict[str, JSON]]] | None = None,
     fixed_board: Callable[[], dict[str, JSON]] | None = None,
+    place_label: Callable[[str], PlaceLabel] | None = None,
+    detailed_ranking: Callable[[Mapping[str, JSON]], list[list[str]]] | None = None,
+    short_options: Mapping[str, JSON] | None = None,
 ) -> GameSpec[StateT, ActionT]:
     """A game package's :class:`GameSpec`, from its classes and its ``actions`` and
     ``bot`` modules (the notation and the opponent are those modules' functions).
 
     >>> from engines.trike import actions, bot, game
-    >>> spec = build_spec("trike", game.TrikeGame, game.TrikeState, actions, bot)
+    >>> spec = build_spec("trike", game.TrikeGame, game.TrikeState, actions, bot, game_type=GameType("trike"))
     >>> spec.action_to_json(spec.parse_action("c2")), spec.bot is not None, spec.analyze
     ('c2', True, None)
     """
     opponent = None if bot is None else Bot(bot.choose, bot.hint)
-    return GameSpec(name, game, state, actions.parse_action, actions.action_to_json, opponent, analyze,
-                    always_a_winner, scoreboard, hexagon_boards, fixed_board)
+    return GameSpec(name, game, state, actions.parse_action, actions.action_to_json, game_type, opponent, analyze,
+                    always_a_winner, scoreboard, hexagon_boards, fixed_board, place_label, detailed_ranking,
+                    MappingProxyType(dict(short_options or {})))
 
 
 class SeatScoreState(State[ActionT]):

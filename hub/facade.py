@@ -214,6 +214,12 @@ class Hub:
 
         return service_for(self)
 
+    def game_types(self) -> dict[str, JSONDict]:
+        """Each registered game's capabilities, by name: what a page branches on (sensor
+        boards, its renderer, its words for a turn…; ``engines.core.GameSpec.capabilities``),
+        the same object as the ``capabilities`` of its tables' views."""
+        return {name: GAMES[name].capabilities() for name in sorted(GAMES)}
+
     def list_tables(self) -> list[JSONDict]:
         """A summary of every table, oldest first (see the module doc)."""
         with self._door():

@@ -85,7 +85,8 @@ def create_from_form() -> TableSpec:
     if seed_text and not (seed_text.isascii() and seed_text.isdigit() and len(seed_text) <= 20):
         raise BadRequest("seed: expected a whole number")
     layout = None
-    if game == "trigono" and form.get("layout", "").strip() not in ("", "[]"):
+    on_boards = get_hub().game_types().get(game, {}).get("sensor_boards", False)
+    if on_boards and form.get("layout", "").strip() not in ("", "[]"):
         layout = parse_layout(form["layout"])
     seats = parse_seats(form.get("players", ""))
     return TableSpec.build(game, options=options or None, seats=seats, layout=layout,
@@ -103,7 +104,7 @@ def page_context(**extra: Any) -> dict[str, Any]:
     tables = hub.list_tables()
     boards = boards_context()
     free = free_boards(boards["boards"], boards["unregistered"], busy_tables(tables))
-    return {"games": hub.games(), "tables": tables, **boards, "store_alert": hub.store_alert(),
+    return {"games": hub.games(), "game_types": hub.game_types(), "tables": tables, **boards, "store_alert": hub.store_alert(),
             "settings": {"mode": "admin", "free_boards": free, "now": boards["now"],
                          "editor": hub.layout_editor()}, **extra}
 

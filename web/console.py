@@ -57,7 +57,8 @@ def amendable_throws(state: dict[str, Any], keep: int = 12) -> list[dict[str, An
     """
     out = []
     for index, item in enumerate(state.get("log") or []):
-        throw = (item.get("action") or {}).get("throw") if isinstance(item, dict) else None
+        action = item.get("action") if isinstance(item, dict) else None
+        throw = action.get("throw") if isinstance(action, dict) else None  # other games' actions: "c2", 2…
         if isinstance(throw, dict):
             out.append({"index": index, "player": throw.get("player"), "to": throw.get("to")})
     return list(reversed(out))[:keep]
@@ -87,7 +88,7 @@ def panel_context(table_id: str) -> dict[str, Any]:
     return {
         "table_id": table_id, "view": view, "state": state, "places": places, "seats": seats,
         "holes": list(state.get("holes") or {}), "boards": list(state.get("boards") or {}),
-        "is_trigono": view.get("game") == "trigono",
+        "caps": view["capabilities"],  # what the game is (engines GameType): never its name
         "finished": bool(state.get("winner") or view.get("abandoned")) or state.get("status", "playing") != "playing",
         "throws": amendable_throws(state),
         "events": list(reversed(view.get("events") or []))[:15],

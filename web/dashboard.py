@@ -17,17 +17,18 @@ bp = Blueprint("dashboard", __name__)
 
 
 def game_files() -> tuple[dict[str, str], list[str]]:
-    """The play pages' renderers (``games/<game>.js``) and their styles, for the pages
-    that draw the other games' boards too (big screen, one table)."""
+    """The play pages' renderers (``games/<renderer>.js``, by each game type's
+    ``renderer``) and their styles, for the pages that draw the other games' boards too
+    (big screen, one table)."""
     static = Path(current_app.static_folder or "") / "games"
     scripts, styles = {}, []
-    for game in get_hub().games():
-        if not game.isidentifier():
+    for renderer in dict.fromkeys(str(caps["renderer"]) for caps in get_hub().game_types().values()):
+        if not renderer.isidentifier():
             continue
-        if (static / f"{game}.js").is_file():
-            scripts[game] = url_for("static", filename=f"games/{game}.js")
-        if (static / f"{game}.css").is_file():
-            styles.append(url_for("static", filename=f"games/{game}.css"))
+        if (static / f"{renderer}.js").is_file():
+            scripts[renderer] = url_for("static", filename=f"games/{renderer}.js")
+        if (static / f"{renderer}.css").is_file():
+            styles.append(url_for("static", filename=f"games/{renderer}.css"))
     return scripts, styles
 
 

@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from hub.api import Hub
     from hub.sim.runner import SimTable
 
-BOARD_GAMES = ("trike", "triolet", "triominos")
 BOT_BUDGET_S = 0.3  # a computer player's thinking time per move
 BOT_PAUSE_S = 1.0  # then a rest: moves people can follow, and CPU left to the simulated event
 YOU = "You"
@@ -87,7 +86,9 @@ class GameTables:
         self.current: dict[str, str] = {}  # kind-game -> live table id
 
     def start(self) -> None:
-        for game in BOARD_GAMES:
+        for game, caps in self.hub.game_types().items():  # the games played on screen, with a bot
+            if caps["sensor_boards"] or not caps["bot"]:
+                continue
             self._new("bots", game)
             self._new("vs", game)
 

@@ -102,6 +102,11 @@ class HubAPI(Protocol):
         """Names of the registered games."""
         ...
 
+    def game_types(self) -> dict[str, JSONDict]:
+        """Each registered game's capabilities by name (a view's ``capabilities``): the
+        web branches on these, never on a game's name."""
+        ...
+
     def list_tables(self) -> list[JSONDict]:
         """A summary of every table, oldest first."""
         ...

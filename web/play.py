@@ -26,10 +26,13 @@ from web.view_readers import live_first, seat_names
 bp = Blueprint("play", __name__, url_prefix="/play")
 
 
-def renderer_files(game: str) -> dict[str, str | None]:
+def renderer_files(renderer: str) -> dict[str, str | None]:
+    """The page module drawing a game (its type's ``renderer``: ``games/<renderer>.js``,
+    ``fallback.js`` until it exists) and its style sheet, if any."""
     static = Path(current_app.static_folder or "")
-    script = f"games/{game}.js" if game.isidentifier() and (static / "games" / f"{game}.js").is_file() else "games/fallback.js"
-    style = f"games/{game}.css" if game.isidentifier() and (static / "games" / f"{game}.css").is_file() else None
+    name = renderer if renderer.isidentifier() else ""
+    script = f"games/{name}.js" if name and (static / "games" / f"{name}.js").is_file() else "games/fallback.js"
+    style = f"games/{name}.css" if name and (static / "games" / f"{name}.css").is_file() else None
     return {
         "renderer": url_for("static", filename=script),
         "fallback": url_for("static", filename="games/fallback.js"),
@@ -37,8 +40,6 @@ def renderer_files(game: str) -> dict[str, str | None]:
     }
 
 
-# Games a visitor may start against the computer: every game with a bot and no sensors.
-NO_QUICK_GAME = ("trigono",)
 QUICK_PER_ADDRESS = 5  # new games per address per QUICK_WINDOW_S: nobody fills the hub with tables
 QUICK_IN_ALL = 30
 QUICK_WINDOW_S = 600.0
@@ -64,7 +65,8 @@ class QuickGames:
 
 
 def quick_games() -> list[str]:
-    return [g for g in get_hub().games() if g not in NO_QUICK_GAME]
+    """Games a visitor may start against the computer: every game with a bot and no sensors."""
+    return [g for g, caps in get_hub().game_types().items() if caps["bot"] and not caps["sensor_boards"]]
 
 
 @bp.get("/")
@@ -93,7 +95,7 @@ def new_game() -> Any:
 def table(table_id: str) -> Any:
     view = get_hub().table_view(table_id)
     game = str(view.get("game"))
-    files = renderer_files(game)
+    files = renderer_files(str(view["capabilities"]["renderer"]))
     if request.args.get("renderer") == "fallback":  # the plain list, e.g. to check a renderer's moves
         files["renderer"] = files["fallback"]
     settings = {"mode": "play", "table": table_id, "game": game, **files}

@@ -286,7 +286,7 @@ def _spec_from_form() -> dict[str, Any]:
         spec["grand_final_reset"] = bool(f.get("grand_final_reset"))
     if spec["format"] == "abc":
         spec["split"] = f.get("split", "ABC")
-    if f.get("trigono_detailed") and spec["game"] == "trigono":
+    if f.get("trigono_detailed") and get_hub().game_types().get(str(spec["game"]), {}).get("detailed_ranking"):
         spec["ranking"] = "trigono_detailed"
     points = f.get("points", "").strip()
     if points:
@@ -307,7 +307,7 @@ def _spec_from_form() -> dict[str, Any]:
 @login_required
 def admin(tid: str) -> Any:
     view = service().view(tid)
-    return _page("admin.html", view, by_id=_players(view))
+    return _page("admin.html", view, by_id=_players(view), caps=get_hub().game_types().get(view["spec"]["game"], {}))
 
 
 def _entry_from_form(view: Mapping[str, Any]) -> dict[str, Any]:

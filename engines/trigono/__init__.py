@@ -9,7 +9,7 @@ Played by people with real palets: no bot and no analysis.
 ({'Ana': 10, 'Ben': 10}, 'Ben')
 """
 
-from engines.core import build_spec
+from engines.core import GameType, build_spec
 from engines.trigono import actions
 from engines.trigono.actions import (
     Action,
@@ -24,10 +24,15 @@ from engines.trigono.events import describe_event
 from engines.trigono.game import TrigonoGame, TrigonoState
 from engines.trigono.layout import Layout, hexagon_boards
 from engines.trigono.options import Options
+from engines.trigono.places import Place, place_label
 from engines.trigono.scoreboard import describe as describe_scoreboard
+from engines.trigono.scoreboard import detailed_ranking
 
 SPEC = build_spec("trigono", TrigonoGame, TrigonoState, actions, always_a_winner=True,
-                  scoreboard=describe_scoreboard, hexagon_boards=hexagon_boards)
+                  game_type=GameType("trigono", drawing="board_layout", sensor_boards=True, turn="throw",
+                                     ends="match", rounds=True, tally="hands"),
+                  scoreboard=describe_scoreboard, hexagon_boards=hexagon_boards, place_label=place_label,
+                  detailed_ranking=detailed_ranking, short_options={"palets_per_player": 3, "rounds_to_win": 2})
 
 __all__ = [
     "SPEC",
@@ -35,6 +40,7 @@ __all__ = [
     "Knock",
     "Layout",
     "Options",
+    "Place",
     "Target",
     "Throw",
     "TrigonoGame",

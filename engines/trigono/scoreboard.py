@@ -62,3 +62,31 @@ def describe(state: Mapping[str, Any]) -> str:
         )
     lines.append(f"Last: {state.get('last_event') or '—'}")
     return "\n".join(lines)
+
+
+def detailed_ranking(printed: Mapping[str, Any]) -> list[list[str]]:
+    """The game's ``SPEC.detailed_ranking`` (a tournament's ``trigono_detailed`` ranking) of
+    a finished Trigono match, from its printed state (docs/records.md): rounds won, then, among those level, who went out later in the
+    last round (the sheet ranks only the winner), then palets held at the end; players
+    level on all three share a place.
+
+    >>> detailed_ranking({"players": ["Ana", "Ben", "Chloé", "Dan"],
+    ...                   "rounds_won": {"Ana": 2, "Ben": 0, "Chloé": 0, "Dan": 0},
+    ...                   "eliminated": ["Chloé", "Ben", "Dan"],
+    ...                   "hands": {"Ana": 5, "Ben": 0, "Chloé": 0, "Dan": 0}})
+    [['Ana'], ['Dan'], ['Ben'], ['Chloé']]
+    """
+    players = list(printed["players"])
+    out_order = list(printed.get("eliminated") or [])
+
+    def key(p: str) -> tuple[float, float, float]:
+        went_out = out_order.index(p) if p in out_order else len(out_order)
+        return (-printed["rounds_won"].get(p, 0), -went_out, -printed.get("hands", {}).get(p, 0))
+
+    groups: list[list[str]] = []
+    for p in sorted(players, key=key):
+        if groups and key(groups[-1][0]) == key(p):
+            groups[-1].append(p)
+        else:
+            groups.append([p])
+    return groups

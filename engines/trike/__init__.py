@@ -4,7 +4,7 @@
 ('trike', True)
 """
 
-from engines.core import build_spec
+from engines.core import GameType, build_spec
 from engines.trike import actions, bot, solver
 from engines.trike.actions import (
     SWAP_ACTION,
@@ -15,7 +15,8 @@ from engines.trike.actions import (
 )
 from engines.trike.game import TrikeGame, TrikeState
 
-SPEC = build_spec("trike", TrikeGame, TrikeState, actions, bot, analyze=solver.analyze)
+SPEC = build_spec("trike", TrikeGame, TrikeState, actions, bot, analyze=solver.analyze,
+                  game_type=GameType("trike", drawing="hex_triangle", max_players=2), short_options={"size": 5})
 
 __all__ = [
     "SPEC",

@@ -6,7 +6,7 @@
 (74, True)
 """
 
-from engines.core import Pass, build_spec
+from engines.core import GameType, Pass, build_spec
 from engines.triolet import actions, board, bot
 from engines.triolet.actions import (
     Action,
@@ -21,7 +21,7 @@ from engines.triolet.game import TrioletGame, TrioletState
 from engines.triolet.rules import Rules
 
 SPEC = build_spec("triolet", TrioletGame, TrioletState, actions, bot, analyze=bot.analyze,
-                  fixed_board=board.fixed_board)
+                  game_type=GameType("triolet", drawing="fixed_board", max_players=4), fixed_board=board.fixed_board)
 
 __all__ = [
     "SPEC",

@@ -6,7 +6,7 @@
 (38, True)
 """
 
-from engines.core import Pass, build_spec
+from engines.core import GameType, Pass, build_spec
 from engines.triominos import actions, bot
 from engines.triominos.actions import (
     Action,
@@ -19,7 +19,8 @@ from engines.triominos.actions import (
 from engines.triominos.game import TriominosGame, TriominosState
 from engines.triominos.rules import Rules
 
-SPEC = build_spec("triominos", TriominosGame, TriominosState, actions, bot)
+SPEC = build_spec("triominos", TriominosGame, TriominosState, actions, bot,
+                  game_type=GameType("triominos", drawing="tile_cells", max_players=6))
 
 __all__ = [
     "SPEC",

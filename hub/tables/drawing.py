@@ -7,7 +7,7 @@ and small holes sit (toward two edges' middles, away from the corners where jack
 are), where its id and its count of palets go, each jackpot's centre, and the box around
 it all.
 
->>> d = trigono({"boards": [{"id": "B1", "cell": [0, 0, "up"], "holes": ["B1.big", "B1.small"]}], "jackpots": []})
+>>> d = board_layout({"boards": [{"id": "B1", "cell": [0, 0, "up"], "holes": ["B1.big", "B1.small"]}], "jackpots": []})
 >>> d["boards"][0]["corners"], d["box"]
 ([[0.0, 0.0], [0.5, -0.866], [1.0, 0.0]], [0.0, -0.866, 1.0, 0.866])
 >>> sorted(d["boards"][0]["holes"])
@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engines import GAMES, lattice
+from engines.core import GameSpec
 
 HOLE_TOWARD = 0.62  # how far from the board's centre toward an edge's middle a hole sits
 LABEL_TOWARD = 0.78
@@ -31,8 +32,8 @@ def _screen(x: float, y: float) -> list[float]:
     return [round(x, 4), round(-y, 4) + 0.0]  # + 0.0: no "-0.0" in the JSON
 
 
-def trigono(layout: Mapping[str, Any]) -> dict[str, Any]:
-    """The drawing of a Trigono layout (the printed state's ``layout``)."""
+def board_layout(layout: Mapping[str, Any]) -> dict[str, Any]:
+    """The drawing of a layout of sensor boards (Trigono's printed ``layout``)."""
     boards, points = [], []
     for board in layout.get("boards") or []:
         cell = lattice.Cell.from_json(board["cell"])
@@ -66,14 +67,14 @@ def cell_key(cell: lattice.Cell) -> str:
     return f"{cell.i},{cell.j},{cell.orient}"
 
 
-def triominos(printed: Mapping[str, Any]) -> dict[str, Any]:
-    """The drawing of a Triominos table: the corners of every cell a tile is on or may go
+def tile_cells(printed: Mapping[str, Any]) -> dict[str, Any]:
+    """The drawing of a tile game's table (Triominos): the corners of every cell a tile is on or may go
     (each tile's edge neighbours; the origin's two cells for the opening and for drawing a
     lone tile), keyed ``"i,j,up"``; and ``tiles``: every reading of each tile the viewer
     may see in a rack (its three rotations, ``"3-0-1"``) → the tile's name (``"0-1-3"``),
     so a page matches a placement to a rack tile without naming tiles itself.
 
-    >>> d = triominos({"board": [], "racks": {"A": ["0-1-3"], "B": [None]}})
+    >>> d = tile_cells({"board": [], "racks": {"A": ["0-1-3"], "B": [None]}})
     >>> d["cells"]["0,0,up"], d["tiles"]
     ([[0.0, 0.0], [0.5, -0.866], [1.0, 0.0]], {'0-1-3': '0-1-3', '1-3-0': '0-1-3', '3-0-1': '0-1-3'})
     """
@@ -102,12 +103,12 @@ TRIKE_ROWS = "abcdefghijklmnopqrs"  # docs/records.md § Trike: row letter from 
 
 
 @functools.lru_cache(maxsize=16)
-def trike(size: int) -> dict[str, Any]:
-    """The drawing of a Trike board of ``size`` rows of pointy-top hexagons (unit radius):
+def hex_triangle(size: int) -> dict[str, Any]:
+    """The drawing of a triangle (Trike's board) of ``size`` rows of pointy-top hexagons (unit radius):
     each cell's centre, its neighbours (what the final score counts around the pawn), one
     hexagon's corners around its centre, and the box.
 
-    >>> d = trike(2)
+    >>> d = hex_triangle(2)
     >>> d["cells"]["a1"], d["cells"]["b2"], d["neighbours"]["a1"]
     ({'at': [0.0, 0.0]}, {'at': [0.866, 1.5]}, ['b1', 'b2'])
     """
@@ -169,19 +170,34 @@ def layout_editor() -> dict[str, Any]:
     }
 
 
+def _draw_board_layout(printed: Mapping[str, Any], spec: GameSpec[Any, Any]) -> dict[str, Any] | None:
+    layout = printed.get("layout")
+    return board_layout(layout) if isinstance(layout, Mapping) else None
+
+
+def _draw_hex_triangle(printed: Mapping[str, Any], spec: GameSpec[Any, Any]) -> dict[str, Any] | None:
+    size = printed.get("size")
+    return hex_triangle(size) if isinstance(size, int) else None
+
+
+def _fixed_board(printed: Mapping[str, Any], spec: GameSpec[Any, Any]) -> dict[str, Any] | None:
+    return None if spec.fixed_board is None else fixed(spec.name, spec.fixed_board)
+
+
+DRAWINGS: dict[str, Callable[[Mapping[str, Any], GameSpec[Any, Any]], dict[str, Any] | None]] = {
+    "board_layout": _draw_board_layout,  # sensor boards, their holes and jackpots
+    "tile_cells": lambda printed, spec: tile_cells(printed),
+    "hex_triangle": _draw_hex_triangle,
+    "fixed_board": _fixed_board,  # a fixed grid and its bonus cells (Triolet L1)
+}
+"""The drawings, by the ``drawing`` a game's type names (engines/core.py GameType)."""
+
+
 def of(printed: Mapping[str, Any]) -> dict[str, Any] | None:
     """The drawing for a printed state, or None for a game drawn from its state alone."""
-    layout = printed.get("layout")
-    if printed.get("game") == "trigono" and isinstance(layout, Mapping):
-        return trigono(layout)
-    if printed.get("game") == "triominos":
-        return triominos(printed)
-    if printed.get("game") == "trike" and isinstance(printed.get("size"), int):
-        return trike(printed["size"])
     spec = GAMES.get(str(printed.get("game")))
-    if spec is not None and spec.fixed_board is not None:  # Triolet: its grid and bonus cells (L1)
-        return fixed(spec.name, spec.fixed_board)
-    return None
+    draw = None if spec is None or spec.game_type.drawing is None else DRAWINGS.get(spec.game_type.drawing)
+    return None if draw is None or spec is None else draw(printed, spec)
 
 
 @functools.lru_cache(maxsize=8)

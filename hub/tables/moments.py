@@ -24,8 +24,11 @@ amended action's moments are taken back, so a page opened later does not show th
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+from engines import GAMES
+from engines.core import PlaceLabel
 
 MAX_MOMENTS = 12  # kept for the view: a page that missed more takes the snapshot anyway
 
@@ -33,71 +36,76 @@ MAX_MOMENTS = 12  # kept for the view: a page that missed more takes the snapsho
 MAJOR = frozenset({"jackpot", "round_won", "round_drawn", "match_won", "final"})
 
 
-def place_label(where: str) -> tuple[str, dict[str, Any]]:
+Places = Callable[[str], PlaceLabel]
+"""A game's reading of the place ids its actions name (its spec's ``place_label``:
+Trigono's typed :class:`engines.trigono.places.Place`)."""
+
+
+def place_label(where: str, places: Places | None = None) -> PlaceLabel:
     """The label kind and parameters naming a hole or a landing place (the words are
-    the web's: catalogue key ``where.<kind>``).
+    the web's: catalogue key ``where.<kind>``), read by ``places``: the table's game's
+    reading; by default that of the game played on sensor boards (the one whose events
+    name places).
 
     >>> place_label("B1.big"), place_label("board:B2"), place_label("jackpot.2"), place_label("floor")
     (('big', {'board': 'B1'}), ('board', {'board': 'B2'}), ('jackpot_n', {'n': '2'}), ('floor', {}))
     """
-    if where == "floor":
-        return "floor", {}
-    if where.startswith("board:"):
-        return "board", {"board": where[len("board:"):]}
-    if where == "jackpot":
-        return "jackpot", {}
-    if where.startswith("jackpot."):
-        return "jackpot_n", {"n": where.split(".", 1)[1]}
-    board, _, kind = where.rpartition(".")
-    if kind in ("big", "small") and board:
-        return kind, {"board": board}
-    return "board", {"board": where}
+    read = places or _sensor_places()
+    return read(where) if read is not None else ("board", {"board": where})
 
 
-def label(where: str) -> dict[str, Any]:
+def _sensor_places() -> Places | None:
+    return next((s.place_label for s in GAMES.values() if s.game_type.sensor_boards and s.place_label), None)
+
+
+def label(where: str, places: Places | None = None) -> dict[str, Any]:
     """A place as the pages word it: ``{"kind": ..., **params}`` (catalogue ``where.<kind>``).
 
     >>> label("B2.small")
     {'kind': 'small', 'board': 'B2'}
     """
-    kind, params = place_label(where)
+    kind, params = place_label(where, places)
     return {"kind": kind, **params}
 
 
-def place_labels(printed: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+def place_labels(printed: Mapping[str, Any], places: Places | None) -> dict[str, dict[str, Any]]:
     """Every place a printed state names (its boards, the floor, its holes, the final's
     target), in that order, with its label: where a palet can be said to rest, and what
-    a page needs to word the state's places.
+    a page needs to word the state's places. Nothing for a game whose actions name no
+    places (``places`` None).
 
-    >>> place_labels({"holes": {"B1.big": 0}, "boards": {"B1": 2}, "target": "jackpot"})["B1.big"]
+    >>> from engines import game_spec
+    >>> place_labels({"holes": {"B1.big": 0}, "boards": {"B1": 2}, "target": "jackpot"},
+    ...              game_spec("trigono").place_label)["B1.big"]
     {'kind': 'big', 'board': 'B1'}
     """
     holes = printed.get("holes")
-    if not isinstance(holes, Mapping):
+    if places is None or not isinstance(holes, Mapping):
         return {}
-    places = [*(f"board:{b}" for b in printed.get("boards") or {}), "floor", *holes]
+    where = [*(f"board:{b}" for b in printed.get("boards") or {}), "floor", *holes]
     if isinstance(printed.get("target"), str):
-        places.append(printed["target"])
-    return {where: label(where) for where in places}
+        where.append(printed["target"])
+    return {w: label(w, places) for w in where}
 
 
-def _throw_moment(entry: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+def _throw_moment(entry: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+                  places: Places | None) -> dict[str, Any] | None:
     thrown = entry["action"]["throw"]
     player, points = entry.get("player"), int(entry.get("points") or 0)
     to = str(thrown.get("to", ""))
     taken = next((int(e["palets"]) for e in events if e.get("type") == "take"), points)
     if thrown.get("invalid"):
         return {"kind": "invalid", "params": {"player": player, "hole": to}}
-    kind, _ = place_label(to)
+    kind, params = place_label(to, places)
     if kind in ("big", "small"):
         return {"kind": kind, "params": {"player": player, "n": taken, "hole": to}}
     if kind in ("jackpot", "jackpot_n"):
         return {"kind": "jackpot", "params": {"player": player, "n": taken, "hole": to}}
     if taken > 0:
         return {"kind": "points", "params": {"player": player, "n": taken}}
-    if to == "floor":
+    if kind == "floor":
         return {"kind": "floor", "params": {"player": player}}
-    return {"kind": "board", "params": {"player": player, "board": place_label(to)[1].get("board")}}
+    return {"kind": "board", "params": {"player": player, "board": params.get("board")}}
 
 
 def _event_moment(event: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -120,15 +128,17 @@ def _event_moment(event: Mapping[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def after_action(entry: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def after_action(entry: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+                 places: Places | None = None) -> list[dict[str, Any]]:
     """The moments of one applied action: ``entry`` is the engine's log entry for it
     (``player``, ``action``, ``points``), ``events`` the structured events it caused
-    (Trigono's ``last_events``; other games have none)."""
+    (Trigono's ``last_events``; other games have none); ``places``: the game's reading
+    of place ids."""
     action = entry.get("action")
     player = entry.get("player")
     out: list[dict[str, Any]] = []
     if isinstance(action, dict) and isinstance(action.get("throw"), dict):
-        found = _throw_moment(entry, events)
+        found = _throw_moment(entry, events, places)
         if found is not None:
             out.append(found)
     elif not (isinstance(action, dict) and "target" in action):
@@ -179,12 +189,13 @@ def actor(item: Mapping[str, Any]) -> Any:
 class Moments:
     """A table's recent moments (kept in its snapshot: a replay from one shows the same)."""
 
-    def __init__(self) -> None:
+    def __init__(self, places: Places | None = None) -> None:
         self.items: list[dict[str, Any]] = []
         self.seq = 0
+        self.places = places  # the game's reading of place ids (its spec's place_label)
 
     def copy(self) -> Moments:
-        twin = Moments()
+        twin = Moments(self.places)
         twin.items, twin.seq = list(self.items), self.seq
         return twin
 
@@ -193,7 +204,7 @@ class Moments:
             self.seq += 1
             hole = moment["params"].get("hole")
             if isinstance(hole, str):  # the words for the place go with it (the pages word no place id)
-                moment["place"] = label(hole)
+                moment["place"] = label(hole, self.places)
             self.items.append({"seq": self.seq, "action": moment.pop("action", action), **moment})
         del self.items[:-MAX_MOMENTS]
 

@@ -88,7 +88,7 @@ class TableSpec:
         if table_id is not None:
             check_table_id(table_id)
         bindings = parse_bindings(boards)
-        if bindings and game != "trigono":
+        if bindings and not GAMES[game].game_type.sensor_boards:
             raise BadInputError(f"boards: a {game} table has no sensor boards", "no_sensor_boards", game=game)
         return cls(game, dict(options or {}), parse_seats(seats), bindings, seed, table_id,
                    parse_referee(referee), parse_landing(referee))
@@ -126,7 +126,7 @@ class TableSpec:
         {'boards': [{'id': 'B1', 'cell': [0, 0, 'up']}], 'players': ['Ana', 'Ben']}
         """
         opts = dict(self.options)
-        if self.game == "trigono" and self.boards and "boards" not in opts:
+        if self.boards and "boards" not in opts:  # bound boards: a sensor-board game (build checks)
             opts["boards"] = row_boards(self.boards)
         seats = ([s.to_json() for s in self.seats] if self.seats is not None
                  else [{"name": p, "bot": False} for p in opts.get("players") or []])

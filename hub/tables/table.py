@@ -131,7 +131,8 @@ class Table:
         self.seats: list[dict[str, Any]] = list(spec["seats"])
         self.has_bots = any(seat["bot"] for seat in self.seats)
         self.created_at = created_at
-        self.game: Game[Any] = game_spec(self.game_name).game(self.options)
+        self.registration = game_spec(self.game_name)  # the game's parts and type (engines.GAMES)
+        self.game: Game[Any] = self.registration.game(self.options)
         self.actions: list[dict[str, Any]] = []  # {"action": JSON, "src": [entry ids], "by": str}
         self.events: list[dict[str, Any]] = []
         self.alerts: list[dict[str, Any]] = []
@@ -152,7 +153,7 @@ class Table:
         self._version = 0  # bumped whenever the state changes (printed-state cache key)
         self._printed: tuple[int, dict[str, Any]] | None = None
         self._legal: tuple[int, list[Any]] | None = None
-        self.moments = Moments()  # what just happened, for the pages (hub/tables/moments.py)
+        self.moments = Moments(self.registration.place_label)  # what just happened, for the pages (hub/tables/moments.py)
 
     # -- building ----------------------------------------------------------------------
     def record(self) -> dict[str, Any]:
@@ -199,7 +200,7 @@ class Table:
             self._version += 1  # apply raises before changing anything, but be safe
         self.actions.append({"action": self.game.action_to_json(parsed), "src": src, "by": by})
         entry, events = self.last_played()
-        self.moments.add(after_action(entry, events), len(self.actions) - 1)
+        self.moments.add(after_action(entry, events, self.registration.place_label), len(self.actions) - 1)
 
     def last_played(self) -> tuple[Mapping[str, Any], list[Mapping[str, Any]]]:
         """The engine's log entry of the last action and the structured events it caused
@@ -438,6 +439,7 @@ class Table:
             "id": self.id,
             "version": self.version,
             "game": self.game_name,
+            "capabilities": self.registration.capabilities(),  # what the pages branch on, never the name
             "options": self.options,
             "seed": self.seed,
             "created_at": self.created_at,
@@ -455,7 +457,7 @@ class Table:
             "events": list(self.events if events is None else self.events[-events:]),
             "hint": self.hint,
             "moments": self.moments.view(),
-            "places": place_labels(printed),
+            "places": place_labels(printed, self.registration.place_label),
             "drawing": drawing.of(printed),
             "archived": self.archived,
             "abandoned": self.abandoned,

@@ -18,6 +18,7 @@ import logging
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from engines import GAMES
 from hub.errors import BadInputError, HubError, UnknownTableError
 from hub.log.store import Entry, EventStore
 from hub.log.writer import LogWriter
@@ -31,8 +32,9 @@ log = logging.getLogger("hub")
 
 
 def make_table(table_id: str, spec: Mapping[str, Any], created_at: float) -> Table:
-    """The table for a ``create`` entry's body: a refereed one for Trigono."""
-    cls = TrigonoTable if spec["game"] == "trigono" else Table
+    """The table for a ``create`` entry's body: refereed from its sensor boards for a game
+    played on them (its type's ``sensor_boards``)."""
+    cls = TrigonoTable if GAMES[spec["game"]].game_type.sensor_boards else Table
     return cls(table_id, spec, created_at)
 
 

@@ -123,7 +123,7 @@ class Spec:
     """How a finished table ranks its players: ``engine`` (``State.ranking()``: Trigono
     by rounds won, ties sharing a place) or ``trigono_detailed`` (a reading of ours, not
     the rules': rounds won, then who went out later in the last round, then palets held;
-    see :func:`hub.tournament.model.trigono_detailed`)."""
+    see the game's ``detailed_ranking``, engines/trigono/scoreboard.py)."""
     third_place: bool = False
     """A match for 3rd place between the losing semi-finalists of the main bracket
     (duels; otherwise they share 3rd)."""
@@ -191,7 +191,7 @@ class Spec:
             raise BadInputError("options: expected an object of game options (players come from the draw)",
                                 "tour_bad_options")
         ranking = obj.get("ranking", "engine")
-        if ranking not in RANKINGS or (ranking == "trigono_detailed" and game != "trigono"):
+        if ranking not in RANKINGS or (ranking == "trigono_detailed" and GAMES[game].detailed_ranking is None):
             raise BadInputError(f"ranking: expected one of {', '.join(RANKINGS)} (trigono_detailed: Trigono only)",
                                 "tour_bad_ranking_rule", choices=list(RANKINGS))
         return cls(name, game, fmt, seats, pool_size, advance, _bool(obj, "consolation", True),
@@ -359,31 +359,3 @@ def parse_scores(obj: Any, players: Sequence[str]) -> dict[str, float]:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or abs(value) > 1e6:
             raise BadInputError("scores: expected numbers", "tour_bad_scores")
     return {p: float(v) for p, v in obj.items()}
-
-
-def trigono_detailed(printed: Mapping[str, Any]) -> list[list[str]]:
-    """The ``trigono_detailed`` ranking of a finished Trigono match, from its printed
-    state (docs/records.md): rounds won, then, among those level, who went out later in the
-    last round (the sheet ranks only the winner), then palets held at the end; players
-    level on all three share a place.
-
-    >>> trigono_detailed({"players": ["Ana", "Ben", "Chloé", "Dan"],
-    ...                   "rounds_won": {"Ana": 2, "Ben": 0, "Chloé": 0, "Dan": 0},
-    ...                   "eliminated": ["Chloé", "Ben", "Dan"],
-    ...                   "hands": {"Ana": 5, "Ben": 0, "Chloé": 0, "Dan": 0}})
-    [['Ana'], ['Dan'], ['Ben'], ['Chloé']]
-    """
-    players = list(printed["players"])
-    out_order = list(printed.get("eliminated") or [])
-
-    def key(p: str) -> tuple[float, float, float]:
-        went_out = out_order.index(p) if p in out_order else len(out_order)
-        return (-printed["rounds_won"].get(p, 0), -went_out, -printed.get("hands", {}).get(p, 0))
-
-    groups: list[list[str]] = []
-    for p in sorted(players, key=key):
-        if groups and key(groups[-1][0]) == key(p):
-            groups[-1].append(p)
-        else:
-            groups.append([p])
-    return groups

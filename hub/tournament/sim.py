@@ -32,8 +32,6 @@ from hub.tournament.service import TournamentService
 FIRST_NAMES = ["Ana", "Ben", "Chloé", "Dan", "Eve", "Fred", "Gus", "Hugo", "Inès", "Jo", "Kim",
                "Léa", "Max", "Noé", "Olga", "Paul", "Quentin", "Rose", "Sam", "Théo", "Ugo",
                "Vera", "Will", "Xavier", "Yara", "Zoé"]
-GAME_OPTIONS: dict[str, dict[str, Any]] = {"trike": {"size": 5},
-                                           "trigono": {"palets_per_player": 3, "rounds_to_win": 2}}
 SETTLE_S = 0.3  # knock-in window of the simulated Trigono tables (as tests/sim)
 MATCH_TIMEOUT_S = 300.0
 
@@ -72,13 +70,13 @@ def run(players: int, fmt: str, *, game: str = "trigono", seats: int = 2, statio
     try:
         tid = service.create({"name": f"Simulation {fmt}", "game": game, "format": fmt, "seats": seats,
                               "pool_size": max(4, seats), "rounds": rounds, "seed": seed,
-                              "options": GAME_OPTIONS.get(game, {})},
+                              "options": dict(game_spec(game).short_options)},
                              tournament_id=None if "SIM" in service.ids() else "SIM")["id"]
         for name in player_names(players):
             service.submit(tid, {"type": "register", "player": {"name": name}})
         for pid in list(service.get(tid).players):
             service.submit(tid, {"type": "check_in", "player": pid})
-        if game == "trigono":
+        if game_spec(game).game_type.sensor_boards:  # simulated boards report every throw
             view = _trigono_on_boards(hub, service, tid, stations, rng, out)
         else:
             view = _random_moves(hub, service, tid, stations, seats, rng, out)

@@ -14,12 +14,13 @@ import logging
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
+from engines import GAMES
 from engines.records import replay
 from hub.errors import ConflictError, HubError
 from hub.log.changes import ChangeFeed
 from hub.log.store import EventStore
 from hub.tables.layout import hexagon
-from hub.tournament.model import JSONDict, Station, trigono_detailed
+from hub.tournament.model import JSONDict, Station
 from hub.tournament.state import Tournament
 
 log = logging.getLogger("hub.tournament")
@@ -126,7 +127,8 @@ class MatchTables:
             if not self.hub.game_over(table_id):
                 return None
             state = replay(self.hub.export(table_id))
-            names = trigono_detailed(state.to_json()) if detailed else state.ranking()
+            finer = GAMES[state.game.name].detailed_ranking
+            names = finer(state.to_json()) if detailed and finer is not None else state.ranking()
             return [list(g) for g in names], {n: float(v) for n, v in state.scores().items()}
         except (HubError, ValueError) as err:
             log.warning("table %s: cannot read its result: %s", table_id, err)
@@ -167,7 +169,7 @@ def table_layout(t: Tournament, station: Station, table_id: str) -> tuple[JSONDi
     (6, 'hexaB1', 'jackpot')
     """
     options = dict(t.spec.options)
-    if t.spec.game != "trigono":
+    if not GAMES[t.spec.game].game_type.sensor_boards:
         return options, None
     if station.layout == "hexagon":
         options["boards"], bindings = hexagon(station.id)

@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from engines.records import replay
+from engines.trigono.scoreboard import detailed_ranking as trigono_detailed
 from hub.errors import BadInputError, RefusedError
 from hub.facade import Hub
 from hub.log.sqlite import SqliteStore
-from hub.tournament.model import trigono_detailed
 from hub.tournament.service import TournamentService
 from hub.tournament.sim import play_table
 

@@ -263,10 +263,10 @@ def test_item9_dashboard_groups_names_filters_keeps_order_and_stays_calm(
     page.goto(server.url + "/")
     page.locator("article[data-table=t10]").wait_for()
     groups = page.eval_on_selector_all(".table-group:not([hidden])", "els => els.map((e) => e.dataset.group)")
-    assert groups == ["trigono", "games"]  # live Trigono first; the computer's own tables hidden
+    assert groups == ["boards", "games"]  # live Trigono (on sensor boards) first; the computer's own tables hidden
     assert page.locator("article[data-table=b1]").count() == 0
     assert "1 table" in page.locator("#bots-count").inner_text()
-    order = page.eval_on_selector_all("[data-group=trigono] article", "els => els.map((e) => e.dataset.table)")
+    order = page.eval_on_selector_all("[data-group=boards] article", "els => els.map((e) => e.dataset.table)")
     assert order == ["t2", "t10"]  # natural order of the ids
     assert page.locator("article[data-table=t2] .table-name").inner_text() == "Ana, Ben, Chloé"  # a human name
     page.fill("#table-filter", "chloe")  # accents and case do not matter
@@ -279,7 +279,7 @@ def test_item9_dashboard_groups_names_filters_keeps_order_and_stays_calm(
     # A palet at t2 changes nothing of the order; a computer's move says nothing, in no red band.
     hub.submit("t2", {"landed": "floor"})
     page.wait_for_selector("article[data-table=t2] .hand[data-player=Ana]:text-is('4')")
-    assert page.eval_on_selector_all("[data-group=trigono] article", "els => els.map((e) => e.dataset.table)") == order
+    assert page.eval_on_selector_all("[data-group=boards] article", "els => els.map((e) => e.dataset.table)") == order
     band = page.locator("#announce")
     band.wait_for()
     assert page.evaluate("getComputedStyle(document.getElementById('announce')).backgroundColor") != ACCENT_RED

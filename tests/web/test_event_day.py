@@ -144,7 +144,7 @@ def test_issue17_6_words_404_trophy_agreement_and_counts(browser: Any, hub: Hub,
     finish(hub, "t2")
     # A finished table leaves the live list for the finished ones below it...
     page.locator("[data-group=finished] article[data-table=t2]").wait_for()
-    assert page.locator("[data-group=trigono] article[data-table=t2]").count() == 0
+    assert page.locator("[data-group=boards] article[data-table=t2]").count() == 0
     trophy = page.locator("article[data-table=t2] img.crown")
     trophy.wait_for(timeout=10_000)
     assert trophy.get_attribute("src", timeout=1000).endswith(".svg")

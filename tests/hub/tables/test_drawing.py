@@ -4,7 +4,7 @@ not work out the lattice (issue 23)."""
 from __future__ import annotations
 
 from engines.trigono.layout import hexagon_boards
-from hub.tables.drawing import trigono
+from hub.tables.drawing import board_layout
 from hub.tables.spec import TableSpec
 from hub.tables.tableset import make_table
 
@@ -24,7 +24,7 @@ def test_a_hexagon_of_six_boards_has_its_jackpot_at_the_shared_corner_T20() -> N
 
 
 def test_holes_sit_inside_their_board() -> None:
-    (board,) = trigono({"boards": [{"id": "B1", "cell": [2, 1, "down"], "holes": ["B1.big", "B1.small"]}]})["boards"]
+    (board,) = board_layout({"boards": [{"id": "B1", "cell": [2, 1, "down"], "holes": ["B1.big", "B1.small"]}]})["boards"]
     xs, ys = [c[0] for c in board["corners"]], [c[1] for c in board["corners"]]
     for hole in board["holes"].values():
         assert min(xs) < hole["at"][0] < max(xs) and min(ys) < hole["at"][1] < max(ys)

@@ -111,7 +111,8 @@ function drawBindings() {
 }
 
 function showEditor() {
-  if (fieldset && gameSelect) fieldset.hidden = gameSelect.value !== "trigono";
+  // The layout editor is for games on sensor boards (the option says so: the hub's game types).
+  if (fieldset && gameSelect) fieldset.hidden = !(gameSelect.selectedOptions[0] && "sensorBoards" in gameSelect.selectedOptions[0].dataset);
 }
 
 if (svg) {

@@ -7,20 +7,21 @@ import { connect } from "./live.js";
 
 export const settings = page.settings || {};
 
-const renderers = new Map(); // game -> module (null while loading or when missing)
+const renderers = new Map(); // renderer (the game type's) -> module (null while loading or when missing)
 let redraw = () => {};
 
-function loadRenderer(game) {
-  const url = (settings.renderers || {})[game];
-  if (!url || renderers.has(game)) return;
-  renderers.set(game, null);
-  import(url).then((module) => { addMessages(module.messages); renderers.set(game, module); redraw(); })
+function loadRenderer(renderer) {
+  const url = (settings.renderers || {})[renderer];
+  if (!url || renderers.has(renderer)) return;
+  renderers.set(renderer, null);
+  import(url).then((module) => { addMessages(module.messages); renderers.set(renderer, module); redraw(); })
     .catch(() => { /* the card keeps its score table */ });
 }
 
 export function gameBoard(view) {
-  const module = renderers.get(view.game);
-  if (!module) { loadRenderer(view.game); return null; }
+  const renderer = (view.capabilities || {}).renderer;
+  const module = renderers.get(renderer);
+  if (!module) { loadRenderer(renderer); return null; }
   const root = el("div", { class: `game-root game-${view.game} spectator` });
   const refuse = () => Promise.reject(new Error("spectator"));
   try {
@@ -39,12 +40,12 @@ export function gameBoard(view) {
 // Table, game, round and phase: the card's header, and the big screen's.
 export function head(view, tag = "h2") {
   const state = view.state || {};
-  const trigono = view.game === "trigono";
+  const caps = view.capabilities || {}; // what the game is, never its name
   return el("header", { class: "card-head" },
     el(tag, { class: "table-name" }, tableName(view)),
     el("span", { class: "table-id" }, view.id),
     el("span", { class: "game" }, gameName(view.game)),
-    trigono && state.round ? el("span", { class: "round" }, t("table.round", { n: state.round })) : null,
+    caps.rounds && state.round ? el("span", { class: "round" }, t("table.round", { n: state.round })) : null,
     state.phase && state.phase !== "normal" && !isFinished(view) ? el("span", { class: `phase ${state.phase}` }, t(`table.phase.${state.phase}`)) : null);
 }
 
@@ -57,21 +58,21 @@ export function isFinished(view) {
 // (no header: the page has one; the board; nothing for the referee only).
 export function card(view, mode) {
   const state = view.state || {};
-  const trigono = view.game === "trigono";
+  const boards = Boolean((view.capabilities || {}).sensor_boards); // played on sensor boards: watched, drawn as its layout
   const audience = mode === "big"; // questions and alerts are the referee's business
   const flags = [];
   if (!audience && (view.prompts || []).length) flags.push(el("span", { class: "badge prompt" }, t("table.prompts", { n: view.prompts.length })));
   if (!audience && (view.alerts || []).length) flags.push(el("span", { class: "badge alert" }, t("table.alerts", { n: view.alerts.length })));
   const links = mode === "index" ? el("nav", { class: "card-links" },
     el("a", { href: `/tables/${encodeURIComponent(view.id)}` }, t("dash.open_table"), el("span", { class: "sr-only" }, ` ${view.id}`)),
-    el("a", { href: `/play/${encodeURIComponent(view.id)}` }, t(trigono ? "dash.watch" : "dash.play"), el("span", { class: "sr-only" }, ` ${view.id}`))) : null;
-  const board = !trigono && (mode === "big" || mode === "table") ? gameBoard(view) : null;
-  return el("article", { class: `table-card game-${view.game}${state.winner ? " won" : ""}${isFinished(view) ? " finished" : ""}`, "data-table": view.id },
+    el("a", { href: `/play/${encodeURIComponent(view.id)}` }, t(boards ? "dash.watch" : "dash.play"), el("span", { class: "sr-only" }, ` ${view.id}`))) : null;
+  const board = !boards && (mode === "big" || mode === "table") ? gameBoard(view) : null;
+  return el("article", { class: `table-card game-${view.game}${boards ? " on-boards" : ""}${state.winner ? " won" : ""}${isFinished(view) ? " finished" : ""}`, "data-table": view.id },
     mode === "big" ? null : head(view),
     statusLine(view),
     el("div", { class: "card-body" },
       el("table", { class: "players" }, el("caption", { class: "sr-only" }, t("table.players")), el("tbody", {}, playerRows(view))),
-      trigono ? el("div", { class: "layout-box" }, layoutSvg(view), counts(view)) : board),
+      boards ? el("div", { class: "layout-box" }, layoutSvg(view), counts(view)) : board),
     flags.length ? el("div", { class: "flags" }, flags) : null,
     links);
 }
@@ -136,16 +137,16 @@ export function tournamentOf(view) {
   return tournaments.find((tour) => String(view.id).startsWith(`${tour.id}-`)) || null;
 }
 
-// Where a table goes on a page of many tables, in this order: live Trigono tables, live
+// Where a table goes on a page of many tables, in this order: live tables on sensor boards, live
 // tournament tables, other live games with people, the computer's own tables (hidden
 // unless asked), then finished ones; put-away ones apart.
-export const GROUPS = ["trigono", "tournament", "games", "bots", "finished", "archived"];
+export const GROUPS = ["boards", "tournament", "games", "bots", "finished", "archived"];
 export function groupOf(view) {
   if (view.archived || view.abandoned) return "archived";
   if (isBotTable(view)) return "bots";
   if (isFinished(view)) return "finished";
   if (tournamentOf(view)) return "tournament";
-  return view.game === "trigono" ? "trigono" : "games";
+  return (view.capabilities || {}).sensor_boards ? "boards" : "games";
 }
 
 // A name people say: the players ("Ana, Ben, Chloé"), or the tournament's match.

@@ -13,18 +13,18 @@ const container = document.getElementById("tables");
 
 function bar(view) {
   const state = view.state || {};
-  const trigono = view.game === "trigono";
+  const caps = view.capabilities || {}; // what the game is, never its name
   const seats = view.seats || [];
   return el("div", { class: `overlay-inner${state.winner ? " won" : ""}`, "data-table": view.id },
     el("span", { class: "overlay-table" }, view.id),
-    trigono && state.round ? el("span", { class: "overlay-round" }, t("table.round", { n: state.round })) : null,
+    caps.rounds && state.round ? el("span", { class: "overlay-round" }, t("table.round", { n: state.round })) : null,
     state.phase && state.phase !== "normal" ? el("span", { class: "overlay-phase" }, t(`table.phase.${state.phase}`)) : null,
     el("span", { class: "overlay-players" }, seats.map((seat, k) => el("span", {
       class: `overlay-player${seat.name === state.to_move ? " to-move" : ""}${(state.eliminated || []).includes(seat.name) ? " out" : ""}`,
       "data-player": seat.name,
     }, seat.name === state.to_move ? el("span", { class: "turn", "aria-label": t("table.to_throw") }, "▶") : null,
       el("span", { class: `dot p${k % 8}` }), seat.name, " ",
-      el("b", { class: "hand" }, trigono ? (state.hands || {})[seat.name] ?? 0 : (state.scores || {})[seat.name] ?? 0)))),
+      el("b", { class: "hand" }, (state[caps.tally] || {})[seat.name] ?? 0)))),
     state.winner ? el("span", { class: "winner" }, trophy(""), t("table.winner", { name: state.winner })) : null);
 }
 

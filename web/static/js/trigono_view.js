@@ -49,7 +49,8 @@ export function layoutSvg(view) {
 export function playerRows(view) {
   const state = view.state || {};
   const seats = view.seats || (view.players || []).map((name) => ({ name }));
-  const trigono = view.game === "trigono";
+  const caps = view.capabilities || {}; // what the game is (the hub's game type), never its name
+  const tally = state[caps.tally] || {};
   const toMove = state.to_move;
   const wins = state.rounds_won || {};
   const need = (view.options && view.options.rounds_to_win) || 2;
@@ -66,13 +67,14 @@ export function playerRows(view) {
       el("td", { class: "name" }, el("span", { class: `dot p${k % 8}` }), name, seat.bot ? el("small", { class: "bot" }, t("table.bot")) : null,
         state.winner === name ? trophy(t("table.winner", { name })) : null),
     ];
-    if (trigono) {
-      cells.push(el("td", { class: "hand", "data-player": name, title: t("table.hand") }, (state.hands || {})[name] ?? 0));
+    // A seat's number: palets in hand or points (the game type's tally).
+    cells.push(caps.tally === "hands"
+      ? el("td", { class: "hand", "data-player": name, title: t("table.hand") }, tally[name] ?? 0)
+      : el("td", { class: "hand score", "data-player": name, title: t("table.score") }, tally[name] ?? 0));
+    if (caps.rounds) {
       cells.push(el("td", { class: "wins", title: t("table.rounds_won") },
         Array.from({ length: need }, (_, w) => el("span", { class: w < (wins[name] || 0) ? "win on" : "win" }, "●"))));
       cells.push(el("td", { class: "status" }, out ? t("table.eliminated") : ""));
-    } else {
-      cells.push(el("td", { class: "hand score", "data-player": name, title: t("table.score") }, (state.scores || {})[name] ?? 0));
     }
     return el("tr", { class: [name === toMove ? "to-move" : "", out ? "out" : ""].join(" ").trim(), "data-player": name }, cells);
   });
@@ -80,10 +82,11 @@ export function playerRows(view) {
 
 export function statusLine(view) {
   const state = view.state || {};
+  const caps = view.capabilities || {};
   const bits = [];
   if (state.winner) bits.push(el("strong", { class: "winner" }, t("table.winner", { name: state.winner })));
-  else if (state.status && state.status !== "playing") bits.push(el("strong", {}, t(view.game === "trigono" ? "table.match_over" : "table.game_over")));
-  else if (state.to_move) bits.push(el("span", { class: "whose" }, el("strong", {}, state.to_move), " ", t(view.game === "trigono" ? "table.to_throw" : "table.to_move")));
+  else if (state.status && state.status !== "playing") bits.push(el("strong", {}, t(caps.ends === "match" ? "table.match_over" : "table.game_over")));
+  else if (state.to_move) bits.push(el("span", { class: "whose" }, el("strong", {}, state.to_move), " ", t(caps.turn === "throw" ? "table.to_throw" : "table.to_move")));
   // Who starts the round and why (T4: drawn by lot, chosen, the last round's winner),
   // until the first palet is thrown.
   const starter = view.starter;
@@ -91,7 +94,7 @@ export function statusLine(view) {
     bits.push(el("span", { class: "starter", "data-why": starter.why },
       t(`starter.${starter.why}`, { name: starter.player, round: starter.round, prev: starter.round - 1 })));
   }
-  if (view.game === "trigono" && state.throw_distance_m !== undefined) {
+  if (state.throw_distance_m !== undefined) {
     bits.push(el("span", { class: "distance" }, t("table.throw_line", { m: Number(state.throw_distance_m).toFixed(2) })));
   }
   if (state.phase && state.phase !== "normal") bits.push(el("span", { class: `phase ${state.phase}` }, t(`table.phase.${state.phase}`)));
@@ -101,7 +104,7 @@ export function statusLine(view) {
 
 export function counts(view) {
   const state = view.state || {};
-  if (view.game !== "trigono") return null;
+  if (!(view.capabilities || {}).sensor_boards) return null; // palets on the boards, the floor, the holes
   const items = [];
   for (const [board, n] of Object.entries(state.boards || {})) items.push(el("li", { "data-count": `board:${board}`, title: t("table.on_board", { board }) }, el("b", {}, n), " ", board));
   items.push(el("li", { "data-count": "floor" }, el("b", {}, state.floor ?? 0), " ", t("table.floor")));

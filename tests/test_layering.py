@@ -9,6 +9,7 @@ Read from the source with :mod:`ast` — every import, at module level or inside
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import networkx as nx
@@ -28,9 +29,15 @@ def _type_checking_only(node: ast.If) -> bool:
     return isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
 
 
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """The syntax tree of one source file, parsed once per session (the tests only read it)."""
+    return ast.parse(path.read_text(), str(path))
+
+
 def imports_of(path: Path, known: set[str]) -> set[str]:
     """The project modules ``path`` imports at run time (the longest known module name)."""
-    tree = ast.parse(path.read_text(), str(path))
+    tree = parsed(path)
     found: set[str] = set()
     package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
 
@@ -61,7 +68,10 @@ def imports_of(path: Path, known: set[str]) -> set[str]:
     return found
 
 
+@functools.cache
 def graph() -> nx.DiGraph:
+    """The import graph of the packages, built once per session: every test reads it, none
+    changes it (it is frozen, so a test that tried would fail)."""
     files = [p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")]
     known = {module_name(p) for p in files}
     g = nx.DiGraph()
@@ -69,7 +79,7 @@ def graph() -> nx.DiGraph:
         g.add_node(module_name(p))
         for dep in imports_of(p, known):
             g.add_edge(module_name(p), dep)
-    return g
+    return nx.freeze(g)
 
 
 def test_no_import_circle():
@@ -113,7 +123,7 @@ def test_the_hub_api_is_the_facade_its_errors_and_value_types():
 
     used: set[str] = set()
     for path in (ROOT / "web").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):  # type-only uses count
+        for node in ast.walk(parsed(path)):  # type-only uses count
             if isinstance(node, ast.ImportFrom) and node.module == "hub.api":
                 used.update(a.name for a in node.names)
     assert sorted(set(hub.api.__all__) - used) == []
@@ -155,7 +165,7 @@ def test_one_module_writes_the_log():
     the hub or the web calls a store's ``append``."""
     callers = set()
     for path in [*(ROOT / "hub").rglob("*.py"), *(ROOT / "web").rglob("*.py")]:
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        for node in ast.walk(parsed(path)):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                     and node.func.attr == "append"
                     and ast.unparse(node.func.value).split(".")[-1] in ("store", "_store")):

@@ -157,6 +157,7 @@ class Hub:
             transport.stop()
         self._stop.set()
         self._timer_wake.set()
+        self.ingest_loop.inbox.wake()
         self.feed.close()
         self.bots.stop()
         for thread in self._threads:

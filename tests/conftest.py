@@ -26,13 +26,15 @@ RECORDS = ROOT / "tests" / "records"  # worked examples (docs/records.md § Work
 
 
 SHARED_RUNS = ("tests/firmware/test_logic.py::test_case_micropython[",)
+# Modules whose tests share a module fixture that renders or boots something costly.
+SHARED_MODULES = ("tests/hil/", "tests/hardware/test_cad.py")
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """Under ``-n`` (``--dist load``): tests that share one costly module fixture run as one
     unit on one worker, so that it is paid once: each chip-test module (tests/hil: one
-    emulated board, booting it costs a minute) and the unix-port logic cases (one
-    MicroPython run of every case, ~30 s); every other test scheduled alone, as ``load``
+    emulated board, booting it costs a minute), the CAD module (each part rendered once)
+    and the unix-port logic cases (one MicroPython run of every case, ~30 s); every other test scheduled alone, as ``load``
     does. (pytest 9 ignores xdist's loadgroup.)"""
     if config.getvalue("dist") != "load":
         return None
@@ -40,7 +42,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
     class ChipModulesTogether(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            if nodeid.startswith("tests/hil/"):
+            if nodeid.startswith(SHARED_MODULES):
                 return nodeid.split("::", 1)[0]
             if nodeid.startswith(SHARED_RUNS):
                 return nodeid.split("[", 1)[0]

@@ -31,6 +31,7 @@ log = logging.getLogger("hub")
 
 DRAINING_BATCH = 8  # a batch this big means a backlog: the next one may wait to fill
 LINGER_S = 0.005  # how long, at most
+IDLE_POLL_S = 0.1  # an idle run() looks at its stop event this often (wake() ends it at once)
 
 
 class Inbox(Generic[ItemT]):
@@ -62,8 +63,8 @@ class Inbox(Generic[ItemT]):
         draining = False
         while not stop.is_set():
             with self._ready:
-                if not self._items:
-                    self._ready.wait(0.1)
+                if not self._items and not stop.is_set():  # stop is read under the lock: see wake
+                    self._ready.wait(IDLE_POLL_S)
                 if draining:
                     self._gather(time.monotonic() + LINGER_S)
                 items = self._items
@@ -79,6 +80,13 @@ class Inbox(Generic[ItemT]):
                 with self._done:
                     self._pending -= len(batch)
                     self._done.notify_all()
+
+    def wake(self) -> None:
+        """Wake :meth:`run` now (its ``stop`` was just set): a closing hub does not wait out
+        the idle poll (it cost every test that closes a hub 0.1 s). Race-free: run reads
+        ``stop`` under the lock taken here, so it either sees it set or is already waiting."""
+        with self._ready:
+            self._ready.notify_all()
 
     def _gather(self, deadline: float) -> None:
         """While a backlog drains, let the next batch fill (up to ``deadline``): each batch

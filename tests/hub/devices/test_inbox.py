@@ -8,6 +8,9 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+import pytest
+
+from hub.devices import inbox as inbox_module
 from hub.devices.inbox import Inbox
 
 
@@ -62,3 +65,20 @@ def test_a_batch_is_pending_until_it_is_handled() -> None:
         assert not inbox.idle() and inbox.flush(0.05) is False  # taken, not handled yet
         release.set()
         assert inbox.flush(5.0) and inbox.idle()
+
+
+def test_wake_ends_an_idle_run_without_waiting_out_its_poll(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A closing hub sets stop and wakes the ingest thread: it must not wait out the idle
+    poll (that cost every test that closes a hub 0.1 s). The poll is made an hour long
+    here, so only wake() can end the run within the join's (generous) guard."""
+    monkeypatch.setattr(inbox_module, "IDLE_POLL_S", 3600.0)
+    inbox: Inbox[int] = Inbox()
+    stop = threading.Event()
+    thread = threading.Thread(target=inbox.run, args=(lambda batch: None, stop), daemon=True)
+    thread.start()
+    inbox.put(1)
+    assert inbox.flush(30.0)  # the run is past its first batch, idle in (or entering) its wait
+    stop.set()
+    inbox.wake()
+    thread.join(60)
+    assert not thread.is_alive()

@@ -289,7 +289,11 @@ def case_long_health_and_selftest_periods_fire_after_hours():
     rig.node.receive(protocol.ack(rig.node.boot, 1))
     sent = rig.link.healths
     tests = rig.node.counters["selftests"]
-    rig.run(3 * 3600 * 1000 + 1000, step_us=200000)  # 3 h of idle board
+    # 3 h of idle board, polled every second (what is checked is the periods across the
+    # ticks' wraps, not the poll rate), the last 2 s every 200 ms: the self-test started
+    # at 3 h takes two polls to count, and a board polls every 2 ms
+    rig.run(3 * 3600 * 1000 - 1000, step_us=1000000)
+    rig.run(2000, step_us=200000)
     healths = rig.link.healths - sent
     assert healths == 18, healths
     assert rig.node.counters["selftests"] - tests == 2 * 12, rig.node.counters["selftests"]

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from hub.facade import Hub
-from tests.web.conftest import browser, login_page, new_page, server, shot  # noqa: F401
+from tests.web.conftest import login_page, new_page, server, shot  # noqa: F401
 from web.server import ServerHandle
 
 pytestmark = pytest.mark.browser

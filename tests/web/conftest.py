@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -97,23 +96,9 @@ def serial_board(hub: Hub, tmp_path: Path, board: str = "B1") -> Any:
 
 
 # -- real browser (Chromium through Playwright) ------------------------------------------
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+# `browser` (one Chromium per worker, the test's contexts closed after it) is in tests/conftest.py.
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 BROWSER_PASSWORD = "pw-browser"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: scripts/test installs Debian's chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

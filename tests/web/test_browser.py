@@ -4,6 +4,7 @@ waitress beside a real hub, with sensor events arriving over a real serial link
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -159,3 +160,14 @@ def test_play_page_fallback_renderer_plays_a_move(browser: Any, hub: Hub, server
     assert hub.table_view("g1")["state"]["log"][0]["player"] == to_move
     shot(player, "play.png")
     assert player.js_errors == []
+
+
+def test_the_workers_chromium_is_shared_clean_and_leaves_asyncio_free(chromium: Any) -> None:
+    """Between browser tests (tests/conftest.py): no context of an earlier test is left
+    open, and ``asyncio.run`` works in this thread (a doctest of web/wsgi_bridge.py uses
+    it), which Playwright's sync API would refuse while it holds its loop."""
+    async def answer() -> int:
+        return 42
+
+    assert chromium.is_connected() and chromium.contexts == []
+    assert asyncio.run(answer()) == 42

@@ -42,7 +42,7 @@ from hub.tables.moments import place_label
 from hub.tables.spec import TableSpec
 from hub.tournament.demo import DemoTournament
 from hub.tournament.model import UnknownMatchError, UnknownTournamentError
-from hub.tournament.service import TournamentService, service_for
+from hub.tournament.service import TournamentService
 
 __all__ = [
     "BadInputError", "ConflictError", "DemoTournament", "Hub", "HubBusyError", "HubError", "HubOptions",
@@ -50,6 +50,6 @@ __all__ = [
     "UnknownGameError", "UnknownMatchError", "UnknownTableError", "UnknownTournamentError",
     "add_hub_options", "attach_links", "clock", "describe", "errors", "is_postgres_url", "jsonlimits",
     "layout_editor",
-    "open_hub", "parse_hostport", "place", "place_label", "service_for", "shared_secret", "stop_on_signal",
+    "open_hub", "parse_hostport", "place", "place_label", "shared_secret", "stop_on_signal",
     "tune_gc", "wait",
 ]

@@ -97,6 +97,8 @@ class ReadOnlyHub(Hub):
     what was appended since the last call (the follower calls it on each notification).
     """
 
+    follows_log = True  # its tournaments read on the log too (Hub.tournaments)
+
     def __init__(self, db: str) -> None:
         store = open_store(db)
         # Read before the tables are rebuilt: an entry appended meanwhile is then read
@@ -141,6 +143,7 @@ class ReadOnlyHub(Hub):
                 except Exception:  # noqa: BLE001 - the server is away: the wait ends by itself
                     log.warning("could not wake the follower; it stops after its wait")
             self._follower.join(timeout=5.0)
+        self._close_tournaments()
         with self._lock:
             self.store.close()
 

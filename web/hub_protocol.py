@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from hub.api import TableSpec
+    from hub.api import TableSpec, TournamentService
 
 JSONDict = dict[str, Any]
 
@@ -102,4 +102,9 @@ class HubAPI(Protocol):
     @property
     def closed(self) -> bool:
         """The hub has been closed (readers of its changes should stop)."""
+        ...
+
+    @property
+    def tournaments(self) -> TournamentService:
+        """The hub's own tournament service (it writes through the hub's one writer)."""
         ...

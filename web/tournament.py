@@ -50,7 +50,6 @@ from hub.api import (
     TournamentService,
     UnknownMatchError,
     UnknownTournamentError,
-    service_for,
 )
 from web.context import get_hub
 from web.describe import refusal_text
@@ -70,9 +69,7 @@ def _follow_the_hub(state: Any) -> None:
     results even before anyone opens a tournament page."""
     hub = state.app.extensions.get("hub")
     if hub is not None and "tournaments" not in state.app.extensions:
-        from hub.api import ReadOnlyHub  # a replica reads on the log another hub writes
-
-        state.app.extensions["tournaments"] = service_for(hub, follows_log=isinstance(hub, ReadOnlyHub))
+        state.app.extensions["tournaments"] = hub.tournaments  # a replica's follows the log
 
 REFRESH_S = 5
 BIG_MODES = ("standings", "bracket", "calls", "podium")
@@ -85,7 +82,7 @@ def service() -> TournamentService:
     """The hub's tournament service (kept in the app so tests can give their own)."""
     found: TournamentService | None = current_app.extensions.get("tournaments")
     if found is None:
-        found = current_app.extensions["tournaments"] = service_for(get_hub())  # type: ignore[arg-type]
+        found = current_app.extensions["tournaments"] = get_hub().tournaments
     return found
 
 

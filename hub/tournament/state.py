@@ -130,8 +130,14 @@ class Tournament:
             t.apply(body)
         return t
 
+    def trial(self) -> Tournament:
+        """A copy to try entries on (before they are stored, a correction's
+        consequences): the log's entries are shared, never changed once appended."""
+        return copy.deepcopy(self, {id(self.log): list(self.log)})
+
     def apply(self, body: Mapping[str, Any], at: float = 0.0) -> None:
-        """Apply one entry; raise (changing nothing) when it is malformed or not allowed now."""
+        """Apply one entry; raise (changing nothing) when it is malformed or not allowed now.
+        Only the tournament writes its :attr:`status` and its cache key :attr:`revision`."""
         if not isinstance(body, Mapping):
             raise BadInputError("an entry is an object")
         kind = body.get("type")
@@ -375,18 +381,26 @@ class Tournament:
         if m.status not in ("ready", "called"):
             raise RefusedError(f"match {m.number} is {m.status}: use a correction", "tour_match_use_correction",
                                number=m.number, match_status=m.status)
-        m.ranking, m.scores = self.ranking_for(m, body)
+        self.rerank(m, *self.ranking_for(m, body))
         table = body.get("table")
         if isinstance(table, str):
             m.table = table
         m.status = "done"
 
+    def rerank(self, m: Match, ranking: Ranking, scores: dict[str, float]) -> None:
+        """Set a match's ranking and scores (a result, a correction, or the trial of one
+        in :func:`corrections.dependents`): the pools' outcome is computed again."""
+        m.ranking, m.scores = ranking, scores
+        self.revision += 1
+
     def reset(self, m: Match) -> None:
         """A started bracket match whose players are no longer those its sources give
         (a correction upstream): back to waiting, its result and station forgotten;
-        :meth:`resolve` fills it again."""
+        :meth:`resolve` fills it again (and the pools' outcome is computed again: a
+        reset AB/ABC pool game changes it)."""
         m.status, m.players, m.ranking, m.scores = "waiting", (), (), {}
         m.station, m.table, m.forfeits, m.bye = None, None, (), False
+        self.revision += 1
 
     def _forfeit(self, m: Match, player: str) -> None:
         m.forfeits = (*m.forfeits, player)

@@ -28,7 +28,6 @@ import copy
 import logging
 import random
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -150,8 +149,7 @@ class Hub:
         if self._stop.is_set():
             return
         self.flush(timeout=5.0)
-        with self._lock:
-            self.ingest_loop.send(ingest.due_acks(self.devices, time.monotonic()))
+        self.ingest_loop.send_due_acks()
         for transport in self._transports:
             transport.stop()
         self._stop.set()

@@ -263,6 +263,11 @@ class IngestLoop:
             table.apply_entry(entry)
         return self.took(table)
 
+    def send_due_acks(self) -> None:
+        """Send every ack held back by pacing (the hub closes)."""
+        with self._lock:
+            self.send(ingest.due_acks(self.devices, time.monotonic()))
+
     def ask_clock(self, table: Table, now: float) -> None:
         """A settle window waits to see the board's time pass it: ask the board for a
         health message (it carries its clock), at most every CLOCK_ASK_S."""

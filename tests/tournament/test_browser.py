@@ -132,9 +132,7 @@ def test_sixteen_players_pools_then_bracket_to_the_podium(browser: Any, hub: Hub
 
 
 def test_big_screen_follows_the_calls_by_itself(browser: Any, hub: Hub, server: ServerHandle) -> None:  # noqa: F811
-    from hub.tournament.service import service_for
-
-    svc = service_for(hub)
+    svc = hub.tournaments
     svc.create({"name": "Duel", "game": "trike", "format": "swiss", "rounds": 2, "check_in": False,
                 "options": {"size": 3}}, tournament_id="S1")
     for name in ("Ana", "Ben", "Chloé", "Dan"):

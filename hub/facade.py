@@ -2,10 +2,12 @@
 
 :class:`Hub` only holds the parts together and takes the lock; each idea has its own
 module: :mod:`hub.devices.ingest` (device messages → entries, acks, board health; pure) and
-:mod:`hub.devices.ingest_loop` (the ingest thread around it), :mod:`hub.tables.tableset` (restore, dormant finished tables, snapshots), :mod:`hub.tables.table`
+:mod:`hub.devices.ingest_loop` (the ingest and timer threads around it), :mod:`hub.tables.tableset` (restore, dormant finished tables, snapshots), :mod:`hub.tables.table`
 and :mod:`hub.tables.referee` (a table as a fold over its log entries), :mod:`hub.tables.bots` (the
-bot worker), :mod:`hub.log.changes` (the change feed), :mod:`hub.tables.spec` (a table to create),
-:mod:`hub.assemble` (a running hub from command-line options).
+bot worker), :mod:`hub.log.writer` (the hub's one door into the log), :mod:`hub.log.changes` (the
+change feed), :mod:`hub.tables.spec` (a table to create), :mod:`hub.tournament.service` (the
+hub's tournaments, :attr:`Hub.tournaments`), :mod:`hub.assemble` (a running hub from
+command-line options).
 
 :class:`Hub` is thread-safe: every public method may be called from any thread (Flask
 request threads, the SSE stream, transports). Everything that changes a table goes
@@ -26,11 +28,9 @@ import copy
 import logging
 import random
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engines import GAMES
 from firmware import protocol
@@ -50,9 +50,8 @@ from hub.errors import (
 )
 from hub.log import clock
 from hub.log.changes import ChangeFeed
-from hub.log.ratelog import RateLog
 from hub.log.sqlite import SqliteStore
-from hub.log.store import Entry, EventStore, HubBusyError, StoreWriteError, with_id
+from hub.log.store import Entry, EventStore, HubBusyError, with_id
 from hub.log.writer import LogWriter
 from hub.tables import moments
 from hub.tables.bots import BotTurn, BotWorker
@@ -60,9 +59,7 @@ from hub.tables.drawing import layout_editor
 from hub.tables.spec import TableSpec
 from hub.tables.table import Table, game_bot, parse_input
 from hub.tables.tableset import TableSet
-
-if TYPE_CHECKING:
-    from hub.tournament.service import TournamentService
+from hub.tournament.service import TournamentService
 
 __all__ = [
     "Hub",
@@ -77,11 +74,8 @@ __all__ = [
 
 JSONDict = dict[str, Any]
 log = logging.getLogger("hub")
-TIMER_LOG = RateLog(log)
 
-TICK_S = 0.02  # the timer's pace while something is due soon (a settle window, held acks, input)
 LOCK_WAIT_S = 2.0  # a request (read or write) waits this long for a commit in progress, then gets a 503
-IDLE_TICK_S = 0.25  # and otherwise: gaps, silent boards and snapshots can wait that long
 PRIVATE_FIELDS = ("seed", "hint")  # never in a public view (the seed fixes every future draw)
 PUBLIC_EVENTS = 10  # a public view's newest table events (the referee's view keeps MAX_EVENTS)
 
@@ -93,6 +87,10 @@ class Hub:
     a throwaway hub) and rebuilds every table from it. Call :meth:`start` to run the
     background threads (ingest, settle-window timers, bots) and :meth:`close` to stop.
     """
+
+    follows_log = False
+    """A read-only replica (:class:`hub.replica.ReadOnlyHub`) follows a log another hub
+    writes; its tournaments do too."""
 
     def __init__(
         self,
@@ -109,16 +107,18 @@ class Hub:
         self.store: EventStore = db if isinstance(db, EventStore) else SqliteStore(db)
         self._lock = threading.RLock()
         self.feed = ChangeFeed()
-        self.writer = LogWriter(self.store, self.feed)  # the one door into the log
-        self.tables = TableSet(self.store, self.writer)
+        # The one door into the log: tables, devices, the timer, bots and tournaments all
+        # store → apply → announce through it, under this lock.
+        self.writer = LogWriter(self.store, self.feed, self._lock)
+        self.tables = TableSet(self.writer)
         self.devices: IngestState[Transport] = IngestState(seqs=SeqTracker(gap_timeout_s))
         self.bots = BotWorker(self, bot_budget_s, bot_pause_s)
         self._transports: list[Transport] = []
         self._threads: list[threading.Thread] = []
         self._stop = threading.Event()
-        self._timer_wake = threading.Event()
-        self.ingest_loop = IngestLoop(self.writer, self.tables, self.devices, self.feed, self._lock,
-                                      self._took, lost_after_s)
+        self._tournaments: TournamentService | None = None
+        self.ingest_loop = IngestLoop(self.writer, self.tables, self.devices, self.feed, self.bots,
+                                      lost_after_s)
         with self._lock:
             for board, table_id in self.tables.restore().items():
                 self.devices.bound[board] = table_id
@@ -132,7 +132,7 @@ class Hub:
             return
         for target, name in (
                 (lambda: self.ingest_loop.run(self._stop), "hub-ingest"),
-                (self._timer_loop, "hub-timer")):
+                (lambda: self.ingest_loop.run_timer(self._stop), "hub-timer")):
             thread = threading.Thread(target=target, name=name, daemon=True)
             thread.start()
             self._threads.append(thread)
@@ -151,20 +151,38 @@ class Hub:
         if self._stop.is_set():
             return
         self.flush(timeout=5.0)
-        with self._lock:
-            self.ingest_loop.send(ingest.due_acks(self.devices, time.monotonic()))
+        self.ingest_loop.send_due_acks()
         for transport in self._transports:
             transport.stop()
         self._stop.set()
-        self._timer_wake.set()
+        self.ingest_loop.timer_wake.set()
         self.ingest_loop.inbox.wake()
         self.feed.close()
         self.bots.stop()
         for thread in self._threads:
             thread.join(timeout=5.0)
+        self._close_tournaments()
         with self._lock:
             self.tables.snapshot_changed()
             self.store.close()
+
+    @property
+    def tournaments(self) -> TournamentService:
+        """The hub's tournaments (:mod:`hub.tournament.service`): built on first use —
+        replayed from the log, its follower of this hub's change feed started — and
+        writing through this hub's writer, under its lock."""
+        with self._lock:
+            if self._tournaments is None:
+                self._tournaments = TournamentService(self.store, self, follows_log=self.follows_log,
+                                                      create_tables=not self.follows_log)
+                self._tournaments.start()
+            return self._tournaments
+
+    def _close_tournaments(self) -> None:
+        """Stop the tournaments' follower and snapshot them (after the feed closed: the
+        follower's wait ends at once)."""
+        if self._tournaments is not None:
+            self._tournaments.close()
 
     def flush(self, timeout: float = 5.0) -> bool:
         """Wait until every message delivered so far is stored and applied (tests, bench)."""
@@ -206,14 +224,6 @@ class Hub:
         jackpots, the box (:func:`hub.tables.drawing.layout_editor`); the page only scales
         and compares keys. The boards placed there come back as ``TableSpec``'s ``layout``."""
         return layout_editor()
-
-    @property
-    def tournaments(self) -> TournamentService:
-        """This hub's tournament service (created, and started, on first use). Until the
-        hub owns its service (issue 31, point 1: the logwriter branch replaces this)."""
-        from hub.tournament.service import service_for
-
-        return service_for(self)
 
     def game_types(self) -> dict[str, JSONDict]:
         """Each registered game's capabilities, by name: what a page branches on (sensor
@@ -324,42 +334,28 @@ class Hub:
             table = self.tables[table_id]
             if version is not None and version != table.version:
                 raise StaleViewError(version, self._answer(table, public))
-            table = self._apply_checked(table, Entry.new("console", body, table_id=table_id))
+            self._apply_checked(table, Entry.new("console", body, table_id=table_id))
             return self._answer(table, public)
 
-    def _apply_checked(self, table: Table, entry: Entry) -> Table:
-        """Try the entry on a copy; store it only if the copy accepted it; then apply.
-        Returns the table as it now is (the copy that took the entry)."""
-        trial = table.trial()
-        provisional = self.writer.next_id()
-        trial.apply_entry(with_id(entry, provisional))  # raises HubError: nothing stored
-        taken = [table]
+    def _apply_checked(self, table: Table, entry: Entry) -> None:
+        """Try the entry on a copy (a refusal raises: nothing stored, nothing changed),
+        store it, then apply the stored entry to the table and announce it.
+
+        The copy is a check only, thrown away: the table records the ids of its entries,
+        and the id the store will give is not known before the commit (PostgreSQL's
+        identity skips the ids of a rolled-back insert), so the stored entry is folded
+        again rather than the copy kept on a guessed id. A console input or a bot's move
+        is folded twice; device messages, which come by the thousand, never are."""
+        table.trial().apply_entry(with_id(entry, table.applied_through + 1))  # HubError: nothing stored
 
         def apply(stored: list[Entry | None]) -> list[JSONDict]:
             (got,) = stored
-            assert got is not None
-            if got.id == provisional:
-                self.tables.put(trial)
-                taken[0] = trial
-            else:  # another writer took the id: apply again with the real one
-                table.apply_entry(got)
-            return self._took(taken[0])
+            assert got is not None  # a console entry has no dedup key: always new
+            table.apply_entry(got)
+            return self.ingest_loop.took(table)
 
         self.writer.write([entry], apply)
         self.ingest_loop.send([])  # the commands the table asked for
-        return taken[0]
-
-    def _took(self, table: Table) -> list[JSONDict]:
-        """After ``table`` took an entry: count it for snapshots, wake the timer and the
-        bots, queue the device commands it asked for (sent with the next acks); returns
-        the change to announce."""
-        self.tables.applied(table)
-        if table.timer_wanted() and not self._timer_wake.is_set():
-            self._timer_wake.set()  # a settle window opened: the timer takes its quick pace
-        if table.has_bots:
-            self.bots.request(table.id)
-        self.ingest_loop.command(table.take_commands())
-        return [{"kind": "table", "table": table.id}]
 
     def _answer(self, table: Table, public: bool) -> JSONDict:
         """What :meth:`submit` returns: the audience's view or the referee's."""
@@ -478,47 +474,11 @@ class Hub:
     def device_corrupt(self, transport: Transport, link: str, reason: str, board: str | None) -> None:
         self.ingest_loop.corrupt(link, reason, board)
 
-    # -- timers (background thread) -----------------------------------------------------
-    def _timer_loop(self) -> None:
-        # An idle hub ticks 4 times a second, not 50: at 50 the timer alone used 11 ms of
-        # CPU a second, which the web's benchmark counts against every change it serves.
-        # A table that opens a settle window wakes it at once (_took).
-        busy = True
-        while not self._stop.is_set():
-            self._timer_wake.wait(TICK_S if busy else IDLE_TICK_S)
-            self._timer_wake.clear()
-            try:
-                busy = self.tick(clock.now())
-            except StoreWriteError as err:  # a full disk: one line per 30 s, not 45 tracebacks a second
-                TIMER_LOG.error("store", "timer tick: %s", err)
-            except Exception as err:  # noqa: BLE001 - the timer thread must survive anything
-                TIMER_LOG.error(type(err).__name__, "timer tick failed: %s", err, exc_info=True)
-
+    # -- timers (the ingest loop's timer thread) ----------------------------------------
     def tick(self, now: float) -> bool:
-        """Close due settle windows (logged entries), give up old seq gaps, mark silent
-        boards lost, send the acks held back. True when something will be due soon (the
-        timer then keeps its quick pace)."""
-        with self._lock:
-            mono = time.monotonic()
-            self.ingest_loop.send(ingest.due_acks(self.devices, mono))
-            for table in self.tables.loaded():
-                self.ingest_loop.ask_clock(table, now)
-                for body in table.due(now, self.devices.board_clock):
-                    self.writer.write([Entry.new("hub", body, table_id=table.id, at=now)],
-                                      partial(self._timer_took, table))
-                    self.ingest_loop.send([])
-            self.ingest_loop.expire(now, mono)
-            idle = self.ingest_loop.inbox.idle()
-            if idle:
-                self.tables.snapshot_due()
-            return (not idle or bool(self.devices.acks_due)
-                    or any(table.timer_wanted() for table in self.tables.loaded()))
-
-    def _timer_took(self, table: Table, stored: list[Entry | None]) -> list[JSONDict]:
-        for entry in stored:
-            assert entry is not None
-            table.apply_entry(entry)
-        return self._took(table)
+        """One tick of the timer (:meth:`hub.devices.ingest_loop.IngestLoop.tick`): tests
+        drive it with their own clock."""
+        return self.ingest_loop.tick(now)
 
     @property
     def applied_hook(self) -> Callable[[list[JSONDict]], None] | None:

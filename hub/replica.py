@@ -35,7 +35,6 @@ from hub.tables.tableset import make_table
 
 if TYPE_CHECKING:
     from hub.log.postgres import LogListener
-    from hub.tournament.service import TournamentService
 
 JSONDict = dict[str, Any]
 log = logging.getLogger("hub.replica")
@@ -98,6 +97,8 @@ class ReadOnlyHub(Hub):
     what was appended since the last call (the follower calls it on each notification).
     """
 
+    follows_log = True  # its tournaments read on the log too (Hub.tournaments)
+
     def __init__(self, db: str) -> None:
         store = open_store(db)
         # Read before the tables are rebuilt: an entry appended meanwhile is then read
@@ -112,13 +113,6 @@ class ReadOnlyHub(Hub):
             from hub.log.postgres import LogListener
 
             self._listener = LogListener(db)
-
-    @property
-    def tournaments(self) -> TournamentService:
-        """The tournaments of the log another hub writes: read on, never written."""
-        from hub.tournament.service import service_for
-
-        return service_for(self, follows_log=True)
 
     # -- life cycle ------------------------------------------------------------------
     def start(self) -> None:
@@ -149,6 +143,7 @@ class ReadOnlyHub(Hub):
                 except Exception:  # noqa: BLE001 - the server is away: the wait ends by itself
                     log.warning("could not wake the follower; it stops after its wait")
             self._follower.join(timeout=5.0)
+        self._close_tournaments()
         with self._lock:
             self.store.close()
 

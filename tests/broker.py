@@ -6,10 +6,12 @@ it to test broker outages, and so they run the same on a laptop with no broker a
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -101,7 +103,7 @@ class AuthBroker(Broker):
         shipped = shipped.replace("listener 1883 0.0.0.0", f"listener {self.port} 127.0.0.1")
         shipped = shipped.replace("/etc/mosquitto/trigono/", f"{self.users}/")
         if self.tls_port is not None:
-            make_certificates(self.users)
+            shared_certificates(self.users)
             shipped = shipped.replace("#listener 8883 0.0.0.0", f"listener {self.tls_port} 127.0.0.1")
             for key in ("cafile", "certfile", "keyfile", "require_certificate"):
                 shipped = shipped.replace(f"#{key} ", f"{key} ")
@@ -126,6 +128,24 @@ class AuthBroker(Broker):
 
     def password_file(self, user: str) -> Path:
         return self.users / f"hub-{user}.password"
+
+
+_shared_certs: Path | None = None
+
+
+def shared_certificates(folder: Path) -> None:
+    """The test process's CA and server certificate (ca.crt, server.crt, server.key),
+    copied into ``folder``: made once per process, since two RSA keys cost about a second
+    of CPU and every TLS broker of the chaos suite needs them. A test that needs a CA of
+    its own (one that did not sign the broker) calls :func:`make_certificates`."""
+    global _shared_certs
+    if _shared_certs is None:
+        made = Path(tempfile.mkdtemp(prefix="trigono-test-certs-"))
+        atexit.register(shutil.rmtree, made, True)
+        make_certificates(made)
+        _shared_certs = made
+    for name in ("ca.crt", "server.crt", "server.key"):
+        shutil.copyfile(_shared_certs / name, folder / name)
 
 
 def make_certificates(folder: Path) -> None:

@@ -1,8 +1,10 @@
 """Shared fixtures. A real Mosquitto per test session (see tests/broker.py); a fresh
-PostgreSQL schema per test where a server answers (see tests/pg.py)."""
+PostgreSQL schema per test where a server answers (see tests/pg.py); one Chromium per
+test session (through Playwright) with fresh contexts for each test (``browser``)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -67,6 +69,50 @@ def own_mosquitto(tmp_path: Path) -> Iterator[Broker]:
     broker.start()
     yield broker
     broker.stop()
+
+
+# -- real browser (Chromium through Playwright) ------------------------------------------
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+
+
+def _hold_playwright_loop(chromium: Any, held: bool) -> None:
+    """Playwright's sync API leaves its event loop marked as running in this thread between
+    its calls (its dispatcher greenlet is suspended inside it). Held only while a browser
+    test runs: other tests on this worker (``asyncio.run`` in a doctest) need the thread
+    free, and Playwright needs the mark back before its next call."""
+    asyncio._set_running_loop(chromium._loop if held else None)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """One Chromium for the whole worker: launching one costs about a second of CPU, so it
+    is paid once, not per module. Tests take it through ``browser``."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: scripts/test installs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        _hold_playwright_loop(launched, False)
+        yield launched
+        _hold_playwright_loop(launched, True)
+        launched.close()
+
+
+@pytest.fixture
+def browser(chromium: Any) -> Iterator[Any]:
+    """The worker's Chromium, for one test: every context the test opens (a cookie jar, a
+    locale, a viewport: ``new_context``, ``tests.web.conftest.new_page``) is closed when it
+    ends, so no test sees another's session, storage or pages."""
+    _hold_playwright_loop(chromium, True)
+    try:
+        yield chromium
+    finally:
+        for context in list(chromium.contexts):
+            context.close()
+        _hold_playwright_loop(chromium, False)
 
 
 @pytest.fixture

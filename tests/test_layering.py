@@ -181,3 +181,57 @@ def test_only_the_hubs_edges_word_in_english():
     g = graph()
     users = {src for src, dst in g.edges if dst == "hub.tables.wording"}
     assert users <= {"hub.devices.ingest"} | {m for m in g.nodes if m.startswith("hub.cli")}, users
+
+
+def _calls_of(name: str) -> dict[str, int]:
+    """How many times each module of the hub and the web calls ``name(...)``."""
+    found: dict[str, int] = {}
+    for path in [*(ROOT / "hub").rglob("*.py"), *(ROOT / "web").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1] == name:
+                found[module_name(path)] = found.get(module_name(path), 0) + 1
+    return found
+
+
+def test_one_log_writer_per_hub():
+    """Issue 31.1: the hub builds its one writer; tables, devices and tournaments are
+    handed it. A tournament service builds one only without a hub (a CLI load, a test):
+    ``hub.writer if hub is not None else LogWriter(...)``."""
+    assert _calls_of("LogWriter") == {"hub.facade": 1, "hub.tournament.service": 1}
+    service = (ROOT / "hub" / "tournament" / "service.py").read_text()
+    assert "self.writer = hub.writer if hub is not None else LogWriter(store, None)" in service
+
+
+def test_a_tournament_writes_its_own_status_and_cache_key():
+    """Issue 31.4: only :class:`hub.tournament.state.Tournament` assigns a tournament's
+    ``revision`` (its cache key) and ``status``; a match's or a player's status is theirs
+    (``m.status``, ``p.status``, ``x.status`` in the tournament's modules)."""
+    wrong = set()
+    for path in (ROOT / "hub").rglob("*.py"):
+        if module_name(path) == "hub.tournament.state":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            targets = (node.targets if isinstance(node, ast.Assign)
+                       else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else [])
+            for target in targets:
+                for sub in ast.walk(target):
+                    if not isinstance(sub, ast.Attribute):
+                        continue
+                    owner = ast.unparse(sub.value)
+                    if sub.attr == "revision" or (sub.attr == "status" and path.parent.name == "tournament"
+                                                  and owner not in ("m", "x", "p", "self")):
+                        wrong.add(f"{module_name(path)}: {ast.unparse(sub)}")
+    assert wrong == set()
+
+
+def test_the_device_side_never_reaches_the_facade():
+    """Issue 31.4: the ingest loop applies through the writer straight into the table set
+    (no callback into the facade), and owns the timer's device work."""
+    g = graph()
+    assert {dst for src, dst in g.edges if src.startswith("hub.devices")} & {"hub.facade", "hub.api"} == set()
+    loop = ast.parse((ROOT / "hub" / "devices" / "ingest_loop.py").read_text())
+    init = next(n for n in ast.walk(loop) if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    assert not any("Callable" in ast.unparse(a.annotation) for a in init.args.args if a.annotation)
+    facade = (ROOT / "hub" / "facade.py").read_text()
+    assert [work for work in ("ingest.due_acks", "ask_clock", ".expire(", ".due(", "timer_wanted")
+            if work in facade] == []

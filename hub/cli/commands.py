@@ -51,10 +51,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         record = hub.export(args.table)
     except HubError as err:
-        from hub.tournament.service import TournamentService  # issue 16: or a tournament's id
-
-        try:
-            record = TournamentService(hub.store).export(args.table)
+        try:  # issue 16: or a tournament's id
+            record = hub.tournaments.export(args.table)
         except HubError:
             print(str(err), file=sys.stderr)
             return EXIT_BAD_INPUT

@@ -3,7 +3,13 @@ board messages, around the pure bookkeeping of :mod:`hub.devices.ingest`.
 
 Transports put arrivals in the :class:`hub.devices.inbox.Inbox` (never waiting for storage);
 the ingest thread takes them in batches and, under the hub's lock: :func:`hub.devices.ingest.take`
-decides, the store commits, the tables apply, and only then the acks go out. One
+decides, the store commits, the tables apply (through the hub's one writer, straight into
+the table set: the loop never calls back into the facade), and only then the acks go out.
+
+The timer thread (:meth:`IngestLoop.run_timer`) lives here too: it sends the acks held
+back, asks boards for their clock while a settle window waits on it, closes the due
+settle windows, gives up old seq gaps, marks silent boards lost, and takes a due table
+snapshot when no device message waits. One
 message can fail only itself: when the store refuses a batch, the ingest state is rolled
 back (nothing counted as stored, nothing acknowledged) and the batch is retried board by
 board, then a failing board's messages one by one; a message the store still refuses is
@@ -16,6 +22,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from firmware import protocol
@@ -29,12 +36,17 @@ from hub.log.changes import ChangeFeed
 from hub.log.ratelog import RateLog
 from hub.log.store import Entry, StoreWriteError
 from hub.log.writer import LogWriter
+from hub.tables.bots import BotWorker
 from hub.tables.table import Table
 from hub.tables.tableset import TableSet
 
 JSONDict = dict[str, Any]
 log = logging.getLogger("hub")
 STORE_LOG = RateLog(log)  # a full disk fails every batch: one line per 30 s
+TIMER_LOG = RateLog(log)
+
+TICK_S = 0.02  # the timer's pace while something is due soon (a settle window, held acks, input)
+IDLE_TICK_S = 0.25  # and otherwise: gaps, silent boards and snapshots can wait that long
 
 INGEST_BATCH = 1000
 CLOCK_ASK_S = 0.5  # health requests to a board whose clock a settle window waits for
@@ -42,14 +54,16 @@ COMMAND_EVERY_S = 1.0  # the same table command (selftest, tare) to one board at
 
 
 class IngestLoop:
-    """Inbox → ingest → store → apply → acks, for one hub (its lock, store, tables)."""
+    """Inbox → ingest → store → apply → acks, and the timer, for one hub (its writer and
+    lock, its tables, its bots)."""
 
     def __init__(self, writer: LogWriter, tables: TableSet, devices: IngestState[Transport],
-                 feed: ChangeFeed, lock: threading.RLock,
-                 took: Callable[[Table], list[JSONDict]], lost_after_s: float) -> None:
+                 feed: ChangeFeed, bots: BotWorker, lost_after_s: float) -> None:
         self.writer, self.tables, self.devices, self.feed = writer, tables, devices, feed
-        self._lock = lock
-        self._took = took  # the hub's bookkeeping after a table took an entry
+        self._lock = writer.lock  # the hub's
+        self.bots = bots
+        self.timer_wake = threading.Event()
+        """Set to have the timer tick at once (a settle window opened, the hub closes)."""
         self._commands: list[Ack[Transport]] = []  # asked by tables, sent after the next acks
         self.lost_after_s = lost_after_s
         self.inbox: Inbox[Arrival[Transport]] = Inbox(INGEST_BATCH)
@@ -160,12 +174,25 @@ class IngestLoop:
                 table.apply_entry(entry)
             except Exception:  # noqa: BLE001 - stored is stored: the other entries still apply
                 log.exception("applying entry %s to table %s failed", entry.id, table_id)
-            changes.extend(self._took(table))
+            changes.extend(self.took(table))
         self.send(intake.acks + intake.asks)
         changes.extend({"kind": "board", "board": b} for b in intake.boards)
         events = [item.msg for item, entry_id in zip(intake.ready, ids, strict=True)
                   if entry_id is not None and item.msg["type"] in protocol.EVENT_TYPES]
         return changes, events
+
+    def took(self, table: Table) -> list[JSONDict]:
+        """After ``table`` took an entry (a device message, a closed settle window, a
+        console input): count it for snapshots, wake the timer and the bots, queue the
+        device commands it asked for (sent with the next acks); returns the change to
+        announce."""
+        self.tables.applied(table)
+        if table.timer_wanted() and not self.timer_wake.is_set():
+            self.timer_wake.set()  # a settle window opened: the timer takes its quick pace
+        if table.has_bots:
+            self.bots.request(table.id)
+        self.command(table.take_commands())
+        return [{"kind": "table", "table": table.id}]
 
     def command(self, commands: list[tuple[str, str]]) -> None:
         """Queue the (board, command) pairs a table asked for, to go out after the next
@@ -193,7 +220,54 @@ class IngestLoop:
         for link, items in by_link.items():
             link.send_many(items)
 
-    # -- the timer (under the hub's lock) ------------------------------------------------
+    # -- the timer -----------------------------------------------------------------------
+    def run_timer(self, stop: threading.Event) -> None:
+        """The timer thread, until ``stop`` (and a :attr:`timer_wake`)."""
+        # An idle hub ticks 4 times a second, not 50: at 50 the timer alone used 11 ms of
+        # CPU a second, which the web's benchmark counts against every change it serves.
+        # A table that opens a settle window wakes it at once (took).
+        busy = True
+        while not stop.is_set():
+            self.timer_wake.wait(TICK_S if busy else IDLE_TICK_S)
+            self.timer_wake.clear()
+            try:
+                busy = self.tick(clock.now())
+            except StoreWriteError as err:  # a full disk: one line per 30 s, not 45 tracebacks a second
+                TIMER_LOG.error("store", "timer tick: %s", err)
+            except Exception as err:  # noqa: BLE001 - the timer thread must survive anything
+                TIMER_LOG.error(type(err).__name__, "timer tick failed: %s", err, exc_info=True)
+
+    def tick(self, now: float) -> bool:
+        """Send the acks held back, ask clocks, close due settle windows (logged
+        entries), give up old seq gaps, mark silent boards lost, take a due snapshot when
+        idle. True when something will be due soon (the timer then keeps its quick pace)."""
+        with self._lock:
+            mono = time.monotonic()
+            self.send(ingest.due_acks(self.devices, mono))
+            for table in self.tables.loaded():
+                self.ask_clock(table, now)
+                for body in table.due(now, self.devices.board_clock):
+                    self.writer.write([Entry.new("hub", body, table_id=table.id, at=now)],
+                                      partial(self._timer_took, table))
+                    self.send([])
+            self.expire(now, mono)
+            idle = self.inbox.idle()
+            if idle:
+                self.tables.snapshot_due()
+            return (not idle or bool(self.devices.acks_due)
+                    or any(table.timer_wanted() for table in self.tables.loaded()))
+
+    def _timer_took(self, table: Table, stored: list[Entry | None]) -> list[JSONDict]:
+        for entry in stored:
+            assert entry is not None
+            table.apply_entry(entry)
+        return self.took(table)
+
+    def send_due_acks(self) -> None:
+        """Send every ack held back by pacing (the hub closes)."""
+        with self._lock:
+            self.send(ingest.due_acks(self.devices, time.monotonic()))
+
     def ask_clock(self, table: Table, now: float) -> None:
         """A settle window waits to see the board's time pass it: ask the board for a
         health message (it carries its clock), at most every CLOCK_ASK_S."""

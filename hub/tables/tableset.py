@@ -41,9 +41,9 @@ def make_table(table_id: str, spec: Mapping[str, Any], created_at: float) -> Tab
 class TableSet:
     """Every table in the store, by id."""
 
-    def __init__(self, store: EventStore, writer: LogWriter | None = None) -> None:
-        self.store = store
-        self.writer = writer or LogWriter(store, None)
+    def __init__(self, writer: LogWriter) -> None:
+        self.store: EventStore = writer.store
+        self.writer = writer  # the hub's one door into its log
         self._tables: dict[str, Table] = {}
         self._dormant: dict[str, JSONDict] = {}  # finished, not loaded: id -> summary
         self._snapshot_at: dict[str, int] = {}

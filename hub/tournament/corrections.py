@@ -48,37 +48,21 @@ def _stale_started(t: Tournament) -> list[Match]:
 
 def dependents(t: Tournament, match_id: str, ranking: Any, scores: dict[str, float]) -> list[str]:
     """Ids of the started matches a correction of ``match_id`` would reset, in match
-    order (a reset match's own dependents included). Tried on the tournament itself,
-    then undone: only matches change, and every one of them is put back as it was."""
+    order (a reset match's own dependents included). Tried on a copy of the tournament:
+    ``t`` itself does not change."""
     if t.spec.format == "swiss":
         return []  # a Swiss round's started matches stay: their pairings were fair when made
-    saved = {mid: (m.status, m.players, m.ranking, dict(m.scores), m.station, m.table, m.forfeits, m.bye)
-             for mid, m in t.matches.items() if m.sources or m.stage == "playoff" or mid == match_id}
-    known = set(t.matches)  # a play-off the trial calls for is created, then forgotten
-    status, revision = t.status, t.revision
-    m = t.matches[match_id]
-    m.ranking, m.scores = ranking, scores
-    t.revision += 1  # the pools' outcome is computed again
+    trial = t.trial()
+    trial.rerank(trial.matches[match_id], ranking, scores)
     reset: list[str] = []
-    try:
-        while True:
-            t.resolve()
-            stale = _stale_started(t)
-            if not stale:
-                break
-            for s in stale:
-                t.reset(s)
-                reset.append(s.id)
-            t.revision += 1  # a reset pool game changes the pools' outcome too
-    finally:
-        for mid, (st, players, rk, sc, station, table, forfeits, bye) in saved.items():
-            x = t.matches[mid]
-            x.status, x.players, x.ranking, x.scores = st, players, rk, sc
-            x.station, x.table, x.forfeits, x.bye = station, table, forfeits, bye
-        for mid in [mid for mid in t.matches if mid not in known]:
-            del t.matches[mid]
-        t.status = status
-        t.revision = max(t.revision, revision) + 1  # never one the trial cached an outcome at
+    while True:
+        trial.resolve()
+        stale = _stale_started(trial)
+        if not stale:
+            break
+        for s in stale:
+            trial.reset(s)
+            reset.append(s.id)
     return sorted(reset, key=lambda mid: t.matches[mid].number)
 
 
@@ -102,7 +86,7 @@ def on_correct(t: Tournament, body: Mapping[str, Any], at: float) -> None:
         listed = ", ".join(f"{t.matches[mid].number} ({t.matches[mid].status})" for mid in missing)
         raise RefusedError(f"this correction changes who plays matches already started: {listed}; "
                            "confirm resetting them", "tour_correction_resets", matches=listed)
-    m.ranking, m.scores = ranking, scores
+    t.rerank(m, ranking, scores)
     m.corrected += 1
     for mid in reset:
         t.reset(t.matches[mid])

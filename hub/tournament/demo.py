@@ -18,7 +18,7 @@ from engines import game_spec
 from engines.records import replay
 from hub.errors import HubError
 from hub.facade import Hub
-from hub.tournament.service import TournamentService, service_for
+from hub.tournament.service import TournamentService
 from hub.tournament.sim import player_names
 
 log = logging.getLogger("hub.tournament")
@@ -35,7 +35,7 @@ class DemoTournament:
 
     def __init__(self, hub: Hub, seed: int, *, move_s: float = 1.0, service: TournamentService | None = None) -> None:
         self.hub = hub
-        self.service = service or service_for(hub)
+        self.service = service or hub.tournaments
         self.rng = random.Random(seed)
         self.seed = seed
         self.move_s = move_s

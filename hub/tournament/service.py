@@ -1,11 +1,17 @@
 """Tournaments on a running hub: durable, thread-safe, fed by the tables they start.
 
 :class:`TournamentService` keeps every tournament as entries of the hub's event store
-(the same append-only log as the tables, SQLite or PostgreSQL): an entry is checked
-completely (a refusal changes nothing), stored, then kept (R1; if storing fails the
-tournament is rebuilt from the entries stored before it); at start the tournaments are
-the replay of their entries, so a SIGKILL and a restart give the same tournaments. Entries are stored with
-``source = "tournament"``, no table id, and the body ``{"tournament": ID, "entry": {...}}``.
+(the same append-only log as the tables, SQLite or PostgreSQL), written through the
+hub's one :class:`~hub.log.writer.LogWriter` under the hub's lock, like a table's entries:
+an entry is tried on a copy of the tournament (a refusal stores nothing, changes
+nothing), stored, then applied, then announced on the hub's change feed by the writer
+(R1). At start the tournaments are the replay of their entries, so a SIGKILL — even
+between storing an entry and applying it — and a restart give the same tournaments.
+Entries are stored with ``source = "tournament"``, no table id, and the body
+``{"tournament": ID, "entry": {...}}``.
+
+A hub owns its service (:attr:`hub.facade.Hub.tournaments`); one without a hub (a CLI
+load, a test) writes through a writer of its own and announces nothing.
 
 After each entry the director's follow-ups (:meth:`Tournament.follow_up`: redraws after
 a correction, the next Swiss round, calls to free stations) are stored the same way.
@@ -37,7 +43,7 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from hub.errors import BadInputError, ConflictError, HubError
@@ -64,19 +70,22 @@ class TournamentService:
     """All tournaments of one hub (see the module doc). Every method is thread-safe.
 
     ``hub`` is optional: without one (tests, a CLI export) matches are never sent to
-    tables and results are entered by hand.
+    tables and results are entered by hand. With one, the service writes through the
+    hub's writer and takes its lock: there is one door into a hub's log.
     """
 
     def __init__(self, store: EventStore, hub: TableHub | None = None, *,
                  create_tables: bool = True, follows_log: bool = False) -> None:
         self.store = store
-        self.writer = LogWriter(store, None)  # a tournament announces through _changed
+        # A hub's writer (its feed, its lock), else one of our own: a process without a
+        # hub (a CLI load, a test) has nobody to announce to.
+        self.writer = hub.writer if hub is not None else LogWriter(store, None)
         self.hub = hub
         self.follows_log = follows_log
         self.tables = MatchTables(hub, create_tables=create_tables, writes=not follows_log)
         """A read-only replica: another hub writes the log; :meth:`tail` reads it on."""
         self._through = 0  # the newest store entry read
-        self._lock = threading.RLock()
+        self._lock = self.writer.lock  # the hub's: a tournament changes under the lock its tables do
         self._tournaments: dict[str, Tournament] = {}
         self._entries: dict[str, list[tuple[JSONDict, float]]] = {}  # as stored, for a rebuild
         self._since_snapshot = 0
@@ -85,8 +94,6 @@ class TournamentService:
         self._ratings: tuple[int, dict[str, Rating]] = (-1, {})
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self.listeners: list[Callable[[str], None]] = []
-        """Called with a tournament id after it changed (the web's live pages)."""
         self._restore()
 
     # -- durable log ----------------------------------------------------------------------
@@ -145,8 +152,8 @@ class TournamentService:
                 changed[tid] = None
             if changed:
                 self._version += 1
-        for tid in changed:
-            self._changed(tid)
+                if self.writer.feed is not None:  # read, not written: announced here
+                    self.writer.feed.changed([self._change(tid) for tid in changed])
         return len(changed)
 
     def snapshot(self) -> None:
@@ -166,8 +173,35 @@ class TournamentService:
             payload["by"] = by
         return payload
 
-    def _store(self, tid: str, body: JSONDict, at: float, by: str | None = None) -> None:
-        self.writer.write([Entry.new(SOURCE, self._payload(tid, body, by), at=at)])
+    def _change(self, tid: str) -> JSONDict:
+        """The change a tournament announces on the hub's feed (the web's live stream)."""
+        return {"kind": "tournament", "tournament": tid, "entries": self._tournaments[tid].applied}
+
+    def _commit(self, tid: str, trial: Tournament, bodies: list[JSONDict], at: float,
+                by: str | None) -> None:
+        """Store ``bodies`` — which ``trial``, a copy of the tournament, took already —
+        then apply them, then announce, through the writer (under the hub's lock); then
+        end the hub tables of the matches no longer played there.
+
+        Applying the stored entries is adopting ``trial``: :meth:`Tournament.apply` does
+        not depend on an entry's id, so the copy that took the bodies before they were
+        stored is their fold (a second fold would only double the cost; a table, whose
+        fold records ids, does fold the stored entry again). A refusal raised on the
+        copy stored nothing and changed nothing; a store error leaves the tournament as
+        it was; a SIGKILL after the commit leaves the entries to the replay at restart."""
+        before = self._tournaments.get(tid)
+        in_play = tables_in_play(before) if before is not None else set()
+        entries = [Entry.new(SOURCE, self._payload(tid, body, by), at=at) for body in bodies]
+
+        def apply(stored: list[Entry | None]) -> list[JSONDict]:
+            assert all(entry is not None for entry in stored)  # no dedup key: always new
+            self._tournaments[tid] = trial
+            self._stored(tid, [(body, at) for body in bodies])
+            self.tables.index(trial)
+            return [self._change(tid)]
+
+        self.writer.write(entries, apply)
+        self.tables.release(self._tournaments, in_play - tables_in_play(trial), by or "director")
 
     # -- reading --------------------------------------------------------------------------
     def ids(self) -> list[str]:
@@ -259,10 +293,7 @@ class TournamentService:
                 raise ConflictError(f"tournament id {tournament_id!r} is taken", "tour_id_taken", tournament=tournament_id)
             now = time.time()
             t = Tournament.create(tournament_id, {"type": "create", "spec": dict(spec)}, now)
-            self._store(tournament_id, t.log[0], now, by)
-            self._tournaments[tournament_id] = t
-            self._stored(tournament_id, [(t.log[0], now)])
-        self._changed(tournament_id)
+            self._commit(tournament_id, t, [t.log[0]], now, by)
         return self.view(tournament_id)
 
     def submit(self, tid: str, body: Mapping[str, Any], *, by: str | None = None) -> JSONDict:
@@ -271,7 +302,6 @@ class TournamentService:
         (ratings across events). A refused entry raises and stores nothing."""
         with self._lock:
             self._submit(tid, body, by)
-        self._changed(tid)
         return self.view(tid)
 
     def submit_many(self, tid: str, bodies: list[Any], *, by: str | None = None) -> tuple[int, list[tuple[int, HubError]]]:
@@ -281,31 +311,18 @@ class TournamentService:
         refused: list[tuple[int, HubError]] = []
         accepted: list[JSONDict] = []
         with self._lock:
-            t = self._get(tid)
+            trial = self._get(tid).trial()
             now = time.time()
-            in_play = tables_in_play(t)
             for i, body in enumerate(bodies):
                 try:
-                    t.apply(body, now)
+                    trial.apply(body, now)  # a refusal changes nothing, even on the copy
                 except HubError as err:
                     refused.append((i, err))
                     continue
-                except Exception:
-                    self._rebuild(tid)
-                    raise
-                accepted.append(t.log[-1])
+                accepted.append(trial.log[-1])
             if accepted:
-                try:
-                    self.writer.write([Entry.new(SOURCE, self._payload(tid, body, by), at=now) for body in accepted])
-                except BaseException:
-                    self._rebuild(tid)
-                    raise
-                self._stored(tid, [(body, now) for body in accepted])
-                self.tables.index(t)
-                self.tables.release(self._tournaments, in_play - tables_in_play(t), by or "director")
+                self._commit(tid, trial, accepted, now, by)
                 self._follow_ups(tid, accepted[-1])
-        if accepted:
-            self._changed(tid)
         return len(accepted), refused
 
     def _submit(self, tid: str, body: Mapping[str, Any], by: str | None) -> None:
@@ -331,27 +348,12 @@ class TournamentService:
             last = follow
 
     def _apply(self, tid: str, body: JSONDict, by: str | None) -> None:
-        """Apply, store, or change nothing. :meth:`Tournament.apply` refuses before it
-        changes anything; should it fail otherwise, or the store fail, the tournament is
-        rebuilt from the entries stored so far (R1: the log is the truth)."""
+        """Try ``body`` on a copy (raises, changing nothing, when refused), then store,
+        apply and announce it (:meth:`_commit`)."""
         now = time.time()
-        t = self._tournaments[tid]
-        in_play = tables_in_play(t)
-        try:
-            t.apply(body, now)
-        except HubError:
-            raise  # refused: nothing changed, nothing stored
-        except Exception:
-            self._rebuild(tid)
-            raise
-        try:
-            self._store(tid, body, now, by)
-        except BaseException:
-            self._rebuild(tid)
-            raise
-        self._stored(tid, [(body, now)])
-        self.tables.index(t)
-        self.tables.release(self._tournaments, in_play - tables_in_play(t), by or "director")
+        trial = self._tournaments[tid].trial()
+        trial.apply(body, now)
+        self._commit(tid, trial, [body], now, by)
 
     def _stored(self, tid: str, items: list[tuple[JSONDict, float]]) -> None:
         """Bookkeeping once entries are stored: the copy kept for a rebuild and the
@@ -361,14 +363,6 @@ class TournamentService:
         self._since_snapshot += len(items)
         if self._since_snapshot >= SNAPSHOT_EVERY:
             self.snapshot()
-
-    def _rebuild(self, tid: str) -> None:
-        items = self._entries[tid]
-        t = Tournament.create(tid, items[0][0], items[0][1])
-        for body, at in items[1:]:
-            t.apply(body, at)
-        self._tournaments[tid] = t
-        self._version += 1
 
     def export(self, tid: str) -> JSONDict:
         """The tournament as a file a new hub loads (:meth:`load`): its entries in order."""
@@ -392,11 +386,7 @@ class TournamentService:
             t = Tournament.create(tid, entries[0], at)
             for body in entries[1:]:
                 t.apply(body, at)  # raises before anything is stored
-            self.writer.write([Entry.new(SOURCE, {"tournament": tid, "entry": body}, at=at)
-                               for body in t.log])
-            self._tournaments[tid] = t
-            self._stored(tid, [(body, at) for body in t.log])
-        self._changed(tid)
+            self._commit(tid, t, list(t.log), at, None)
         return self.view(tid)
 
     def launch_preview(self, tid: str) -> JSONDict:
@@ -439,8 +429,6 @@ class TournamentService:
                 self._submit(tid, result_entry(t, mid, table_id, *found), "table")
             except HubError as err:
                 log.warning("table %s: result refused: %s", table_id, err)
-                return
-        self._changed(tid)
 
     def catch_up(self) -> None:
         """Report the results of tables that ended while nobody was listening, and
@@ -487,33 +475,3 @@ class TournamentService:
             except Exception:  # noqa: BLE001 - the follower must survive anything
                 log.exception("tournament follower")
                 time.sleep(0.5)
-
-    def _changed(self, tid: str) -> None:
-        if self.hub is not None:  # on the hub's change feed: the live stream of every page
-            with self._lock:
-                entries = self._tournaments[tid].applied if tid in self._tournaments else 0
-            self.hub.feed.changed([{"kind": "tournament", "tournament": tid, "entries": entries}])
-        for listener in list(self.listeners):
-            try:
-                listener(tid)
-            except Exception:  # noqa: BLE001 - a listener must not break a submit
-                log.exception("tournament listener")
-
-
-_SERVICES: dict[int, TournamentService] = {}
-_SERVICES_LOCK = threading.Lock()
-
-
-def service_for(hub: TableHub, *, follows_log: bool = False) -> TournamentService:
-    """The one service of a hub (created, and its feed follower started, on first use);
-    ``follows_log`` for a read-only replica (it reads on the log, writes nothing)."""
-    with _SERVICES_LOCK:
-        for key, other in list(_SERVICES.items()):  # forget the services of closed hubs
-            if other._thread is not None and not other._thread.is_alive():
-                del _SERVICES[key]
-        service = _SERVICES.get(id(hub))
-        if service is None or service.hub is not hub:
-            service = _SERVICES[id(hub)] = TournamentService(
-                hub.store, hub, create_tables=not follows_log, follows_log=follows_log)
-            service.start()
-        return service

@@ -65,8 +65,7 @@ def run(players: int, fmt: str, *, game: str = "trigono", seats: int = 2, statio
     rng = random.Random(seed)
     hub = Hub(db, settle_s=SETTLE_S)
     hub.start()
-    service = TournamentService(hub.store, hub)
-    service.start()
+    service = hub.tournaments
     try:
         tid = service.create({"name": f"Simulation {fmt}", "game": game, "format": fmt, "seats": seats,
                               "pool_size": max(4, seats), "rounds": rounds, "seed": seed,
@@ -87,8 +86,7 @@ def run(players: int, fmt: str, *, game: str = "trigono", seats: int = 2, statio
             print(f"tournament {tid} kept in {db}: trigono export {tid} --db {db}", file=out, flush=True)
         return view
     finally:
-        service.close()
-        hub.close()
+        hub.close()  # and its tournaments
 
 
 class _Calls:

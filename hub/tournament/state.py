@@ -77,6 +77,7 @@ from hub.tournament.model import (
 ENTRY_TYPES = ("create", "register", "check_in", "withdraw", "station", "start", "round",
                "redraw", "call", "uncall", "result", "correct", "forfeit")
 RESULT_ENTRIES = ("result", "correct", "forfeit")
+POOL_STAGES = ("pools", "playoff")  # the matches the pools' outcome is computed from
 Handler = Callable[["Tournament", Mapping[str, Any], float], None]
 EMPTY = ""  # a bracket slot nobody fills (a bye)
 
@@ -130,8 +131,14 @@ class Tournament:
             t.apply(body)
         return t
 
+    def trial(self) -> Tournament:
+        """A copy to try entries on (before they are stored, a correction's
+        consequences): the log's entries are shared, never changed once appended."""
+        return copy.deepcopy(self, {id(self.log): list(self.log)})
+
     def apply(self, body: Mapping[str, Any], at: float = 0.0) -> None:
-        """Apply one entry; raise (changing nothing) when it is malformed or not allowed now."""
+        """Apply one entry; raise (changing nothing) when it is malformed or not allowed now.
+        Only the tournament writes its :attr:`status` and its cache key :attr:`revision`."""
         if not isinstance(body, Mapping):
             raise BadInputError("an entry is an object")
         kind = body.get("type")
@@ -139,9 +146,8 @@ class Tournament:
             raise BadInputError(f"type: expected one of {', '.join(ENTRY_TYPES[1:])}")
         HANDLERS[kind](self, body, at)
         touched = self.matches.get(str(body.get("match")))
-        if kind in ("withdraw", "start") or (kind in RESULT_ENTRIES and touched is not None
-                                             and touched.stage in ("pools", "playoff")):
-            self.revision += 1
+        if kind in ("withdraw", "start") or (kind in RESULT_ENTRIES and touched is not None):
+            self._outcome_changed(touched)
         self.resolve()
         self.log.append(copy.deepcopy(dict(body)))  # the caller's object may change later
         self.applied += 1
@@ -375,18 +381,34 @@ class Tournament:
         if m.status not in ("ready", "called"):
             raise RefusedError(f"match {m.number} is {m.status}: use a correction", "tour_match_use_correction",
                                number=m.number, match_status=m.status)
-        m.ranking, m.scores = self.ranking_for(m, body)
+        self.rerank(m, *self.ranking_for(m, body))
         table = body.get("table")
         if isinstance(table, str):
             m.table = table
         m.status = "done"
 
+    def _outcome_changed(self, m: Match | None) -> None:
+        """The pools' outcome (cached by :attr:`revision`) is to be computed again after
+        a change to ``m`` (None: to the players), unless ``m`` cannot change it (a
+        bracket's or a Swiss round's match: recomputing at each of those cost a 128-player
+        ABC event most of its time)."""
+        if m is None or m.stage in POOL_STAGES:
+            self.revision += 1
+
+    def rerank(self, m: Match, ranking: Ranking, scores: dict[str, float]) -> None:
+        """Set a match's ranking and scores (a result, a correction, or the trial of one
+        in :func:`corrections.dependents`)."""
+        m.ranking, m.scores = ranking, scores
+        self._outcome_changed(m)
+
     def reset(self, m: Match) -> None:
         """A started bracket match whose players are no longer those its sources give
         (a correction upstream): back to waiting, its result and station forgotten;
-        :meth:`resolve` fills it again."""
+        :meth:`resolve` fills it again (and the pools' outcome is computed again: a
+        reset AB/ABC pool game changes it)."""
         m.status, m.players, m.ranking, m.scores = "waiting", (), (), {}
         m.station, m.table, m.forfeits, m.bye = None, None, (), False
+        self._outcome_changed(m)
 
     def _forfeit(self, m: Match, player: str) -> None:
         m.forfeits = (*m.forfeits, player)

@@ -19,6 +19,7 @@ from engines.records import replay
 from hub.errors import ConflictError, HubError
 from hub.log.changes import ChangeFeed
 from hub.log.store import EventStore
+from hub.log.writer import LogWriter
 from hub.tables.layout import hexagon
 from hub.tournament.model import JSONDict, Station
 from hub.tournament.state import Tournament
@@ -31,8 +32,10 @@ class TableHub(Protocol):
 
     store: EventStore
     feed: ChangeFeed
-    """The hub's change feed: a tournament announces its changes there too (the web's
-    live stream carries them to the tournament pages)."""
+    """The hub's change feed, which the service follows (a table's game ends)."""
+    writer: LogWriter
+    """The hub's one door into its log: a tournament entry is stored, applied and
+    announced (on :attr:`feed`: the web's live stream) through it, under the hub's lock."""
 
     def create_table(self, game: str, *, options: Mapping[str, Any] | None = None,
                      seats: list[Any] | None = None, boards: list[Any] | None = None,

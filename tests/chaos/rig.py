@@ -86,7 +86,7 @@ class Boards:
     a random hole every ``period_s`` (real time) while :meth:`play` runs."""
 
     def __init__(self, workdir: Path, serial: list[str], mqtt: list[str],
-                 broker: AuthBroker | None, seed: int = 1) -> None:
+                 broker: AuthBroker | None, seed: int = 1, resend_ms: int | None = None) -> None:
         self.rng = random.Random(seed)
         self.boards: dict[str, SimBoard] = {}
         self.paths: dict[str, Path] = {}
@@ -98,6 +98,10 @@ class Boards:
             self.boards[name] = SimBoard(name, HOLES, workdir / f"unused-{name}", speed=1.0,
                                          mqtt_broker=(broker.host, broker.port),
                                          mqtt_login=(name, broker.password(name)))
+        if resend_ms is not None:  # the firmware's resend_ms threshold, as a board's config sets it
+            for sim in self.boards.values():
+                with sim._lock:
+                    sim.node.th["resend_ms"] = resend_ms
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 

@@ -25,15 +25,22 @@ pytestmark = [pytest.mark.chaos, pytest.mark.mqtt]
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def start_hub(broker: AuthBroker, user: str, board: str, table: str, db: Path) -> subprocess.Popen[str]:
+def spawn_hub(broker: AuthBroker, user: str, board: str, table: str, db: Path) -> subprocess.Popen[str]:
     spec = {"id": table, "game": "trigono", "seats": ["Ana", "Ben"], "boards": [board], "seed": 3}
     args = [sys.executable, "-m", "hub", "hub", "--mqtt", f"{broker.host}:{broker.port}",
             "--mqtt-user", user, "--mqtt-password-file", str(broker.password_file(user)),
             "--db", str(db), "--settle", "0.02", "--table", json.dumps(spec)]
-    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    return subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+
+
+def ready(proc: subprocess.Popen[str]) -> subprocess.Popen[str]:
     assert proc.stdout is not None
     assert json.loads(proc.stdout.readline())["hub"] == "ready"
     return proc
+
+
+def start_hub(broker: AuthBroker, user: str, board: str, table: str, db: Path) -> subprocess.Popen[str]:
+    return ready(spawn_hub(broker, user, board, table, db))
 
 
 def stop(proc: subprocess.Popen[str], sig: int = signal.SIGTERM) -> None:
@@ -56,8 +63,9 @@ def test_two_hubs_on_one_broker_one_sigkilled_lose_nothing_24_2(tmp_path: Path) 
     broker = AuthBroker(tmp_path / "broker", ["B1", "B2"], hubs=["hubA:B1", "hubB:B2"])
     broker.start()
     db_a, db_b = tmp_path / "a.db", tmp_path / "b.db"
-    hub_a = start_hub(broker, "hubA", "B1", "t1", db_a)
-    hub_b = start_hub(broker, "hubB", "B2", "t2", db_b)
+    # the two hubs start side by side (each waits for its own ready line)
+    hub_a, hub_b = (ready(p) for p in [spawn_hub(broker, "hubA", "B1", "t1", db_a),
+                                        spawn_hub(broker, "hubB", "B2", "t2", db_b)])
     b1 = MqttBoard("B1", broker.host, broker.port, login=("B1", broker.password("B1")))
     b2 = MqttBoard("B2", broker.host, broker.port, login=("B2", broker.password("B2")))
     # Like the firmware, each board resends what is not acknowledged (a hub's first

@@ -12,8 +12,7 @@ import pytest
 from engines.triominos import TriominosGame
 from engines.triominos.bot import greedy_choose
 from hub.facade import Hub
-from tests.web.conftest import (  # noqa: F401  (fixtures: browser, hub, server)
-    browser,
+from tests.web.conftest import (  # noqa: F401  (fixtures: hub, server; browser is tests/conftest.py's)
     hub,
     new_page,
     server,

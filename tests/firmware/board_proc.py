@@ -89,6 +89,18 @@ class BoardProcess:
     def send(self, msg: dict[str, Any]) -> None:
         self.write(protocol.encode_line(msg))
 
+    def wait_selftests(self, count: int, timeout: float = 60.0) -> None:
+        """Until the board has finished ``count`` self-tests (its boot one: one per hole
+        with an emitter), asking for a health message until one says so: scripted edges
+        that came during a self-test would be taken for its own, however slow the machine."""
+        boot = self.events("hello")[0]["boot"]
+        deadline = time.monotonic() + timeout
+        while not any(m["type"] == "health" and m["counters"]["selftests"] >= count
+                      for m in self.messages()):
+            assert time.monotonic() < deadline, f"self-tests not done: {self.messages()[-3:]}"
+            self.send(protocol.command(boot, "health"))
+            time.sleep(0.05)
+
     def exited(self, timeout: float) -> int | None:
         assert self.proc is not None
         try:

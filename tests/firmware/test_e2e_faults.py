@@ -123,7 +123,7 @@ def test_modulated_38khz_beams_pass_the_selftest_and_count_drops(tmp_path: Path)
     board.start()
     try:
         board.wait(lambda: hellos(board))
-        time.sleep(0.3)  # the boot self-test (emitter PWM duty 0, then 50 %)
+        board.wait_selftests(2)  # the boot self-test (emitter PWM duty 0, then 50 %)
         board.script(DROP_BIG, GAP, DROP_SMALL_2MS, GAP)
         board.wait(lambda: len(board.events("drop")) >= 2)
         assert not board.events("fault"), board.events("fault")
@@ -158,7 +158,7 @@ def test_the_esp32_board_counts_edges_in_pcnt_units_and_classifies_them(tmp_path
     board.start()
     try:
         board.wait(lambda: hellos(board))
-        time.sleep(0.3)  # the boot self-test: the emitters' edges are counted too, and ignored
+        board.wait_selftests(2)  # the boot self-test: the emitters' edges are counted too, and ignored
         board.script(DROP_BIG, GAP, DROP_SMALL_2MS, GAP, [[0, 7, 1], [80, 7, 0]], GAP)
         board.wait(lambda: len(board.events()) >= 4)
         assert [(e["type"], e.get("hole") or e.get("button")) for e in board.events()[1:4]] == [

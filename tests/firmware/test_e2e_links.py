@@ -90,5 +90,8 @@ def test_a_broken_broker_link_never_stalls_the_loop_and_loses_nothing(
     hub.wait(lambda: {e["seq"] for e in hub.events} >= {1, 2, 3, 4}, timeout=60)
     stall = max(h["counters"]["loop_max_ms"] for h in healths(board))
     print(f"{kind}: longest loop stall {stall} ms")
-    assert stall < 500, stall  # umqtt.simple blocked the loop for the whole fault
+    # umqtt.simple blocked the loop for the whole fault (>= 1.5 x keepalive = 3 s); a loop
+    # that never blocks still stalls now and then on a loaded machine (559 ms seen beside
+    # the full suite on 2 cores), so the guard sits between the two
+    assert stall < 2000, stall
     board.wait(lambda: healths(board)[-1]["counters"]["acked"] >= 4, timeout=60)

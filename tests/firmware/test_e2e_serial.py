@@ -82,13 +82,19 @@ def test_serial_link_lines_out_acks_in(tmp_path: Path) -> None:
     board = SerialBoard(tmp_path / "board")
     try:
         board.wait(1)
-        time.sleep(0.3)  # the boot self-test (2 x 20 ms) is over
+        boot = board.messages[0]["boot"]
+        deadline = time.monotonic() + 60
+        while not any(m["type"] == "health" and m["counters"]["selftests"] >= 1 for m in board.messages):
+            assert time.monotonic() < deadline, board.messages[-3:]  # the boot self-test (2 x 20 ms)
+            board.send(protocol.command(boot, "health"))
+            time.sleep(0.05)
         board.script(DROP_BIG, GAP, DROP_SMALL_2MS)
         board.wait(3)
         assert sorted(set(board.events())) == [("drop", 2), ("drop", 3), ("hello", 1)], (board.messages, board.junk)
-        time.sleep(1.0)  # no ack yet: the board resends (resend_ms 300, backing off)
-        assert len(board.events()) > 3
-        boot = board.messages[0]["boot"]
+        deadline = time.monotonic() + 30  # no ack yet: the board resends (resend_ms 300, backing off)
+        while len(board.events()) <= 3:
+            assert time.monotonic() < deadline, board.events()
+            time.sleep(0.05)
         board.send(protocol.ack(boot, 3))
         deadline = time.monotonic() + 5
         while not any(m["type"] == "health" and m["counters"]["acked"] == 3 for m in board.messages):

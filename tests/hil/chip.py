@@ -43,6 +43,9 @@ IMAGE_FILES = {"pico": "RPI_PICO-v1.28.0.uf2", "pico_w": "RPI_PICO_W-v1.28.0.uf2
 TIMER_RAWL = 0x28  # the RP2040 TIMER's raw low word: what time.ticks_us() reads
 WATCHDOG_LOAD = 0x04  # the watchdog's LOAD register: written by each machine.WDT.feed()
 NS_PER_US = 1000
+# How much chip time passes between two looks at a wait's condition (Chip.wait): a few of
+# the firmware's main-loop passes, nothing it does can be missed in between.
+PREDICATE_EVERY_US = 5_000
 
 
 def images_dir() -> Path | None:
@@ -508,16 +511,24 @@ class Chip:
              timeout: float = 1200.0) -> Any:
         """Poll ``predicate`` until it is true. The budget is ``sim_s`` seconds of the chip's
         time (simulated: the same whatever the host's load), with ``timeout`` real seconds
-        as a last resort; AssertionError with the console's tail when either runs out."""
+        as a last resort; AssertionError with the console's tail when either runs out.
+        ``predicate`` is asked again only once the chip has run ``PREDICATE_EVERY_US`` more:
+        asked every 50 ms of host time, a predicate reading the hub's database cost the
+        host more CPU the more loaded it was (the chip runs 20-70x slower than real time
+        then), CPU taken from the emulator thread."""
         until_us = self.now_us() + sim_s * 1e6
         deadline = time.monotonic() + timeout
+        asked_us = -PREDICATE_EVERY_US
         while True:
-            got = predicate()
-            if got:
-                return got
+            now_us = self.now_us()
+            if now_us - asked_us >= PREDICATE_EVERY_US or now_us > until_us:
+                asked_us = now_us
+                got = predicate()
+                if got:
+                    return got
             if self.device.simulator.engine_room_error is not None:
                 raise AssertionError("the emulator crashed") from self.device.simulator.engine_room_error
-            if self.now_us() > until_us or time.monotonic() > deadline:
+            if now_us > until_us or time.monotonic() > deadline:
                 raise AssertionError(f"no {what or predicate} within {sim_s} s of chip time (now "
                                      f"{self.now_us() / 1e6:.2f} s); console:\n{self.text()[-3000:]}")
             time.sleep(0.05)

@@ -26,11 +26,17 @@ BOARD = "H1"
 STUCK_MS = 400
 JOURNAL_AFTER_MS = 200
 WATCHDOG_MS = 800
+# The main loop's period, longer than the deployed 2 ms: each pass costs the emulated chip
+# ~1.4 ms of work, so at 2 ms it is busy half the time and every simulated second costs ~20 s
+# of host CPU; at 10 ms it sleeps (WFE, skipped by the emulator) ~88 % of the time and costs
+# ~5 s. Nothing checked here depends on the period: edges are timestamped by the GPIO
+# interrupts (the pulse test), and every threshold is >= 30 ms.
+POLL_MS = 10
 CFG: dict[str, Any] = {
     "board": BOARD, "port": "rp2",
     "holes": [{"name": "big", "beams": [2, 3], "emitter": 4}, {"name": "small", "beams": [6], "emitter": 8}],
     "links": ["serial"],
-    "thresholds": {"resend_ms": 300, "selftest_every_s": 0, "stuck_ms": STUCK_MS,
+    "thresholds": {"resend_ms": 300, "selftest_every_s": 0, "stuck_ms": STUCK_MS, "poll_ms": POLL_MS,
                    "journal_after_ms": JOURNAL_AFTER_MS, "watchdog_ms": WATCHDOG_MS},
 }
 EVENTS = ("drop", "bounce", "blocked", "cleared")

@@ -27,15 +27,22 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class WebProcess:
+    """``python -m web --read-only``, started at once; :meth:`ready` waits for its address
+    (so several start side by side, as an event's dashboards do)."""
+
     def __init__(self, db: str) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "web", "--db", db, "--read-only", "--host", "127.0.0.1",
              "--port", str(free_port()), "--password", "pw"],
             cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        self.url = ""
+
+    def ready(self) -> WebProcess:
         assert self.proc.stdout is not None
         ready, _, _ = select.select([self.proc.stdout], [], [], 60)
         assert ready, "python -m web --read-only did not start"
         self.url = json.loads(self.proc.stdout.readline())["web"].rstrip("/")
+        return self
 
     def get(self, path: str) -> Any:
         with urllib.request.urlopen(self.url + path, timeout=10) as response:
@@ -62,10 +69,12 @@ class WebProcess:
 @pytest.fixture
 def webs(pg_url: str) -> Iterator[list[WebProcess]]:
     Hub(open_store(pg_url)).close()  # the store exists before the readers open it
-    procs = [WebProcess(pg_url) for _ in range(2)]
-    yield procs
-    for p in procs:
-        p.stop()
+    procs = [WebProcess(pg_url) for _ in range(2)]  # both start together: one signing key
+    try:
+        yield [p.ready() for p in procs]
+    finally:
+        for p in procs:
+            p.stop()
 
 
 def stream_lines(web: WebProcess, lines: list[str], stop: threading.Event) -> None:

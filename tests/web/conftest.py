@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -97,23 +96,9 @@ def serial_board(hub: Hub, tmp_path: Path, board: str = "B1") -> Any:
 
 
 # -- real browser (Chromium through Playwright) ------------------------------------------
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+# `browser` (one Chromium per worker, the test's contexts closed after it) is in tests/conftest.py.
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 BROWSER_PASSWORD = "pw-browser"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: scripts/test installs Debian's chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture
@@ -142,6 +127,58 @@ def login_page(page: Any, server: ServerHandle, next_path: str) -> None:
     page.fill("input[name=password]", BROWSER_PASSWORD)
     page.click("form button[type=submit]")
     page.wait_for_url(f"{server.url}{next_path}")
+
+
+# What a page still has to do before its DOM is final: fetches (and reading their bodies)
+# under way, timers due within half a second (a debounced redraw), and, once it opened the
+# live stream, the stream's first snapshot handled. Added before the page's own scripts
+# (through the DevTools protocol: the page's CSP does not apply), it wraps fetch,
+# setTimeout and EventSource without changing what they do.
+SETTLE_PROBE = """(() => {
+  let busy = 0;
+  const done = () => { busy -= 1; };
+  const fetch0 = window.fetch;
+  window.fetch = function (...args) {
+    busy += 1;
+    return fetch0.apply(this, args).then((response) => {
+      for (const read of ["json", "text"]) {
+        const body = response[read].bind(response);
+        response[read] = () => { busy += 1; return body().finally(done); };
+      }
+      return response;
+    }).finally(done);
+  };
+  const setTimeout0 = window.setTimeout, clearTimeout0 = window.clearTimeout;
+  const soon = new Set();
+  window.setTimeout = function (fn, ms, ...args) {
+    if (!(Number(ms || 0) < 500) || typeof fn !== "function") return setTimeout0(fn, ms, ...args);
+    const id = setTimeout0((...a) => { soon.delete(id); fn(...a); }, ms, ...args);
+    soon.add(id);
+    return id;
+  };
+  window.clearTimeout = function (id) { soon.delete(id); return clearTimeout0(id); };
+  let streams = 0, snapshots = 0;
+  const EventSource0 = window.EventSource;
+  window.EventSource = class extends EventSource0 {
+    constructor(...args) {
+      super(...args);
+      streams += 1;
+      this.addEventListener("snapshot", () => { snapshots += 1; }, { once: true });
+    }
+  };
+  window.__settled = () => document.readyState === "complete" && busy === 0 && soon.size === 0
+    && (streams === 0 || snapshots > 0);
+})();"""
+
+
+def watch_settling(page: Any) -> None:
+    """From the next navigation on, ``wait_settled(page)`` can tell when the page is drawn."""
+    page.add_init_script(SETTLE_PROBE)
+
+
+def wait_settled(page: Any) -> None:
+    """Until the page's DOM is final (see SETTLE_PROBE): the condition, not a pause."""
+    page.wait_for_function("() => window.__settled()", timeout=20_000)
 
 
 def shot(page: Any, name: str) -> None:

@@ -4,6 +4,7 @@ waitress beside a real hub, with sensor events arriving over a real serial link
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -97,10 +98,14 @@ def test_big_screen_rotates_and_overlay_shows_hands(browser: Any, hub: Hub, serv
     hub.create_table("trigono", seats=["Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo"],
                      options={"boards": hexagon_boards()}, seed=4, table_id="hex")
     page = new_page(browser, locale="fr-FR", width=1920, height=1080)
+    page.clock.install()  # the rotation's timer on a clock the test drives: no 3 s of real time
     page.goto(server.url + "/big?every=3")
-    first = page.locator("#tables article").get_attribute("data-table", timeout=10_000)
+    page.locator("#tables article").wait_for(timeout=10_000)
+    page.clock.pause_at(page.evaluate("Date.now()") + 100)  # from here the screen turns only when told
+    first = page.locator("#tables article").get_attribute("data-table")
     shot(page, "big-screen.png")
     other = "hex" if first == "t1" else "t1"
+    page.clock.run_for(5_100)  # one period (?every=3 is held to the 5 s floor: web/dashboard.py)
     page.wait_for_selector(f"#tables article[data-table={other}]", timeout=10_000)
     if other == "hex":
         assert page.locator("svg.layout .jackpot").count() == 1  # T20
@@ -155,3 +160,14 @@ def test_play_page_fallback_renderer_plays_a_move(browser: Any, hub: Hub, server
     assert hub.table_view("g1")["state"]["log"][0]["player"] == to_move
     shot(player, "play.png")
     assert player.js_errors == []
+
+
+def test_the_workers_chromium_is_shared_clean_and_leaves_asyncio_free(chromium: Any) -> None:
+    """Between browser tests (tests/conftest.py): no context of an earlier test is left
+    open, and ``asyncio.run`` works in this thread (a doctest of web/wsgi_bridge.py uses
+    it), which Playwright's sync API would refuse while it holds its loop."""
+    async def answer() -> int:
+        return 42
+
+    assert chromium.is_connected() and chromium.contexts == []
+    assert asyncio.run(answer()) == 42

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from hub.facade import Hub
-from tests.web.conftest import login_page, new_page
+from tests.web.conftest import login_page, new_page, wait_settled, watch_settling
 from web.server import ServerHandle
 
 pytestmark = pytest.mark.browser
@@ -26,7 +26,7 @@ def violations(page: Any, url: str, ready: str) -> list[str]:
     page.js_errors.clear()
     page.goto(url)
     page.locator(ready).first.wait_for(state="attached")
-    page.wait_for_timeout(300)  # let the live stream's first frames render
+    wait_settled(page)  # the live stream's first snapshot drawn, the page's fetches answered
     found: list[str] = page.evaluate("window.__cspViolations")
     return found + [e for e in page.js_errors if "Content Security Policy" in e]
 
@@ -38,6 +38,7 @@ def test_no_page_violates_the_content_security_policy(browser: Any, hub: Hub, se
     hub.create_table("trike", seats=["Ana", "Ben"], seed=5, table_id="g3")
     page = new_page(browser)
     page.add_init_script(WATCH_CSP)
+    watch_settling(page)
     pages = {
         "/": "article[data-table=t1]",
         "/big": "main",

@@ -12,7 +12,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from hub.facade import Hub  # noqa: E402
-from hub.tournament.service import service_for  # noqa: E402
 from tests.web.conftest import BROWSER_PASSWORD, CHROMIUM  # noqa: E402
 from web.server import start_server  # noqa: E402
 
@@ -33,7 +32,7 @@ def main(out: Path, pages: list[str]) -> None:
     out.mkdir(parents=True, exist_ok=True)
     hub = Hub(":memory:", settle_s=0.05, bot_budget_s=0.05)
     hub.start()
-    svc = service_for(hub)
+    svc = hub.tournaments
     rng = random.Random(4)
 
     def play(tid: str, until: str | None) -> None:

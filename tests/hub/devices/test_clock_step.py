@@ -39,15 +39,15 @@ def rig(tmp_path: Path) -> Iterator[tuple[Hub, PtyBoard]]:
 
 
 def count_ticks(hub: Hub, monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """How many timer ticks ran (a spy on Hub.tick: the timer thread calls it)."""
+    """How many timer ticks ran (a spy on IngestLoop.tick: the timer thread calls it)."""
     ticks = [0]
-    tick = hub.tick
+    tick = hub.ingest_loop.tick
 
     def counted(now: float) -> bool:
         ticks[0] += 1
         return tick(now)
 
-    monkeypatch.setattr(hub, "tick", counted)
+    monkeypatch.setattr(hub.ingest_loop, "tick", counted)
     return ticks
 
 

@@ -10,6 +10,7 @@ import pytest
 from hub.errors import BadInputError, UnknownTableError
 from hub.log.sqlite import SqliteStore
 from hub.log.store import Entry
+from hub.log.writer import LogWriter
 from hub.tables import tableset
 from hub.tables.spec import TableSpec
 from hub.tables.tableset import TableSet
@@ -34,7 +35,7 @@ def land(tables: TableSet, table_id: str, where: str) -> None:
 def test_a_restart_rebuilds_tables_from_snapshot_and_later_entries(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tableset, "SNAPSHOT_EVERY", 3)
-    tables = TableSet(SqliteStore(tmp_path / "hub.db"))
+    tables = TableSet(LogWriter(SqliteStore(tmp_path / "hub.db"), None))
     create(tables, "t1")
     for where in ("floor", "board:B1", "floor", "floor"):
         land(tables, "t1", where)
@@ -43,7 +44,7 @@ def test_a_restart_rebuilds_tables_from_snapshot_and_later_entries(
     assert tables.snapshot_due() == 1 and tables.store.snapshot("t1") is not None
     assert tables.snapshot_due() == 0
     tables.store.close()
-    again = TableSet(SqliteStore(tmp_path / "hub.db"))
+    again = TableSet(LogWriter(SqliteStore(tmp_path / "hub.db"), None))
     assert again.restore() == {"t1B1": "t1"}
     assert again["t1"].view() == view
     with pytest.raises(UnknownTableError):
@@ -51,7 +52,7 @@ def test_a_restart_rebuilds_tables_from_snapshot_and_later_entries(
 
 
 def test_a_finished_table_restarts_dormant_and_loads_when_opened_T18(tmp_path: Path) -> None:
-    tables = TableSet(SqliteStore(tmp_path / "hub.db"))
+    tables = TableSet(LogWriter(SqliteStore(tmp_path / "hub.db"), None))
     create(tables, "t1", palets_per_player=2, rounds_to_win=1)
     for where in ("floor", "B1.small", "floor"):  # Ben wins (T14): a final snapshot
         land(tables, "t1", where)
@@ -60,7 +61,7 @@ def test_a_finished_table_restarts_dormant_and_loads_when_opened_T18(tmp_path: P
     view = tables["t1"].view()
     tables.snapshot_changed()
     tables.store.close()
-    again = TableSet(SqliteStore(tmp_path / "hub.db"))
+    again = TableSet(LogWriter(SqliteStore(tmp_path / "hub.db"), None))
     again.restore()
     assert again.is_dormant("t1") and again.is_over("t1") and len(again) == 2
     assert [s["id"] for s in again.summaries()] == ["t1", "t2"]
@@ -70,7 +71,7 @@ def test_a_finished_table_restarts_dormant_and_loads_when_opened_T18(tmp_path: P
 
 
 def test_a_create_the_engine_refuses_stores_nothing(tmp_path: Path) -> None:
-    tables = TableSet(SqliteStore(tmp_path / "hub.db"))
+    tables = TableSet(LogWriter(SqliteStore(tmp_path / "hub.db"), None))
     spec = TableSpec.build("trigono", seats=[f"P{k}" for k in range(9)], boards=["B1"])
     with pytest.raises(BadInputError):  # T3: at most 4 players per board
         tables.create("t1", spec.entry_body(1, 1.0), 100.0)
@@ -81,7 +82,7 @@ def test_a_busy_table_is_snapshotted_at_once_past_the_cap(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tableset, "SNAPSHOT_EVERY", 2)
     monkeypatch.setattr(tableset, "SNAPSHOT_CAP", 4)
-    tables = TableSet(SqliteStore(tmp_path / "hub.db"))
+    tables = TableSet(LogWriter(SqliteStore(tmp_path / "hub.db"), None))
     create(tables, "t1")
     for where in ("floor", "floor", "floor"):
         land(tables, "t1", where)

@@ -6,7 +6,10 @@ configuration. A bad line is counted against the board last seen on that port, l
 (rate-limited, :mod:`hub.devices.rejects`) and dropped. A port that goes away (cable pulled,
 board reset) is closed, its boards are reported ``lost``, and it is reopened when the
 device node comes back. Opening a port keeps what is waiting in its input: those are
-events a board wrote while the hub was down (pyserial flushes it by default).
+events a board wrote while the hub was down (pyserial flushes it by default). A port is
+opened exclusively (``flock``): a second hub on the same port waits until the first lets
+it go, rather than reading half of the board's lines (a hub left running by a killed test
+run once took the hello of every later test whose pty got its number).
 """
 
 from __future__ import annotations
@@ -117,7 +120,9 @@ class SerialTransport(Transport):
 
     def _open(self, port: _Port) -> bool:
         try:
-            port.handle = KeepInputSerial(port.path, self.baudrate, timeout=READ_TIMEOUT_S)
+            # exclusive: an advisory lock (flock) on the port, so a second hub process
+            # cannot open it too — two readers of one tty each take a share of its lines.
+            port.handle = KeepInputSerial(port.path, self.baudrate, timeout=READ_TIMEOUT_S, exclusive=True)
         except (serial.SerialException, OSError):
             return False
         port.opens += 1

@@ -10,6 +10,7 @@ replay of the log from nothing (R1) — so nothing was applied twice or skipped.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import random
@@ -41,6 +42,15 @@ def table_spec(n: int, board: str) -> dict[str, Any]:
             "seed": n, "options": {"first": "Ana", "palets_per_player": 60}}
 
 
+def _die_with_parent() -> None:
+    """In the hub's child before exec: SIGTERM when the test process dies. A pytest
+    worker killed mid-run (a timeout, SIGKILL) never ran :meth:`HubProcess.stop`; its hub
+    lived on for hours reopening its ``--serial /dev/pts/N`` every 0.5 s, and read the
+    lines of whichever later test got that recycled pty number."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 class HubProcess:
     """``python -m hub hub`` on an event store (a SQLite file or a PostgreSQL URL), with
     serial ports and/or the auth broker; its stderr goes to ``log``."""
@@ -60,7 +70,8 @@ class HubProcess:
 
     def start(self) -> None:
         with self.log.open("a") as err:
-            self.proc = subprocess.Popen(self.args, cwd=ROOT, stdout=subprocess.PIPE, stderr=err, text=True)
+            self.proc = subprocess.Popen(self.args, cwd=ROOT, stdout=subprocess.PIPE, stderr=err, text=True,
+                                         preexec_fn=_die_with_parent)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         assert line and json.loads(line)["hub"] == "ready", self.log.read_text()

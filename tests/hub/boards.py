@@ -27,6 +27,47 @@ if TYPE_CHECKING:
 
 TICKS_MASK = (1 << 30) - 1  # ticks_us() wraps at 2**30 on MicroPython
 
+_SPOILED_PTYS: list[int] = []  # ptys another process reads: kept open so none is handed out again
+
+
+def private_pty() -> tuple[int, int]:
+    """A pseudo-terminal (master, slave fds; the slave raw) that no other process reads.
+
+    Pty numbers are recycled: a hub left running by a killed test run (``--serial
+    /dev/pts/0`` on its command line, reopened every 0.5 s while it is gone) opened the
+    next test's pty under that number and took a share of the board's lines — a hello
+    here, three bounces there — so the test waited for events that went to the other
+    process. A pty another process has open, or names on its command line (it may open it
+    any moment), is set aside (kept open, so it is not handed out again) for a fresh one."""
+    for _ in range(16):
+        master, slave = pty.openpty()
+        if not _claimed_elsewhere(os.ttyname(slave)):
+            tty.setraw(slave)
+            return master, slave
+        _SPOILED_PTYS.extend((master, slave))
+    raise RuntimeError("every pseudo-terminal handed out is claimed by another process")
+
+
+def _claimed_elsewhere(name: str) -> bool:
+    mine, wanted = str(os.getpid()), name.encode()
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or pid == mine:
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                if wanted in cmdline.read().split(b"\0"):
+                    return True
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:  # gone, or not ours to look at
+            continue
+        for fd in fds:
+            try:
+                if os.readlink(f"/proc/{pid}/fd/{fd}") == name:
+                    return True
+            except OSError:
+                continue
+    return False
+
 
 class Outbox:
     """Seq numbering and the unacked ring of one board boot."""
@@ -86,8 +127,7 @@ class PtyBoard:
         self.plug()
 
     def plug(self) -> None:
-        master, slave = pty.openpty()
-        tty.setraw(slave)
+        master, slave = private_pty()
         name = os.ttyname(slave)
         # Keep our slave fd open: with no slave open, reading the master fails with EIO.
         self.slave = slave

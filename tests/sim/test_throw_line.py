@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-import pty
 import subprocess
-import tty
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +21,7 @@ import pytest
 from hub.devices.serial_link import SerialTransport, wait_open
 from hub.facade import Hub
 from tests.firmware.mp import ROOT, tool
-from tests.hub.boards import wait_for
+from tests.hub.boards import private_pty, wait_for
 
 pytestmark = pytest.mark.micropython
 
@@ -56,8 +54,7 @@ class PtyBoard:
         (workdir / "loadcell.txt").write_text("81234 21500\n")  # tared and calibrated (fake HX711)
         self.control = workdir / "edges.jsonl"
         self.control.write_text("")
-        self.master, slave = pty.openpty()
-        tty.setraw(slave)
+        self.master, slave = private_pty()
         path.symlink_to(os.ttyname(slave))
         self.slave = slave
         micropath = [str(workdir), str(ROOT), str(ROOT / "tests" / "firmware" / "fake_machine"), ".frozen"]

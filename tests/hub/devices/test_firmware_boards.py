@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import fcntl
 import os
-import pty
 import threading
 import time
-import tty
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -31,7 +29,7 @@ from hub.devices.serial_link import SerialTransport, wait_open
 from hub.facade import Hub
 from hub.tables.wording import line
 from tests.broker import Broker
-from tests.hub.boards import wait_for
+from tests.hub.boards import private_pty, wait_for
 
 BIG_A, BIG_B, SMALL, FLOOR, BOARD = 0, 1, 2, 3, 4  # channels: beams first, then buttons
 
@@ -100,8 +98,7 @@ class PtyWire:
     """The board's end of a pseudo-terminal; the hub opens ``path`` (a symlink)."""
 
     def __init__(self, path: Path) -> None:
-        self.master, self.slave = pty.openpty()
-        tty.setraw(self.slave)
+        self.master, self.slave = private_pty()
         fcntl.fcntl(self.master, fcntl.F_SETFL, fcntl.fcntl(self.master, fcntl.F_GETFL) | os.O_NONBLOCK)
         path.symlink_to(os.ttyname(self.slave))
         self.path = path

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import threading
 import time
-import tty
 from typing import Any
 
 import pytest
@@ -16,6 +15,7 @@ from firmware.links import SerialLink
 from firmware.node import Node
 from hub.devices.serial_link import SerialTransport, wait_open
 from hub.devices.transport import Transport
+from tests.hub.boards import private_pty
 
 
 class AckingSink:
@@ -50,8 +50,7 @@ class AckingSink:
 
 @pytest.mark.slow  # 2-3 s: the fast loop stays under a minute
 def test_simulated_node_over_a_pty_is_acked_by_the_hub_serial_link() -> None:
-    master, slave = os.openpty()
-    tty.setraw(slave)
+    master, slave = private_pty()
     os.set_blocking(master, False)
 
     def read_master() -> bytes | None:
@@ -96,5 +95,24 @@ def test_simulated_node_over_a_pty_is_acked_by_the_hub_serial_link() -> None:
         assert sink.corrupt == [] and link.bad == 0
     finally:
         transport.stop()
+        os.close(master)
+        os.close(slave)
+
+
+def test_a_second_transport_cannot_open_a_port_the_first_one_reads() -> None:
+    """Two readers of one tty each take a share of its lines: the second waits instead."""
+    master, slave = private_pty()
+    name = os.ttyname(slave)
+    first, second = SerialTransport([name]), SerialTransport([name])
+    try:
+        first.start(AckingSink())
+        assert wait_open(first)
+        second.start(AckingSink())
+        assert not wait_open(second, timeout=0.7)  # it tried at least twice (REOPEN_EVERY_S)
+        first.stop()
+        assert wait_open(second)
+    finally:
+        first.stop()
+        second.stop()
         os.close(master)
         os.close(slave)

@@ -149,7 +149,8 @@ def test_R2_a_throw_then_one_more_palet_on_the_board_is_on_the_board(bench: Benc
     board.script(CROSSING, FLIGHT, [[0, "palets", 1]])
     assert wait_for(lambda: len(bench.throws()) == 1, 15), bench.view()["events"]
     assert bench.throws() == [{"player": "Ana", "to": "board:B1"}]
-    assert [e["params"]["by"] for e in bench.events("input")] == ["weight on B1"]
+    assert [(e["params"]["by"], e["params"]["device"]) for e in bench.events("input")] == [
+        ("device", {"kind": "weight", "board": "B1"})]  # the board's scale, structured (issue 31.5)
 
 
 def test_T6_a_throw_then_a_drop_is_the_drop(bench: Bench) -> None:

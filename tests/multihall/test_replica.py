@@ -97,10 +97,14 @@ def test_the_reader_follows_a_refereed_trigono_table_and_board_health(
         return len(writer.table_view("t1")["state"]["log"]) >= 2
 
     assert wait_for(refereed, timeout=30)
-    time.sleep(0.2)  # any settle window still open closes (its closing is an entry too)
-    assert wait_for(lambda: same_state(writer, reader, "t1"), timeout=30)
-    view, mirror = writer.table_view("t1"), reader.table_view("t1")
-    assert (mirror["throw"], mirror["prompts"]) == (view["throw"], view["prompts"])
+
+    def mirrored() -> bool:  # a settle window still open closes with an entry of its own:
+        # the reader follows it too (a fixed sleep here raced the timer on a loaded machine)
+        view, mirror = writer.table_view("t1"), reader.table_view("t1")
+        return same_state(writer, reader, "t1") and (
+            (mirror["throw"], mirror["prompts"]) == (view["throw"], view["prompts"]))
+
+    assert wait_for(mirrored, timeout=30)
     health = {b["board"]: b for b in reader.boards()}["B1"]
     assert health["status"] == "online" and health["last_seq"] == board.seq == 4
     assert health["received"] == 4 and health["fw"] == "test-1" and health["table"] == "t1"

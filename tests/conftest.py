@@ -53,6 +53,25 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return ChipModulesTogether(config, log)
 
 
+# The costliest units first (CPU seconds measured with TRIGONO_TEST_CPU, docs/performance.md
+# "Test suite"): xdist hands units out in collection order, and a two-minute chip module
+# handed out last leaves the other worker idle for its whole length.
+COSTLY_FIRST = ("tests/hil/test_pico_w.py", "tests/hil/test_pico.py", "tests/chaos/",
+                "tests/tournament/test_corrections.py", "tests/tournament/test_properties.py",
+                "tests/hub/devices/test_clock_step.py", "tests/tournament/test_cli.py",
+                "tests/multihall/", "tests/sim/", "tests/web/test_accessibility.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Move the tests of :data:`COSTLY_FIRST` ahead, in that order (a stable sort: the
+    same order on every worker, as xdist requires)."""
+    def rank(item: pytest.Item) -> int:
+        return next((i for i, prefix in enumerate(COSTLY_FIRST) if item.nodeid.startswith(prefix)),
+                    len(COSTLY_FIRST))
+
+    items.sort(key=rank)
+
+
 @pytest.fixture(scope="session")
 def mosquitto(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Broker]:
     """A broker for the whole session; do not stop it (use `own_mosquitto` for that)."""

@@ -56,6 +56,7 @@ def test_trigono_sim_tournament_on_simulated_boards(capsys: pytest.CaptureFixtur
     assert podium[0]["place"] == 1 and len(podium) >= 3
 
 
+@pytest.mark.slow  # a whole 16-player simulated tournament, ~2 s each: the fast loop stays under a minute; the whole suite runs it
 @pytest.mark.parametrize("spelling", [["tournament", "sim", "16"], ["sim", "--tournament", "16"]])
 def test_a_simulated_tournament_is_kept_in_its_db_and_prints_every_call(
         spelling: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

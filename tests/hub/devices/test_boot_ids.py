@@ -12,6 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from firmware import config
 from firmware.node import Node
 from firmware.outbox import MemoryStorage
@@ -128,6 +130,7 @@ def test_a_crash_told_in_the_hello_shows_on_the_boards_health(tmp_path: Path) ->
 
 
 
+@pytest.mark.slow  # two hub lives over a pty, ~5 s: the fast loop stays under a minute; the whole suite runs it
 def test_a_boot_id_reused_after_a_hub_restart_is_told_by_the_stored_hello(tmp_path: Path) -> None:
     """The hub is restarted between the two board lives, so it has not seen the first
     hello since it started: it reads the hellos stored under each boot (the event store),

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -26,6 +28,7 @@ def start_hub(db: Path) -> subprocess.Popen[str]:
     return proc
 
 
+@pytest.mark.slow  # a second hub process, ~3 s: the fast loop stays under a minute; the whole suite runs it
 def test_a_second_hub_on_the_same_sqlite_file_refuses_to_start_with_one_line(tmp_path: Path) -> None:
     db = tmp_path / "run.db"
     first = start_hub(db)

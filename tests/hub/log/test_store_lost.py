@@ -50,6 +50,7 @@ def acknowledged_are_saved(rescued: Path, acked: int) -> None:
     assert set(range(1, acked + 1)) <= seqs
 
 
+@pytest.mark.slow  # a pty board and a rescued store, ~4 s: the fast loop stays under a minute; the whole suite runs it
 def test_a_deleted_store_file_stops_the_acks_alerts_and_keeps_what_was_acknowledged_24_5(
         rig: tuple[Hub, PtyBoard, Path], caplog: pytest.LogCaptureFixture) -> None:
     hub, device, db = rig

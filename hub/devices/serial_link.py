@@ -28,6 +28,7 @@ from hub.devices.transport import DeviceSink, Transport
 MAX_BOARDS = 64  # board ids remembered (for acks) across all ports; a port has a few
 REOPEN_EVERY_S = 0.5
 READ_TIMEOUT_S = 0.05
+WRITE_TIMEOUT_S = 1.0
 
 
 class KeepInputSerial(serial.Serial):
@@ -92,15 +93,20 @@ class SerialTransport(Transport):
 
     def send(self, board: str, msg: dict[str, Any]) -> bool:
         port = self._where.get(board)
-        if port is None or port.handle is None:
+        if port is None:
             return False
         line: bytes = protocol.encode_line(msg)
-        try:
-            with port.write_lock:
+        # Under the write lock, which _close takes too: the reader thread closes a port it
+        # lost while the timer thread may be writing an ack to it, and pyserial's write on a
+        # handle closed under it raised a TypeError (its fd gone) out of the timer's tick.
+        with port.write_lock:
+            if port.handle is None:
+                return False
+            try:
                 port.handle.write(line)
-            return True
-        except (serial.SerialException, OSError):
-            return False
+                return True
+            except (serial.SerialException, OSError):
+                return False
 
     def describe(self) -> dict[str, Any]:
         return {"transport": self.name, "ports": [
@@ -122,14 +128,19 @@ class SerialTransport(Transport):
         try:
             # exclusive: an advisory lock (flock) on the port, so a second hub process
             # cannot open it too — two readers of one tty each take a share of its lines.
-            port.handle = KeepInputSerial(port.path, self.baudrate, timeout=READ_TIMEOUT_S, exclusive=True)
+            # write_timeout: a board that stops reading (its USB stack hung) fills the tty's
+            # buffer; a write then fails after a second instead of holding the write lock,
+            # and the timer thread with it, for good.
+            port.handle = KeepInputSerial(port.path, self.baudrate, timeout=READ_TIMEOUT_S,
+                                          write_timeout=WRITE_TIMEOUT_S, exclusive=True)
         except (serial.SerialException, OSError):
             return False
         port.opens += 1
         return True
 
     def _close(self, port: _Port) -> None:
-        handle, port.handle = port.handle, None
+        with port.write_lock:  # no write is under way on it (send)
+            handle, port.handle = port.handle, None
         if handle is not None:
             try:
                 handle.close()

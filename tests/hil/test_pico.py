@@ -65,7 +65,10 @@ class Rig:
         self.chip.wait(lambda: "stopped by Ctrl-C" in self.chip.text(), 1, "the firmware to stop")
 
 
-@pytest.fixture(scope="session")
+# One chip per module, not per session (tests/conftest.py keeps the module on one worker):
+# the emulator runs flat out on its own thread until it is closed, so a chip kept for the
+# session took a core and the GIL from every later test on its worker, to the end of the run.
+@pytest.fixture(scope="module")
 def pico(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Rig]:
     work = tmp_path_factory.mktemp("pico")
     chip = Chip("pico", CFG, work / "chip")

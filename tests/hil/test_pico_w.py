@@ -81,7 +81,10 @@ class Rig:
         return c.get("acked", 0) >= at_least and c.get("unacked", 1) == 0
 
 
-@pytest.fixture(scope="session")
+# One chip per module, not per session (tests/conftest.py keeps the module on one worker):
+# the emulator runs flat out on its own thread until it is closed, so a chip kept for the
+# session took a core and the GIL from every later test on its worker, to the end of the run.
+@pytest.fixture(scope="module")
 def pico_w(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Rig]:
     work = tmp_path_factory.mktemp("pico_w")
     broker = Broker(work / "mosquitto")

@@ -83,10 +83,8 @@ def run(board: str, drops: int, work: Path) -> dict[str, Any]:
         out["boot → hello at the hub (ms)"] = chip.now_us() / 1e3  # within Chip.wait's 5 ms look
         out["longest loop stall, boot to hello at the hub (ms)"] = chip.longest_stall_ms()
         # The deployed firmware again, from the REPL, with the heap probe beside its loop.
-        chip.type_in(b"\x03\x03")
-        chip.wait(lambda: "stopped by Ctrl-C" in chip.text(), 2, "the stop")
         hellos = len(log.device(BOARD, "hello"))
-        chip.type_in(HEAP_PROBE.encode() + b"\r")
+        chip.restart_at_repl(HEAP_PROBE)
         chip.wait(lambda: len(log.device(BOARD, "hello")) > hellos and heaps(chip), 15, "the probed firmware")
         out["free heap after boot (bytes)"] = heaps(chip)[-1]
         # N drops, the three holes in turn, 450 ms apart in each (past confirm_ms).

@@ -469,6 +469,16 @@ class Chip:
                 self._pump_alarm = self.device.simulator.clock.create_alarm(self._pump)
             self._pump_alarm.schedule(1_000_000)  # 1 ms of simulated time
 
+    def restart_at_repl(self, line: str) -> None:
+        """Two Ctrl-C on the USB console (the firmware leaves for the REPL, as mpremote
+        does), then ``line`` at the REPL 50 ms later on the chip's clock. The firmware's
+        watchdog (WATCHDOG_MS) keeps counting at the REPL: typed by a host thread once the
+        console said "stopped", the line came after the bite on a loaded CI machine, and
+        the chip rebooted into main.py instead of running it (the tests and
+        bench/firmware_chip.py both start the firmware again this way)."""
+        self.type_in(b"\x03\x03", then=line.encode() + b"\r", after_ms=50)
+        self.wait(lambda: "stopped by Ctrl-C" in self.text(), 1, "the firmware to stop")
+
     def type_in(self, data: bytes, then: bytes = b"", after_ms: float = 0.0) -> None:
         """Bytes into the chip's USB input as a terminal would type them (beside the hub);
         ``then`` follows ``after_ms`` of the chip's time later, scheduled on its own clock:

@@ -55,14 +55,6 @@ class Rig:
     def wait_stored(self, what: str, predicate: Any, sim_s: float = 4.0) -> Any:
         return self.chip.wait(predicate, sim_s, what)
 
-    def restart_at_repl(self, line: str) -> None:
-        """Two Ctrl-C on the USB console (the firmware leaves for the REPL, as mpremote
-        does), then ``line`` at the REPL 50 ms later on the chip's clock. The firmware's
-        watchdog (WATCHDOG_MS) keeps counting at the REPL: typed by a host thread once the
-        console said "stopped", the line came after the bite on a loaded CI machine, and
-        the chip rebooted into main.py instead of running it."""
-        self.chip.type_in(b"\x03\x03", then=line.encode() + b"\r", after_ms=50)
-        self.chip.wait(lambda: "stopped by Ctrl-C" in self.chip.text(), 1, "the firmware to stop")
 
 
 # One chip per module, not per session (tests/conftest.py keeps the module on one worker):
@@ -165,7 +157,7 @@ def test_the_outbox_journal_on_flash_survives_a_reset_nothing_lost_nothing_doubl
 def test_the_watchdog_resets_a_hung_loop_and_the_next_hello_says_so(pico: Rig) -> None:
     boots = {h["boot"] for h in pico.hellos()}
     # The firmware again, with a task that blocks the loop (a call that never returns).
-    pico.restart_at_repl("import asyncio,time;from firmware import app;exec('async def hang():\\n await "
+    pico.chip.restart_at_repl("import asyncio,time;from firmware import app;exec('async def hang():\\n await "
                      "asyncio.sleep_ms(100)\\n time.sleep(60)');app.main(tasks=[hang()])")
     # Two new boots: the firmware started from the REPL, then the one after the watchdog bit.
     new = pico.wait_stored("the hello after the watchdog", lambda: (lambda new: new if len(new) >= 2 else None)(
@@ -176,7 +168,7 @@ def test_the_watchdog_resets_a_hung_loop_and_the_next_hello_says_so(pico: Rig) -
 def test_a_crash_is_kept_in_flash_and_told_to_the_hub_in_the_next_hello(pico: Rig) -> None:
     boots = {h["boot"] for h in pico.hellos()}
     # The firmware again, with a beam read that raises (as the unix-port fault test does).
-    pico.restart_at_repl("from firmware import app,board_rp2;exec('def boom(s,c):\\n raise RuntimeError(\"boom\")');"
+    pico.chip.restart_at_repl("from firmware import app,board_rp2;exec('def boom(s,c):\\n raise RuntimeError(\"boom\")');"
                      "board_rp2.BoardBase.read_beam=boom;app.main()")
     # The firmware started from the REPL says "watchdog reset" again (the chip's reset
     # cause is still the watchdog's); the boot after the crash tells the crash.

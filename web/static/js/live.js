@@ -71,7 +71,11 @@ export function connect({ table = null, onSnapshot, onTable, onTables, onBoards,
 // taken back.
 
 const MOMENT_KEYS = { round_drawn: "announce.round_draw" };
+// A hole that took nothing (in a final the holes take nothing, T17; the target never takes:
+// the palet in it wins) is not "takes 0": the band says where the palet went.
+const HOLES = new Set(["big", "small", "jackpot"]);
 const keyOf = (moment) => (moment.kind === "final" && !moment.place ? "announce.final_choose"
+  : HOLES.has(moment.kind) && (moment.params || {}).n === 0 ? `announce.${moment.kind}_in`
   : MOMENT_KEYS[moment.kind] || `announce.${moment.kind}`);
 
 export function momentText(moment) {

@@ -24,8 +24,8 @@ from typing import Any
 
 from engines import GAMES
 from hub.errors import BadInputError, UnknownGameError
-from hub.names import player_name
 from hub.tables.layout import default_holes, place, row_boards
+from hub.tables.names import player_name
 
 JSONDict = dict[str, Any]
 SPEC_FIELDS = ("id", "game", "options", "seats", "boards", "seed", "referee")
@@ -208,7 +208,7 @@ def parse_seats(seats: Any) -> list[Seat] | None:
         unknown = [k for k in seat if k not in ("name", "bot")]
         if unknown:
             raise BadInputError(f"seat: unknown field {unknown[0]!r}")
-        name = player_name(seat.get("name"), "seat")  # NFC, nothing invisible (hub/names.py)
+        name = player_name(seat.get("name"), "seat")  # NFC, nothing invisible (hub/tables/names.py)
         out.append(Seat(name, bool(seat.get("bot", False))))
     names = [s.name for s in out]
     if len(set(names)) != len(names):

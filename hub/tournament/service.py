@@ -49,7 +49,7 @@ from typing import Any
 from hub.errors import BadInputError, ConflictError, HubError
 from hub.log.store import Entry, EventStore
 from hub.log.writer import LogWriter
-from hub.names import player_name
+from hub.tables.names import player_name
 from hub.tournament import corrections, scheduling
 from hub.tournament.model import JSONDict, UnknownTournamentError
 from hub.tournament.ratings import Rating, rate
@@ -480,7 +480,7 @@ class TournamentService:
 
 
 def checked_names(body: Mapping[str, Any]) -> JSONDict:
-    """The entry with its player's name as the hub stores names (hub/names.py: NFC, nothing
+    """The entry with its player's name as the hub stores names (hub/tables/names.py: NFC, nothing
     invisible), refused otherwise. At the door only: an entry already stored replays as
     it was written."""
     entry = dict(body)

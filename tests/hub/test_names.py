@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 
 from hub.errors import BadInputError, RefusedError
 from hub.facade import Hub
-from hub.names import look_alikes
+from hub.tables.names import look_alikes
 from hub.tournament.service import TournamentService
 from tests.web.conftest import PASSWORD_HASH, csrf_token, login
 from web import create_app

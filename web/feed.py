@@ -22,6 +22,7 @@ from typing import Any
 import orjson
 
 from hub.api import jsonlimits
+from web.readiness import board_states
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,9 @@ JSONDict = dict[str, Any]
 
 RECENT_FINISHED = 8  # finished tables a snapshot still shows (newest)
 BOARDS_EVERY_S = 1.0  # board health goes out at most this often (every message changes it)
+# Board health and board states go out under an id a viewer may already have (held back,
+# then sent under the newest id): a stream sends them whatever its cursor.
+HEALTH_KINDS = ("boards", "board_states")
 
 
 def sse_frame(event: str, data: Any, event_id: int | None = None) -> bytes:
@@ -75,7 +79,7 @@ def is_event_id(text: str) -> bool:
 @dataclass(frozen=True)
 class StreamEvent:
     id: int
-    kind: str  # "table", "table_removed", "tables", "boards", "snapshot", "tournament"
+    kind: str  # "table", "table_removed", "tables", "boards", "board_states", "snapshot", "tournament"
     table: str | None
     frame: bytes
 
@@ -98,6 +102,7 @@ class Feed:
         self._start_lock = threading.Lock()
         self._boards_pending: int | None = None  # newest board change not yet sent
         self._boards_sent_at = 0.0
+        self._states: list[JSONDict] | None = None  # the board states last pushed
         self._listeners: list[Callable[[list[StreamEvent]], None]] = []
 
     # -- life cycle ------------------------------------------------------------------
@@ -133,7 +138,7 @@ class Feed:
     def _run(self) -> None:
         while not self._stopped.is_set():
             try:
-                changes = self.hub.changes_since(self._cursor, self.poll_s)
+                changes = self.hub.changes_since(self._cursor, self._wait_s())
                 if self._stopped.is_set() or (not changes and self.hub.closed):
                     # A closed hub answers at once: asking again would spin (every app
                     # left running by a test once held a core this way).
@@ -148,6 +153,14 @@ class Feed:
                     return
                 log.exception("reading the hub's change feed failed")
                 self._stopped.wait(1.0)
+
+    def _wait_s(self) -> float:
+        """How long to wait for the hub's next change: no longer than until held-back board
+        health is due (a board that dropped out shows within a second, not two)."""
+        if self._boards_pending is None:
+            return self.poll_s
+        due_in = BOARDS_EVERY_S - (time.monotonic() - self._boards_sent_at)
+        return max(0.0, min(self.poll_s, due_in))
 
     def _encode(self, changes: Iterable[JSONDict]) -> list[StreamEvent]:
         # Several changes of one table in one batch need only its newest view.
@@ -180,7 +193,16 @@ class Feed:
         event_id, self._boards_pending = self._boards_pending, None
         self._boards_sent_at = time.monotonic()
         # Ids in the ring never go down (streams scan it from the newest end).
-        return [self._event("boards", "", max(event_id, self._last_id))]
+        event_id = max(event_id, self._last_id)
+        health = self.hub.boards()
+        events = [StreamEvent(event_id, "boards", None, sse_frame("boards", health, event_id))]
+        # Every page showing a board (the console, the table page, the big screen) follows
+        # its state; that goes to every stream, only when a state changed (issue 32.9).
+        states = board_states(health)
+        if states != self._states:
+            self._states = states
+            events.append(StreamEvent(event_id, "board_states", None, sse_frame("board_states", states, event_id)))
+        return events
 
     def _event(self, kind: str, table: str, event_id: int) -> StreamEvent:
         if kind == "table":
@@ -230,7 +252,8 @@ class Feed:
                 continue
             except Exception:  # one table's fault must not leave new viewers with none
                 log.exception("the snapshot skipped table %s", summary.get("id"))
-        return {"tables": tables, "boards": self.hub.boards()}
+        health = self.hub.boards()
+        return {"tables": tables, "boards": health, "board_states": board_states(health)}
 
     def cached_snapshot(self) -> tuple[int, bytes] | None:
         """The snapshot frame if it is still current, without asking the hub."""
@@ -327,6 +350,7 @@ def newest_per_table(events: list[StreamEvent]) -> list[StreamEvent]:
 
 
 def wanted(event: StreamEvent, table: str | None, boards: bool) -> bool:
+    """Board health only to the pages that show it (``boards``); board states to all."""
     if event.kind == "boards":
         return boards
     return table is None or event.table in (None, table)

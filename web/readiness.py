@@ -31,6 +31,16 @@ def board_state(health: JSONDict | None) -> str:
     return "online"
 
 
+def board_states(health: list[JSONDict]) -> list[JSONDict]:
+    """What every page may show of the boards: each one's state and the table binding it,
+    ``{"board", "table", "state"}`` by board id (the live feed pushes it when it changes).
+
+    >>> board_states([{"board": "A", "status": "lost", "last_seen": 3.0, "table": "t1", "corrupt": 2}])
+    [{'board': 'A', 'table': 't1', 'state': 'offline'}]
+    """
+    return [{"board": h.get("board"), "table": h.get("table"), "state": board_state(h)} for h in health]
+
+
 def table_boards(view: JSONDict, health: list[JSONDict]) -> list[JSONDict]:
     """Each board the table binds: ``{"board", "as", "state", "last_seen"}``, in layout order."""
     by_board = {h.get("board"): h for h in health}

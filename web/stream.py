@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Iterable, MutableMap
 from typing import Any, Protocol, cast
 from urllib.parse import parse_qs
 
-from web.feed import Feed, StreamEvent, is_event_id, newest_per_table, wanted
+from web.feed import HEALTH_KINDS, Feed, StreamEvent, is_event_id, newest_per_table, wanted
 
 log = logging.getLogger(__name__)
 
@@ -241,7 +241,7 @@ class StreamFanout:
             first, last = mine[0].id, mine[-1].id
             # Board health is held back up to a second and then published under the
             # newest id, which a viewer may already have: it goes out whatever the cursor.
-            boards = any(e.kind == "boards" for e in mine)
+            health = any(e.kind in HEALTH_KINDS for e in mine)
             for viewer in tuple(viewers):
                 # The common case first and inline: this loop runs once per viewer per
                 # change (docs/performance.md, Web: CPU per change per viewer).
@@ -254,12 +254,12 @@ class StreamFanout:
                             viewer.busy = True
                             self._blocked.add(viewer)
                 elif viewer.busy:
-                    viewer.hold(e for e in mine if e.id > viewer.cursor or e.kind == "boards")
+                    viewer.hold(e for e in mine if e.id > viewer.cursor or e.kind in HEALTH_KINDS)
                 elif viewer.cursor < first:
                     viewer.cursor = last
                     self._write(viewer, chunk, framed)
-                elif viewer.cursor < last or boards:  # joined in this batch, or health again
-                    fresh = b"".join(e.frame for e in mine if e.id > viewer.cursor or e.kind == "boards")
+                elif viewer.cursor < last or health:  # joined in this batch, or health again
+                    fresh = b"".join(e.frame for e in mine if e.id > viewer.cursor or e.kind in HEALTH_KINDS)
                     viewer.cursor = max(viewer.cursor, last)
                     if fresh:
                         self._write(viewer, fresh)

@@ -25,6 +25,7 @@ from typing import Any
 from engines import GAMES
 from hub.errors import BadInputError, UnknownGameError
 from hub.tables.layout import default_holes, place, row_boards
+from hub.tables.names import player_name
 
 JSONDict = dict[str, Any]
 SPEC_FIELDS = ("id", "game", "options", "seats", "boards", "seed", "referee")
@@ -207,9 +208,7 @@ def parse_seats(seats: Any) -> list[Seat] | None:
         unknown = [k for k in seat if k not in ("name", "bot")]
         if unknown:
             raise BadInputError(f"seat: unknown field {unknown[0]!r}")
-        name = seat.get("name")
-        if not isinstance(name, str) or not name:
-            raise BadInputError("seat: name must be a non-empty string")
+        name = player_name(seat.get("name"), "seat")  # NFC, nothing invisible (hub/tables/names.py)
         out.append(Seat(name, bool(seat.get("bot", False))))
     names = [s.name for s in out]
     if len(set(names)) != len(names):

@@ -49,6 +49,7 @@ from typing import Any
 from hub.errors import BadInputError, ConflictError, HubError
 from hub.log.store import Entry, EventStore
 from hub.log.writer import LogWriter
+from hub.tables.names import player_name
 from hub.tournament import corrections, scheduling
 from hub.tournament.model import JSONDict, UnknownTournamentError
 from hub.tournament.ratings import Rating, rate
@@ -315,6 +316,7 @@ class TournamentService:
             now = time.time()
             for i, body in enumerate(bodies):
                 try:
+                    body = checked_names(body) if isinstance(body, Mapping) else body
                     trial.apply(body, now)  # a refusal changes nothing, even on the copy
                 except HubError as err:
                     refused.append((i, err))
@@ -329,7 +331,7 @@ class TournamentService:
         t = self._get(tid)
         if not isinstance(body, Mapping):
             raise BadInputError("an entry is an object")
-        entry = dict(body)
+        entry = checked_names(body)
         if entry.get("type") == "start" and "order" not in entry:
             ratings = {k: r.ordinal for k, r in self.ratings().items()}
             entry = t.start_entry(ratings)
@@ -475,3 +477,14 @@ class TournamentService:
             except Exception:  # noqa: BLE001 - the follower must survive anything
                 log.exception("tournament follower")
                 time.sleep(0.5)
+
+
+def checked_names(body: Mapping[str, Any]) -> JSONDict:
+    """The entry with its player's name as the hub stores names (hub/tables/names.py: NFC, nothing
+    invisible), refused otherwise. At the door only: an entry already stored replays as
+    it was written."""
+    entry = dict(body)
+    player = entry.get("player")
+    if entry.get("type") == "register" and isinstance(player, Mapping) and "name" in player:
+        entry["player"] = {**player, "name": player_name(player["name"], "name")}
+    return entry

@@ -54,6 +54,31 @@ export function isFinished(view) {
   return Boolean(state.winner) || Boolean(view.abandoned) || (state.status || "playing") !== "playing";
 }
 
+// The boards' states (web/readiness.py: never_seen, offline, faulty, online), pushed by the
+// stream when one changes: board id -> {table, state}.
+const boardStates = new Map();
+
+// The boards of a table in play that are not online: everyone watching sees that the
+// sensors are not hearing a board (the referee's console says more).
+function boardTrouble(view) {
+  if (!(view.capabilities || {}).sensor_boards || isFinished(view)) return null;
+  const down = [...boardStates].filter(([, s]) => s.table === view.id && s.state !== "online");
+  if (!down.length) return null;
+  return el("p", { class: "board-trouble", role: "status" }, down.map(([board, s]) =>
+    el("span", { class: `board-state ${s.state}`, "data-board": board, "data-state": s.state },
+      t("table.board_state", { board, state: t(`console.board.${s.state}`) }))));
+}
+
+// A signature of each table's board states, to redraw only the tables whose boards changed.
+function statesByTable() {
+  const out = new Map();
+  for (const [board, s] of boardStates) {
+    if (!s.table) continue;
+    out.set(s.table, `${out.get(s.table) || ""}${board}=${s.state};`);
+  }
+  return out;
+}
+
 // `mode`: "index" (links, referee counts), "table" (the other games' board too), "big"
 // (no header: the page has one; the board; nothing for the referee only).
 export function card(view, mode) {
@@ -70,6 +95,7 @@ export function card(view, mode) {
   return el("article", { class: `table-card game-${view.game}${boards ? " on-boards" : ""}${state.winner ? " won" : ""}${isFinished(view) ? " finished" : ""}`, "data-table": view.id },
     mode === "big" ? null : head(view),
     statusLine(view),
+    boardTrouble(view),
     el("div", { class: "card-body" },
       el("table", { class: "players" }, el("caption", { class: "sr-only" }, t("table.players")), el("tbody", {}, playerRows(view))),
       boards ? el("div", { class: "layout-box" }, layoutSvg(view), counts(view)) : board),
@@ -90,12 +116,29 @@ export function followTables({ table = null, onTable = () => {}, draw }) {
     onTable(view, before);
     draw(view.id);
   };
+  const setStates = (states) => {
+    boardStates.clear();
+    for (const s of states || []) boardStates.set(s.board, { table: s.table, state: s.state });
+  };
   connect({
     table,
     onSnapshot(data) {
       tables.clear();
       for (const view of data.tables || []) tables.set(view.id, view);
+      setStates(data.board_states);
       draw();
+    },
+    onBoardStates(states) {
+      const before = statesByTable();
+      setStates(states);
+      const after = statesByTable();
+      for (const id of new Set([...before.keys(), ...after.keys()])) {
+        const view = tables.get(id);
+        if (!view || before.get(id) === after.get(id)) continue;
+        // A new object: the pages redraw a card only when its view is a new one.
+        tables.set(id, { ...view });
+        draw(id);
+      }
     },
     onTable: update,
     async onTables(list) {

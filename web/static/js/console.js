@@ -138,4 +138,10 @@ connect({
     if (view.id === page.settings.table && (!panel || String(view.change_id) !== panel.dataset.change)) refresh();
   },
   onSnapshot() { refresh(); },
+  // A board of this table changed state (the hub decided it is offline, back, faulty):
+  // the panel says so, and whether the sensors are armed, within a second.
+  onBoardStates(states) {
+    const shown = new Map([...host.querySelectorAll(".board-states [data-board]")].map((li) => [li.dataset.board, li.dataset.state]));
+    if (states.some((s) => shown.has(s.board) && shown.get(s.board) !== s.state)) refresh();
+  },
 });

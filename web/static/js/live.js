@@ -15,7 +15,7 @@ export function retryDelay(attempt, random = Math.random) {
   return step / 2 + random() * (step / 2);
 }
 
-export function connect({ table = null, onSnapshot, onTable, onTables, onBoards, onRemoved, onTournament }) {
+export function connect({ table = null, onSnapshot, onTable, onTables, onBoards, onBoardStates, onRemoved, onTournament }) {
   // Board health is sent only to the pages that show it.
   const query = new URLSearchParams();
   if (table) query.set("table", table);
@@ -28,8 +28,10 @@ export function connect({ table = null, onSnapshot, onTable, onTables, onBoards,
     status.textContent = t(`live.${state}`);
   };
   // `tournament`: {id, entries} after a tournament's new log entries (its pages reload).
+  // `board_states`: [{board, table, state}] whenever a board's state changed (every page;
+  // the snapshot holds them too, as `board_states`).
   const handlers = { snapshot: onSnapshot, table: onTable, tables: onTables, boards: onBoards, table_removed: onRemoved,
-    tournament: onTournament };
+    tournament: onTournament, board_states: onBoardStates };
   let lastEventId = null;
   let attempt = 0;
   let source = null;
@@ -69,7 +71,11 @@ export function connect({ table = null, onSnapshot, onTable, onTables, onBoards,
 // taken back.
 
 const MOMENT_KEYS = { round_drawn: "announce.round_draw" };
+// A hole that took nothing (in a final the holes take nothing, T17; the target never takes:
+// the palet in it wins) is not "takes 0": the band says where the palet went.
+const HOLES = new Set(["big", "small", "jackpot"]);
 const keyOf = (moment) => (moment.kind === "final" && !moment.place ? "announce.final_choose"
+  : HOLES.has(moment.kind) && (moment.params || {}).n === 0 ? `announce.${moment.kind}_in`
   : MOMENT_KEYS[moment.kind] || `announce.${moment.kind}`);
 
 export function momentText(moment) {

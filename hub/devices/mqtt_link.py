@@ -35,6 +35,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware import protocol
+from hub.devices import board_id
 from hub.devices.address import parse_hostport
 from hub.devices.rejects import RejectLog
 from hub.devices.transport import DeviceSink, Transport
@@ -280,6 +281,9 @@ def sort_payload(topic: str, payload: bytes | bytearray) -> Sorted | None:
     if parsed is None:
         return ("bad", None, "not a protocol topic", None)
     board, kind = parsed
+    refused = board_id.refusal(board)
+    if refused is not None:  # counted on the link, under no board's name (issue 32.11)
+        return ("bad", None, refused, None)
     if kind == "status":
         status = parse_status(payload)
         return ("bad", board, "bad status payload", None) if status is None else ("status", board, status, None)

@@ -71,6 +71,9 @@ class Arrival(Generic[LinkT]):
     link_name: str
     at: float
     raw: str | None = None
+    retained: bool = False
+    """Kept by the MQTT broker and handed over on subscribing (a board's last health):
+    not a sign the board is there now."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,7 +316,7 @@ def take(state: IngestState[LinkT], batch: Iterable[Arrival[LinkT]], now: float)
         if board not in intake.boards:
             intake.boards.append(board)
         if msg["type"] != "status":
-            h.seen(msg, item.link_name, item.at)
+            h.seen(msg, item.link_name, item.at, item.retained)
         if not state.referees(board):
             # Heard (health, for the admin to bind it), but neither stored nor acknowledged:
             # the board keeps its events for the hub that referees it, or for a table

@@ -215,6 +215,7 @@ class IngestState(Generic[LinkT]):
                 return
             step = protocol.t_us_diff(t_us, known)
             if -REORDER_US <= step <= 0 and (at - shown_at) * 1e6 < REORDER_US:
+                self.clock_shown_by[key] = (place, shown_at)  # seen: what was made before it is older
                 return
         self.clocks[key] = t_us
         self.clock_shown_by[key] = (place, at)

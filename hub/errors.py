@@ -13,7 +13,7 @@ nothing_to_undo{} no_such_action{index} table_abandoned{input} prompt_closed{pro
 bad_choice{choice,choices} drop_settling{} nobody_to_throw{} nothing_to_mark{}
 not_voidable{entry} round_under_way{} no_bot{game} unknown_table{table} unknown_game{game}
 table_id_taken{table} board_bound{board,table} duplicate_seat{} duplicate_board{}
-no_sensor_boards{game} bad_table_id{} stale_view{version,current}
+no_sensor_boards{game} bad_table_id{} bad_board_id{board} stale_view{version,current}
 name_hidden_char{field,char} bad_name{field,max_len} (hub/tables/names.py); the tournament's tour_*
 (hub/tournament). An engine's reason inside illegal_move, game_over and would_be_* is
 ``why`` (engines.core.GameError.kind) with ``why_params``.

@@ -465,8 +465,8 @@ class Hub:
         self.ingest_loop.put(transport, msg, link, raw)
 
     def device_messages(self, transport: Transport, messages: list[tuple[JSONDict, str | None]],
-                        link: str) -> None:
-        self.ingest_loop.put_many(transport, messages, link)
+                        link: str, retained: bool = False) -> None:
+        self.ingest_loop.put_many(transport, messages, link, retained)
 
     def device_status(self, transport: Transport, board: str, status: str, link: str) -> None:
         self.device_message(transport, {"type": "status", "board": board, "status": status}, link)

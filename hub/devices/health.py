@@ -397,11 +397,15 @@ class BoardHealth:
             "alerts": [dict(a) for a in self.alerts],
         }
 
-    def seen(self, msg: dict[str, Any], link: str | None, now: float) -> None:
-        """Update from any well-formed device message (stored or duplicate)."""
+    def seen(self, msg: dict[str, Any], link: str | None, now: float, retained: bool = False) -> None:
+        """Update from any well-formed device message (stored or duplicate). Any message
+        the board sent now brings it back online, its health messages too (issue 32.10:
+        a board back without rebooting says only that); not one the broker kept
+        (``retained``: MQTT hands a new subscriber the board's last health, which may
+        outlive the board)."""
         self.last_seen = now
         kind = msg.get("type")
-        if kind != "health":  # a retained health message may outlive the board
+        if not retained:
             self.status = "online"
         if link is not None:
             self.link = link

@@ -58,6 +58,11 @@ ALERT_LOG = RateLog(logging.getLogger("hub.devices"), every_s=30.0)
 MAX_UNREGISTERED = 16  # boards bound to no table kept with full health (and their events stored)
 MAX_STRANGERS = 64  # names counted beyond that (the least recent go); never stored nor acked
 ACK_EVERY_S = 0.25  # at most one ack per link, board and boot this often (devices resend after 2 s)
+REORDER_US = 60_000_000  # how far a board's later message may show an earlier t_us (an event is
+# stamped with its leading edge and sent once decided: confirm_ms, stuck_ms; firmware/config.py)
+
+ClockKey = tuple[str, int]  # (board, boot)
+ClockPlace = tuple[int, int]  # where a message falls in its boot: (seq, 0) an event, (seq, 1) a health
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +76,9 @@ class Arrival(Generic[LinkT]):
     link_name: str
     at: float
     raw: str | None = None
+    retained: bool = False
+    """Kept by the MQTT broker and handed over on subscribing (a board's last health):
+    not a sign the board is there now."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,11 +159,15 @@ class IngestState(Generic[LinkT]):
     """Boards only counted (bounded, least recently heard first)."""
     stranger_messages: int = 0
     """Every message of a board only counted, evicted names included."""
-    clocks: dict[tuple[str, int], int] = field(default_factory=dict)
+    clocks: dict[ClockKey, int] = field(default_factory=dict)
     """(board, boot) → the newest ``t_us`` the board showed with every event up to it
     stored (:meth:`board_clock`)."""
-    clock_claims: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)
-    """(board, boot) → (seq, t_us) of its newest health message, shown once seq is stored."""
+    clock_shown_by: dict[ClockKey, tuple[ClockPlace, float]] = field(default_factory=dict)
+    """(board, boot) → where the message that showed :attr:`clocks` falls in the boot and
+    when it arrived (:meth:`_show_clock`)."""
+    clock_claims: dict[ClockKey, tuple[int, int, float]] = field(default_factory=dict)
+    """(board, boot) → (seq, t_us, arrival) of its newest health message, shown once seq
+    is stored."""
     hellos: dict[tuple[str, int], tuple[Any, Any]] = field(default_factory=dict)
     """(board, boot) → (t_us, config) of its hello: a different hello under the same key
     is another board life reusing the boot id (issue 14, finding 5)."""
@@ -182,10 +194,31 @@ class IngestState(Generic[LinkT]):
         it produced before that stored: the referee closes a settle window on it."""
         return self.clocks.get((board, boot))
 
-    def _show_clock(self, key: tuple[str, int], t_us: int) -> None:
+    def _show_clock(self, key: ClockKey, t_us: int, place: ClockPlace, at: float) -> None:
+        """A stored message shows the board's time ``t_us``; ``place`` says where it falls
+        in the boot (its seq; a health after the event of its seq), ``at`` when it arrived.
+
+        The board's time is only known modulo 2**30 µs (ticks_us wraps every 17.9 min),
+        so a signed difference cannot tell "earlier" from "more than 9 minutes later":
+        after a silence of 9 to 18 minutes the newer time read as older and the clock
+        stuck, for up to 9 minutes, on a time that made every settle window look over
+        (issue 32.2: a knock-in scored as a throw of its own). The order the board made
+        its messages in decides instead: a message made later shows a later time, but
+        for one stamped a little earlier than the one before it (an event carries its
+        leading edge and is sent once decided) that arrived with it — within
+        :data:`REORDER_US` of the known time on the board's clock and of its arrival on
+        the hub's. A message made earlier never moves the clock back."""
         known = self.clocks.get(key)
-        if known is None or protocol.t_us_diff(t_us, known) > 0:
-            self.clocks[key] = t_us
+        if known is not None:
+            shown_place, shown_at = self.clock_shown_by[key]
+            if place <= shown_place:
+                return
+            step = protocol.t_us_diff(t_us, known)
+            if -REORDER_US <= step <= 0 and (at - shown_at) * 1e6 < REORDER_US:
+                self.clock_shown_by[key] = (place, shown_at)  # seen: what was made before it is older
+                return
+        self.clocks[key] = t_us
+        self.clock_shown_by[key] = (place, at)
 
     def admits(self, board: str, at: float, link: str | None) -> bool:
         """Whether ``board``'s messages are taken (stored, acknowledged): yes when it is
@@ -313,7 +346,7 @@ def take(state: IngestState[LinkT], batch: Iterable[Arrival[LinkT]], now: float)
         if board not in intake.boards:
             intake.boards.append(board)
         if msg["type"] != "status":
-            h.seen(msg, item.link_name, item.at)
+            h.seen(msg, item.link_name, item.at, item.retained)
         if not state.referees(board):
             # Heard (health, for the admin to bind it), but neither stored nor acknowledged:
             # the board keeps its events for the hub that referees it, or for a table
@@ -322,7 +355,7 @@ def take(state: IngestState[LinkT], batch: Iterable[Arrival[LinkT]], now: float)
             continue
         if msg["type"] == "health":
             if all(isinstance(msg.get(k), int) for k in ("boot", "seq", "t_us")):
-                state.clock_claims[(board, msg["boot"])] = (msg["seq"], msg["t_us"])
+                state.clock_claims[(board, msg["boot"])] = (msg["seq"], msg["t_us"], item.at)
                 state.seqs.expect(board, msg["boot"], msg["seq"], item.at)
             held = held_from(msg)
             if held is not None:
@@ -409,12 +442,13 @@ def stored(state: IngestState[LinkT], intake: Intake[LinkT],
         if entry.table_id is not None:
             out.append((entry.table_id, with_id(entry, entry_id)))
     for item in intake.ready:  # stored in seq order: each one shows the board's time
-        if item.msg["type"] in protocol.EVENT_TYPES:
-            state._show_clock((item.msg["board"], item.msg["boot"]), item.msg["t_us"])
-    for key, (seq, t_us) in list(state.clock_claims.items()):
+        msg = item.msg
+        if msg["type"] in protocol.EVENT_TYPES:
+            state._show_clock((msg["board"], msg["boot"]), msg["t_us"], (msg["seq"], 0), item.at)
+    for key, (seq, t_us, at) in list(state.clock_claims.items()):
         mark = state.seqs.ack_mark(*key)
         if mark is not None and mark >= seq:
-            state._show_clock(key, t_us)
+            state._show_clock(key, t_us, (seq, 1), at)
             del state.clock_claims[key]
     return out
 

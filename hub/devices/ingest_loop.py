@@ -80,9 +80,9 @@ class IngestLoop:
         self.put_many(transport, [(msg, raw)], link)
 
     def put_many(self, transport: Transport, messages: list[tuple[JSONDict, str | None]],
-                 link: str) -> None:
+                 link: str, retained: bool = False) -> None:
         at = clock.now()
-        self.inbox.put_many(Arrival(transport, msg, link, at, raw) for msg, raw in messages
+        self.inbox.put_many(Arrival(transport, msg, link, at, raw, retained) for msg, raw in messages
                             if self._within_budget(msg["board"]))
 
     def _within_budget(self, board: str) -> bool:

@@ -35,6 +35,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware import protocol
+from hub.devices import board_id
 from hub.devices.address import parse_hostport
 from hub.devices.rejects import RejectLog
 from hub.devices.transport import DeviceSink, Transport
@@ -254,7 +255,7 @@ class MqttTransport(Transport):
         self.status.down(str(reason))
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        item = sort_payload(message.topic, message.payload)
+        item = sort_payload(message.topic, message.payload, bool(message.retain))
         if item is not None:
             hand_over(self, self._sink, self.rejects, [item])
 
@@ -268,18 +269,23 @@ def describe_link(settings: MqttSettings, status: LinkState, rejects: RejectLog,
 
 
 Sorted = tuple[str, str | None, Any, Any]
-"""A payload as :func:`sort_payload` read it: ``("message", board, msg, raw JSON)``,
+"""A payload as :func:`sort_payload` read it: ``("message", board, msg, raw JSON)``
+(``"retained"`` instead of ``"message"`` for a health message the broker kept),
 ``("status", board, "online"|"lost", None)`` or ``("bad", board|None, reason, None)``."""
 
 
-def sort_payload(topic: str, payload: bytes | bytearray) -> Sorted | None:
+def sort_payload(topic: str, payload: bytes | bytearray, retained: bool = False) -> Sorted | None:
     """Decode and check one MQTT message (None: a topic the hub does not read). Runs in
     the receiver process for :class:`MqttProcessTransport`, so the hub's interpreter
-    gets decoded messages (decoding was half of its link thread's time)."""
+    gets decoded messages (decoding was half of its link thread's time). ``retained``:
+    the broker's retain flag, set only on what it kept and hands a new subscription."""
     parsed = protocol.parse_topic(topic)
     if parsed is None:
         return ("bad", None, "not a protocol topic", None)
     board, kind = parsed
+    refused = board_id.refusal(board)
+    if refused is not None:  # counted on the link, under no board's name (issue 32.11)
+        return ("bad", None, refused, None)
     if kind == "status":
         status = parse_status(payload)
         return ("bad", board, "bad status payload", None) if status is None else ("status", board, status, None)
@@ -291,7 +297,7 @@ def sort_payload(topic: str, payload: bytes | bytearray) -> Sorted | None:
     elif (kind == "health") != (msg["type"] == "health"):
         reason = f"{msg['type']} on the {kind} topic"
     else:
-        return ("message", board, msg, bytes(payload).decode())
+        return ("retained" if retained else "message", board, msg, bytes(payload).decode())
     return ("bad", board, reason, None)
 
 
@@ -309,7 +315,9 @@ def hand_over(transport: Transport, sink: DeviceSink | None, rejects: RejectLog,
         if run:
             sink.device_messages(transport, run, link)
             run = []
-        if what == "status":
+        if what == "retained":
+            sink.device_messages(transport, [(value, raw)], link, retained=True)
+        elif what == "status":
             assert board is not None
             sink.device_status(transport, board, value, link)
         else:

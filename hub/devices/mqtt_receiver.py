@@ -56,7 +56,7 @@ def serve(settings: MqttSettings, conn: Connection) -> None:
         send(("down", str(reason)))
 
     def on_message(client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        item = sort_payload(message.topic, message.payload)
+        item = sort_payload(message.topic, message.payload, bool(message.retain))
         if item is None:
             return
         with pending_lock:

@@ -22,6 +22,7 @@ from typing import Any
 import serial
 
 from firmware import protocol
+from hub.devices import board_id
 from hub.devices.rejects import RejectLog
 from hub.devices.transport import DeviceSink, Transport
 
@@ -184,6 +185,10 @@ class SerialTransport(Transport):
             self._corrupt(port, str(reason or "not a device message"), named_board(line))
             return
         board: str = msg["board"]
+        refused = board_id.refusal(board)
+        if refused is not None:  # counted on the port, under no board's name (issue 32.11)
+            self._corrupt(port, refused, blame=False)
+            return
         if self._where.get(board) is not port:
             if board not in self._where and len(self._where) >= MAX_BOARDS:
                 # made-up ids on a port (issue 13 finding 7): forget the oldest one
@@ -198,11 +203,12 @@ class SerialTransport(Transport):
         # decode_line checked the frame: b"$" + JSON + b"*" + two hex digits.
         self._sink.device_message(self, msg, port.link, line.strip()[1:-3].decode())
 
-    def _corrupt(self, port: _Port, reason: str, board: str | None = None) -> None:
-        """A rejected line counts against the board it names, else the port's last one."""
+    def _corrupt(self, port: _Port, reason: str, board: str | None = None, blame: bool = True) -> None:
+        """A rejected line counts against the board it names, else the port's last one
+        (``blame`` False: against none, for a board id the hub does not take)."""
         assert self._sink is not None
         port.corrupt += 1
-        board = board or port.last_board
+        board = board or (port.last_board if blame else None)
         port.rejects.note(board, reason)
         self._sink.device_corrupt(self, port.link, reason, board)
 

@@ -24,8 +24,10 @@ class DeviceSink(Protocol):
         instead of encoding ``msg`` again)."""
 
     def device_messages(self, transport: Transport, messages: list[tuple[dict[str, Any], str | None]],
-                        link: str) -> None:
-        """Several well-formed messages with their raw JSON, in order (one inbox round)."""
+                        link: str, retained: bool = False) -> None:
+        """Several well-formed messages with their raw JSON, in order (one inbox round);
+        ``retained``: the MQTT broker kept them (a board's last health), handed over on
+        subscribing — not a sign the board is there now."""
 
     def device_corrupt(self, transport: Transport, link: str, reason: str, board: str | None) -> None:
         """A line or payload that failed to decode; ``board`` when the link knows it."""

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engines import GAMES
+from hub.devices import board_id
 from hub.errors import BadInputError, UnknownGameError
 from hub.tables.layout import default_holes, place, row_boards
 from hub.tables.names import player_name
@@ -236,8 +237,11 @@ def parse_bindings(boards: Any) -> list[JSONDict]:
         if unknown:
             raise BadInputError(f"boards: unknown field {unknown[0]!r}")
         board = item.get("board")
-        if not isinstance(board, str) or not board:
-            raise BadInputError("boards: board must be a non-empty string")
+        if not isinstance(board, str):
+            raise BadInputError("boards: board must be a string")
+        refused = board_id.refusal(board)
+        if refused is not None:  # the device links refuse it too: it would never be heard
+            raise BadInputError(f"boards: {refused}", "bad_board_id", board=board)
         engine_board = item.get("as", board)
         if not isinstance(engine_board, str):
             raise BadInputError("boards: 'as' must be a board id")

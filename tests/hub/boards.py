@@ -79,12 +79,19 @@ class Outbox:
         self.acked = 0
         self.beams = {hole: "open" for hole in holes}
         self.lock = threading.Lock()
+        self.skew_us = 0
+        """Added to the board's clock: a test moves the board's time on (a long silence)
+        without waiting for it."""
+
+    def now_us(self) -> int:
+        """The board's ``ticks_us()``: wrapped at 2**30, like MicroPython's."""
+        return (time.monotonic_ns() // 1000 + self.skew_us) & TICKS_MASK
 
     def make(self, kind: str, **fields: Any) -> dict[str, Any]:
         with self.lock:
             self.seq += 1
             msg = {"type": kind, "board": self.board, "boot": self.boot, "seq": self.seq,
-                   "t_us": (time.monotonic_ns() // 1000) & TICKS_MASK, **fields}
+                   "t_us": self.now_us(), **fields}
             self.unacked[self.seq] = msg
             if kind in ("blocked", "cleared"):
                 self.beams[fields["hole"]] = "blocked" if kind == "blocked" else "open"
@@ -105,7 +112,7 @@ class Outbox:
         """A health message (not queued): the board's clock now, what it still holds."""
         with self.lock:
             return {"type": "health", "board": self.board, "boot": self.boot, "seq": self.seq,
-                    "t_us": (time.monotonic_ns() // 1000) & TICKS_MASK, "uptime_s": 0, "mem_free": 0,
+                    "t_us": self.now_us(), "uptime_s": 0, "mem_free": 0,
                     "overflow": 0, "beams": dict(self.beams), "counters": {"unacked": len(self.unacked)}}
 
     def pending(self) -> list[dict[str, Any]]:

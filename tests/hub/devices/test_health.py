@@ -27,9 +27,9 @@ def test_messages_update_what_the_board_is_and_what_its_beams_say() -> None:
 
 def test_a_retained_health_message_does_not_bring_a_lost_board_back_online() -> None:
     h = BoardHealth("B1", status="lost")
-    h.seen(health_msg(big="ok"), "mqtt:broker", 5.0)
+    h.seen(health_msg(big="ok"), "mqtt:broker", 5.0, retained=True)
     assert h.status == "lost"
-    h.seen({"type": "cleared", "board": "B1", "hole": "big"}, "mqtt:broker", 6.0)
+    h.seen(health_msg(big="ok"), "mqtt:broker", 6.0)  # sent now: the board is back (issue 32.10)
     assert h.status == "online"
 
 

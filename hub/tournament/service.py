@@ -315,6 +315,7 @@ class TournamentService:
             now = time.time()
             for i, body in enumerate(bodies):
                 try:
+                    trial.admit(body)
                     trial.apply(body, now)  # a refusal changes nothing, even on the copy
                 except HubError as err:
                     refused.append((i, err))
@@ -352,6 +353,7 @@ class TournamentService:
         apply and announce it (:meth:`_commit`)."""
         now = time.time()
         trial = self._tournaments[tid].trial()
+        trial.admit(body)
         trial.apply(body, now)
         self._commit(tid, trial, [body], now, by)
 

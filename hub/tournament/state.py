@@ -25,6 +25,8 @@ Each entry body has a ``type``:
   its winner or a pool's qualifier went on to) are reset only when listed in ``reset``
   (the organizer confirmed them), else the correction is refused naming them
   (:mod:`hub.tournament.corrections`: what a correction changes, before it is made);
+  a new one whose scores (given, or kept when it names none) contradict its ranking is
+  refused (:meth:`Tournament.admit`);
 - ``forfeit`` ``{"match", "player"}`` — a no-show, ranked last of that match.
 
 Everything else — who plays the next bracket match, byes, standings, the podium — is
@@ -135,6 +137,15 @@ class Tournament:
         """A copy to try entries on (before they are stored, a correction's
         consequences): the log's entries are shared, never changed once appended."""
         return copy.deepcopy(self, {id(self.log): list(self.log)})
+
+    def admit(self, body: Mapping[str, Any]) -> None:
+        """Check what a *new* entry must keep beyond what :meth:`apply` checks: rules made
+        after entries were stored without them (a correction's scores agree with its
+        ranking: :func:`corrections.admit`). The service calls it before an entry is
+        tried and stored; a replay does not, so an older log folds as it was written.
+        Raises (changing nothing) when the entry is refused."""
+        if isinstance(body, Mapping) and body.get("type") == "correct":
+            corrections.admit(self, body)
 
     def apply(self, body: Mapping[str, Any], at: float = 0.0) -> None:
         """Apply one entry; raise (changing nothing) when it is malformed or not allowed now.

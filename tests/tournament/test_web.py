@@ -300,3 +300,27 @@ def test_bracket_rounds_are_named_from_the_final_back_in_both_languages(referee:
     final = next(m for m in view["matches"] if m["stage"] == "main" and m["round"] == 4)
     page = referee.get(f"/tournaments/{tid}/matches/{final['id']}", headers={"Accept-Language": "fr"})
     assert "Finale" in page.get_data(as_text=True)
+
+
+def test_issue32_8_the_correction_form_refuses_the_old_scores_behind_a_new_ranking(referee: FlaskClient) -> None:
+    """The correction form shows the result's scores: swapping the places and leaving
+    them is refused, in the reader's language, naming them; clearing them is taken."""
+    token = csrf_token(referee, "/tournaments/")
+    api_post(referee, "/api/tournaments", {"id": "S8", "name": "Scores", "game": "trike", "format": "swiss",
+                                           "rounds": 2, "check_in": False, "options": {"size": 3}}, token)
+    for name in ("Ana", "Ben", "Chloé", "Dan"):
+        api_post(referee, "/api/tournaments/S8/entries", {"type": "register", "player": {"name": name}}, token)
+    m = api_post(referee, "/api/tournaments/S8/entries", {"type": "start"}, token).get_json()["matches"][0]
+    a, b = m["players"]
+    admin = "/tournaments/S8/admin"
+    form(referee, admin, {"action": "result", "match": m["id"], f"place_{a}": "1", f"place_{b}": "2",
+                          f"score_{a}": "13", f"score_{b}": "7"})
+    swapped = {"action": "correct", "match": m["id"], f"place_{a}": "2", f"place_{b}": "1"}
+    form(referee, admin, {**swapped, f"score_{a}": "13", f"score_{b}": "7"})
+    shown = flashes(referee.get(admin, headers={"Accept-Language": "fr"}).get_data(as_text=True))
+    assert any("contredisent le nouveau classement" in s and "13" in s for s in shown), shown
+    done = referee.get("/api/tournaments/S8").get_json()["matches"][0]
+    assert done["ranking"] == [[a], [b]] and done["corrected"] == 0
+    form(referee, admin, {**swapped, f"score_{a}": "", f"score_{b}": "", "confirm": "1"})
+    done = referee.get("/api/tournaments/S8").get_json()["matches"][0]
+    assert done["ranking"] == [[b], [a]] and done["scores"] == {} and done["corrected"] == 1

@@ -190,9 +190,43 @@ def final_ranking(t: Tournament, lines: list[Standing] | None = None) -> list[tu
     if t.spec.format == "swiss":
         seated = {p for m in t.matches.values() if m.status != "cancelled" for p in m.players}
         ranked = [s for s in lines if s.player in seated]
-        return [(place, s.player) for place, s in enumerate(ranked, 1)]
+        return no_shows_last(t, [(place, s.player) for place, s in enumerate(ranked, 1)])
     if t.spec.format == "double":
-        return double_ranking(t, lines)
+        return no_shows_last(t, double_ranking(t, lines))
+    return no_shows_last(t, _placed(t, lines))
+
+
+def no_shows(t: Tournament) -> set[str]:
+    """Players who withdrew without playing a match: each of theirs was forfeited
+    (or never came)."""
+    played = {p for m in t.matches.values() if m.status == "done" and not m.bye and len(m.players) >= 2
+              for p in m.players if p not in m.forfeits}
+    return {p.id for p in t.players.values() if p.status == "withdrawn" and p.id not in played}
+
+
+def no_shows_last(t: Tournament, ranked: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """``ranked`` with the no-shows (:func:`no_shows`) moved after everyone who played
+    (issue 32.14: a forfeited first match placed them beside those who lost it playing,
+    on a podium even), the places of the others counted again (a place shared with
+    a no-show stays shared by the others; the places after it close up). Until the
+    tournament is over they are not placed at all."""
+    absent = no_shows(t)
+    if not absent.intersection(p for _, p in ranked):
+        return ranked
+    out: list[tuple[int, str]] = []
+    previous = None
+    for place, p in ranked:
+        if p in absent:
+            continue
+        out.append((out[-1][0] if out and place == previous else len(out) + 1, p))
+        previous = place
+    if t.status != "finished":
+        return out  # placed last once everyone is placed: before, they would seem ahead of the still playing
+    return out + [(len(out) + i, p) for i, p in enumerate((p for _, p in ranked if p in absent), 1)]
+
+
+def _placed(t: Tournament, lines: list[Standing]) -> list[tuple[int, str]]:
+    """:func:`final_ranking` of the formats with brackets (not double elimination)."""
     out = bracket_ranking(t, "main")
     third = next((m for m in t.matches.values() if m.stage == "third" and m.status == "done" and not m.bye
                   and len(m.players) == 2), None)

@@ -549,7 +549,8 @@ class Tournament:
             "pools": [{"name": chr(ord("A") + i), "standings": [{**s.to_json(), "name": names[s.player]}
                                                                 for s in pool]}
                       for i, pool in enumerate(placings.pool_standings(self))],
-            "ranking": [{"place": place, "player": p, "name": names[p]} for place, p in ranking],
+            "ranking": [{"place": place, "player": p, "name": names[p],
+                         "withdrawn": self.players[p].status == "withdrawn"} for place, p in ranking],
             "podium": [{"place": place, "player": p, "name": names[p]} for place, p in placings.podium(self, ranking)],
             "queue": [m.id for m in scheduling.queue(self)],
             "calls": list(self.calls),

@@ -354,7 +354,9 @@ def _entry_from_form(view: Mapping[str, Any]) -> dict[str, Any]:
                 except ValueError:
                     raise BadInputError("score: expected a number", "tour_bad_scores") from None
         entry: dict[str, Any] = {"type": action, "match": mid, "ranking": [places[k] for k in sorted(places)]}
-        if scores:
+        if scores or action == "correct":
+            # The correction form shows the result's scores: what it sends is all of them
+            # (none: cleared), never the old ones kept behind a new ranking (issue 32.8).
             entry["scores"] = scores
         return entry
     raise BadRequest("unknown action")

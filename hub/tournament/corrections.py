@@ -66,6 +66,41 @@ def dependents(t: Tournament, match_id: str, ranking: Any, scores: dict[str, flo
     return sorted(reset, key=lambda mid: t.matches[mid].number)
 
 
+def contradictions(m: Match, ranking: Any, scores: Mapping[str, float]) -> list[tuple[str, str]]:
+    """(ahead, behind) pairs of players the ranking places apart whose scores say the
+    opposite (the one ranked ahead scored less); forfeits are not compared (a no-show's
+    score says nothing of the placing).
+
+    >>> m = Match("m1", 1, "swiss", 1, ("a", "b"))
+    >>> contradictions(m, (("b",), ("a",)), {"a": 13.0, "b": 7.0}), contradictions(m, (("a",), ("b",)), {"a": 13.0, "b": 7.0})
+    ([('b', 'a')], [])
+    """
+    place = {p: i for i, group in enumerate(ranking) for p in group if p not in m.forfeits}
+    return [(a, b) for a in place for b in place
+            if place[a] < place[b] and a in scores and b in scores and scores[a] < scores[b]]
+
+
+def admit(t: Tournament, body: Mapping[str, Any]) -> None:
+    """What a *new* ``correct`` entry must also keep (issue 32.8): its scores — given,
+    or kept from the result when it names none — may not contradict its ranking, else
+    the new winner would show the lower score and the score tie-breaks credit the loser.
+    Refused with the scores named: enter those of the new ranking, or clear them
+    (``"scores": {}``). Checked at the door (:meth:`Tournament.admit`), never on a
+    replay: a log stored before the rule folds as it was written."""
+    m = t.match(body.get("match"))
+    if m.status != "done" or m.bye or len(m.players) < 2:
+        return  # on_correct refuses it
+    ranking, scores = t.ranking_for(m, body)
+    if "scores" not in body:
+        scores = m.scores
+    wrong = contradictions(m, ranking, scores)
+    if wrong:
+        shown = ", ".join(f"{t.name(p)} {scores[p]:g}" for p in sorted({p for pair in wrong for p in pair},
+                                                                      key=lambda p: -scores[p]))
+        raise RefusedError(f"the scores ({shown}) contradict the new ranking: enter the scores that go with it, "
+                           "or clear them", "tour_correction_scores_contradict", scores=shown)
+
+
 def on_correct(t: Tournament, body: Mapping[str, Any], at: float) -> None:
     """The ``correct`` entry (module doc)."""
     m = t.match(body.get("match"))
@@ -102,6 +137,7 @@ def preview(t: Tournament, body: Mapping[str, Any]) -> JSONDict:
     m = t.match(body.get("match"))
     if m.status != "done" or m.bye or len(m.players) < 2:
         raise RefusedError(f"match {m.number} has no result to correct", "tour_no_result", number=m.number)
+    admit(t, body)
     ranking, scores = t.ranking_for(m, body)
     if "scores" not in body:
         scores = m.scores

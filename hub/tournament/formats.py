@@ -269,7 +269,9 @@ def round_names(rounds: Mapping[str, Mapping[int, int]], double: bool = False) -
     counted back from the stage's last round, ``final``, ``semi``, ``quarter``, then
     ``round_of`` (``matches``, ``players``); a double elimination's main bracket ends in
     the ``winners_final`` (the grand final follows). A round that does not halve into the
-    next (a play-in, a losers bracket) stays ``round`` ``n``. ``rounds`` is
+    next (a play-in) stays ``round`` ``n``; a losers bracket's are ``losers_round`` ``n``
+    then its ``losers_final``; the grand final ``grand_final``, its replay
+    ``grand_final_reset``. ``rounds`` is
     {stage: {round: matches in it}}; the seats per match is the step between rounds.
 
     >>> names = round_names({"main": {1: 8, 2: 4, 3: 2, 4: 1}})
@@ -279,8 +281,9 @@ def round_names(rounds: Mapping[str, Mapping[int, int]], double: bool = False) -
     {'kind': 'round_of', 'matches': 8, 'players': 16}
     >>> round_names({"main": {1: 3, 2: 4, 3: 2, 4: 1}})[("main", 1)]  # 11 players: a play-in
     {'kind': 'round', 'n': 1}
-    >>> round_names({"losers": {1: 2, 2: 2, 3: 1}})[("losers", 2)]
-    {'kind': 'round', 'n': 2}
+    >>> names = round_names({"losers": {1: 2, 2: 2, 3: 1}, "grand": {1: 1, 2: 1}})
+    >>> names[("losers", 2)], names[("losers", 3)], names[("grand", 2)]
+    ({'kind': 'losers_round', 'n': 2}, {'kind': 'losers_final'}, {'kind': 'grand_final_reset'})
     """
     out: dict[tuple[str, int], JSONDict] = {}
     for stage, counts in rounds.items():
@@ -291,7 +294,11 @@ def round_names(rounds: Mapping[str, Mapping[int, int]], double: bool = False) -
         for r, count in counts.items():
             back = last - r
             name: JSONDict = {"kind": "round", "n": r}
-            if stage in KNOCKOUT_STAGES and count == seats ** back:
+            if stage == "losers":  # its rounds do not halve: counted from the first, the last its final
+                name = {"kind": "losers_final"} if back == 0 else {"kind": "losers_round", "n": r}
+            elif stage == "grand":
+                name = {"kind": "grand_final" if r == 1 else "grand_final_reset"}
+            elif stage in KNOCKOUT_STAGES and count == seats ** back:
                 if back == 0:
                     name = {"kind": "winners_final" if double and stage == "main" else "final"}
                 elif back == 1:

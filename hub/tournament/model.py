@@ -37,6 +37,8 @@ POOL_TIEBREAKS = ("wins", "head_to_head", "diff", "score", "lot")
 SEEDINGS = ("rating", "registration", "random")
 RANKINGS = ("engine", "trigono_detailed")
 MAX_SEATS = 8
+MAX_STATION_SEATS = 16
+"""The most a station seats (a hexagon's six boards and more)."""
 BRACKETS = ("main", "consolation", "c", "third", "losers", "grand")
 """The elimination stages: players filled from seeds and results (``third``: 3rd place;
 ``losers`` and ``grand``: a double elimination's losers bracket and grand final; in an

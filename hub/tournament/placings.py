@@ -57,12 +57,10 @@ def _tied(t: Tournament, a: Standing, b: Standing) -> bool:
     return all(a.key(c) == b.key(c) for c in ("points", *t.spec.tiebreaks) if c != "lot")
 
 
-def playoffs_needed(t: Tournament) -> list[tuple[str, tuple[str, ...]]]:
-    """(pool, players) of the play-off matches the pools call for (spec ``playoff``):
-    where the players on either side of a place that changes bracket are tied on points
-    and every tie-break but the lot, all those tied play one match for the places they
-    span (at most ``seats`` of them; more are left to the lot). A pool ranked by its
-    games (AB/ABC of 4) has no ties."""
+def qualifying_ties(t: Tournament) -> list[tuple[str, tuple[str, ...]]]:
+    """(pool, players) of every tie across a place that changes bracket: players tied on
+    points and every tie-break but the lot, on either side of such a place (all those
+    tied, over the places they span). A pool ranked by its games (AB/ABC of 4) has none."""
     out: list[tuple[str, tuple[str, ...]]] = []
     for i, lines in enumerate(pool_standings(t, placing=True, playoffs=False)):
         if not lines or lines[0].decided_by == "record":
@@ -78,10 +76,31 @@ def playoffs_needed(t: Tournament) -> list[tuple[str, tuple[str, ...]]]:
             while high + 1 < len(lines) and _tied(t, lines[high], lines[high + 1]):
                 high += 1
             group = tuple(line.player for line in lines[low:high + 1])
-            if len(group) <= t.spec.seats and not t.left_in_pools.intersection(group) \
-                    and (chr(ord("A") + i), group) not in out:
+            if (chr(ord("A") + i), group) not in out:
                 out.append((chr(ord("A") + i), group))
     return out
+
+
+def playoffs_needed(t: Tournament) -> list[tuple[str, tuple[str, ...]]]:
+    """(pool, players) of the play-off matches the pools call for (spec ``playoff``):
+    each :func:`qualifying_ties` group one match can seat (at most
+    :attr:`~hub.tournament.state.Tournament.playoff_seats`: Trigono seats three on a
+    board, so a duel pool's three-way tie is played off by the three at once); larger
+    ones are left to the lot (:func:`unseated_ties`), as are ties with a player who left
+    the pools."""
+    if not t.spec.playoff:
+        return []
+    return [(pool, group) for pool, group in qualifying_ties(t)
+            if len(group) <= t.playoff_seats and not t.left_in_pools.intersection(group)]
+
+
+def unseated_ties(t: Tournament) -> list[tuple[str, tuple[str, ...]]]:
+    """(pool, players) of the ties a play-off would settle but no match seats (more
+    players than :attr:`~hub.tournament.state.Tournament.playoff_seats`): the lot
+    settles them, and the pages say so (once every pool match is done)."""
+    if not t.spec.playoff or any(m.status != "done" for m in t.matches.values() if m.stage == "pools"):
+        return []
+    return [(pool, group) for pool, group in qualifying_ties(t) if len(group) > t.playoff_seats]
 
 
 def sync_playoffs(t: Tournament) -> None:
@@ -190,9 +209,43 @@ def final_ranking(t: Tournament, lines: list[Standing] | None = None) -> list[tu
     if t.spec.format == "swiss":
         seated = {p for m in t.matches.values() if m.status != "cancelled" for p in m.players}
         ranked = [s for s in lines if s.player in seated]
-        return [(place, s.player) for place, s in enumerate(ranked, 1)]
+        return no_shows_last(t, [(place, s.player) for place, s in enumerate(ranked, 1)])
     if t.spec.format == "double":
-        return double_ranking(t, lines)
+        return no_shows_last(t, double_ranking(t, lines))
+    return no_shows_last(t, _placed(t, lines))
+
+
+def no_shows(t: Tournament) -> set[str]:
+    """Players who withdrew without playing a match: each of theirs was forfeited
+    (or never came)."""
+    played = {p for m in t.matches.values() if m.status == "done" and not m.bye and len(m.players) >= 2
+              for p in m.players if p not in m.forfeits}
+    return {p.id for p in t.players.values() if p.status == "withdrawn" and p.id not in played}
+
+
+def no_shows_last(t: Tournament, ranked: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """``ranked`` with the no-shows (:func:`no_shows`) moved after everyone who played
+    (issue 32.14: a forfeited first match placed them beside those who lost it playing,
+    on a podium even), the places of the others counted again (a place shared with
+    a no-show stays shared by the others; the places after it close up). Until the
+    tournament is over they are not placed at all."""
+    absent = no_shows(t)
+    if not absent.intersection(p for _, p in ranked):
+        return ranked
+    out: list[tuple[int, str]] = []
+    previous = None
+    for place, p in ranked:
+        if p in absent:
+            continue
+        out.append((out[-1][0] if out and place == previous else len(out) + 1, p))
+        previous = place
+    if t.status != "finished":
+        return out  # placed last once everyone is placed: before, they would seem ahead of the still playing
+    return out + [(len(out) + i, p) for i, p in enumerate((p for _, p in ranked if p in absent), 1)]
+
+
+def _placed(t: Tournament, lines: list[Standing]) -> list[tuple[int, str]]:
+    """:func:`final_ranking` of the formats with brackets (not double elimination)."""
     out = bracket_ranking(t, "main")
     third = next((m for m in t.matches.values() if m.stage == "third" and m.status == "done" and not m.bye
                   and len(m.players) == 2), None)

@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 from hub.errors import BadInputError, RefusedError
 from hub.tournament import swiss
-from hub.tournament.model import JSONDict, Match, Station, UnknownMatchError, text
+from hub.tournament.model import (
+    MAX_STATION_SEATS,
+    JSONDict,
+    Match,
+    Station,
+    UnknownMatchError,
+    text,
+)
 
 if TYPE_CHECKING:
     from hub.tournament.state import Tournament
@@ -33,8 +40,9 @@ def on_station(t: Tournament, body: Mapping[str, Any], at: float) -> None:
                             choices=["row", "hexagon"])
     sid = text(raw.get("id"), "station id", max_len=30)
     seats = raw.get("seats")
-    if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 16:
-        raise BadInputError("station seats: expected 2 to 16", "tour_bad_int", field="station_seats", low=2, high=16)
+    if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= MAX_STATION_SEATS:
+        raise BadInputError(f"station seats: expected 2 to {MAX_STATION_SEATS}", "tour_bad_int", field="station_seats",
+                            low=2, high=MAX_STATION_SEATS)
     boards = raw.get("boards", [])
     if not isinstance(boards, list) or not all(isinstance(b, str) and b for b in boards):
         raise BadInputError("station boards: expected a list of board ids", "tour_bad_station")
@@ -143,7 +151,8 @@ def follow_up(t: Tournament, after: Mapping[str, Any]) -> JSONDict | None:
 def launch_preview(t: Tournament, start: Mapping[str, Any]) -> JSONDict:
     """What the ``start`` entry would build, changing nothing: the pools (names of their
     players, best seed first), the matches per stage, the active stations and how many
-    matches they start at once; ``stations`` 0 means nothing could be called."""
+    matches they start at once; ``stations`` 0 means nothing could be called; with
+    play-offs, how many one of them seats (``playoff_seats``) beside the largest pool."""
     trial = copy.deepcopy(t)
     trial.apply(start)
     stages: dict[str, int] = {}
@@ -156,4 +165,6 @@ def launch_preview(t: Tournament, start: Mapping[str, Any]) -> JSONDict:
                       for i, pool in enumerate(trial.pools)],
             "matches": stages, "rounds": t.spec.rounds if t.spec.format == "swiss" else None,
             "per_round": len(trial.order) // t.spec.seats if t.spec.format == "swiss" else None,
-            "stations": active, "at_once": len(next_calls(trial))}
+            "stations": active, "at_once": len(next_calls(trial)),
+            "playoff_seats": trial.playoff_seats if t.spec.playoff and trial.pools else None,
+            "largest_pool": max((len(pool) for pool in trial.pools), default=0)}

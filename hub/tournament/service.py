@@ -317,6 +317,7 @@ class TournamentService:
             for i, body in enumerate(bodies):
                 try:
                     body = checked_names(body) if isinstance(body, Mapping) else body
+                    trial.admit(body)
                     trial.apply(body, now)  # a refusal changes nothing, even on the copy
                 except HubError as err:
                     refused.append((i, err))
@@ -354,6 +355,7 @@ class TournamentService:
         apply and announce it (:meth:`_commit`)."""
         now = time.time()
         trial = self._tournaments[tid].trial()
+        trial.admit(body)
         trial.apply(body, now)
         self._commit(tid, trial, [body], now, by)
 

@@ -9,8 +9,9 @@ Each entry body has a ``type``:
   match of theirs not yet done;
 - ``station`` ``{"station": {"id", "seats", "boards"?, "active"?, "layout"?}}`` — add or change one
   (``active: false``: out of order, its match in play goes back to the queue);
-- ``start`` ``{"order": [ids]}`` — the seeding of the present players; builds the pools,
-  brackets (whose later slots fill themselves from results) or nothing yet (Swiss);
+- ``start`` ``{"order": [ids], "playoff_seats"?: n}`` — the seeding of the present
+  players; builds the pools, brackets (whose later slots fill themselves from results) or
+  nothing yet (Swiss); ``playoff_seats``: the most one play-off match seats;
 - ``round`` ``{"round": r, "groups": [[ids]], "bye": id | None}`` — a Swiss round drawn
   (the draw is computed by :meth:`Tournament.draw_round` and stored, so a replay never
   depends on the pairing code);
@@ -25,6 +26,8 @@ Each entry body has a ``type``:
   its winner or a pool's qualifier went on to) are reset only when listed in ``reset``
   (the organizer confirmed them), else the correction is refused naming them
   (:mod:`hub.tournament.corrections`: what a correction changes, before it is made);
+  a new one whose scores (given, or kept when it names none) contradict its ranking is
+  refused (:meth:`Tournament.admit`);
 - ``forfeit`` ``{"match", "player"}`` — a no-show, ranked last of that match.
 
 Everything else — who plays the next bracket match, byes, standings, the podium — is
@@ -60,6 +63,7 @@ from hub.errors import BadInputError, RefusedError
 from hub.tournament import corrections, formats, placings, scheduling, swiss
 from hub.tournament.model import (
     BRACKETS,
+    MAX_STATION_SEATS,
     POOL_TIERS,
     JSONDict,
     Match,
@@ -107,6 +111,10 @@ class Tournament:
         self.left_in_pools: set[str] = set()
         """Players who withdrew before any bracket match was started: their pool place
         goes to the next one (later, a place no longer moves: matches were played on it)."""
+        self.playoff_seats = spec.seats
+        """The most players one play-off match seats (spec ``playoff``), fixed by the
+        ``start`` entry (:meth:`start_entry`); a start stored without it: a pool match's
+        seats, as play-offs were before (issue 32.13)."""
         self.redraw_due = False
         """Set by a ``correct`` entry that changed a Swiss result of an earlier round: the
         current round's matches not started are drawn again (:func:`swiss.redraw_entry`)."""
@@ -135,6 +143,15 @@ class Tournament:
         """A copy to try entries on (before they are stored, a correction's
         consequences): the log's entries are shared, never changed once appended."""
         return copy.deepcopy(self, {id(self.log): list(self.log)})
+
+    def admit(self, body: Mapping[str, Any]) -> None:
+        """Check what a *new* entry must keep beyond what :meth:`apply` checks: rules made
+        after entries were stored without them (a correction's scores agree with its
+        ranking: :func:`corrections.admit`). The service calls it before an entry is
+        tried and stored; a replay does not, so an older log folds as it was written.
+        Raises (changing nothing) when the entry is refused."""
+        if isinstance(body, Mapping) and body.get("type") == "correct":
+            corrections.admit(self, body)
 
     def apply(self, body: Mapping[str, Any], at: float = 0.0) -> None:
         """Apply one entry; raise (changing nothing) when it is malformed or not allowed now.
@@ -238,8 +255,20 @@ class Tournament:
         return ids
 
     def start_entry(self, ratings: Mapping[str, float] | None = None) -> JSONDict:
-        """The ``start`` entry for now (seeding computed once, then stored)."""
-        return {"type": "start", "order": self.seeding(ratings)}
+        """The ``start`` entry for now (seeding computed once, then stored; with
+        play-offs, how many one play-off match seats: :meth:`playoff_capacity`)."""
+        entry: JSONDict = {"type": "start", "order": self.seeding(ratings)}
+        if self.spec.playoff and self.spec.format in ("pools", "abc"):
+            entry["playoff_seats"] = self.playoff_capacity()
+        return entry
+
+    def playoff_capacity(self) -> int:
+        """How many players one play-off match can seat now: as many as the game takes
+        (its ``max_players``; none said: any number, the boards decide) and the largest
+        active station seats — never fewer than a pool match."""
+        most = game_spec(self.spec.game).game_type.max_players or MAX_STATION_SEATS
+        biggest = max((s.seats for s in self.stations.values() if s.active), default=self.spec.seats)
+        return max(self.spec.seats, min(most, biggest))
 
     def _on_start(self, body: Mapping[str, Any], at: float) -> None:
         if self.status != "registration":
@@ -250,7 +279,12 @@ class Tournament:
             raise BadInputError("start: order must list every present player once", "tour_bad_order")
         if len(order) < 2:
             raise RefusedError("start: at least two present players are needed", "tour_too_few")
+        seats = body.get("playoff_seats", self.spec.seats)
+        if isinstance(seats, bool) or not isinstance(seats, int) or not self.spec.seats <= seats <= MAX_STATION_SEATS:
+            raise BadInputError(f"playoff_seats: expected an integer from {self.spec.seats} to {MAX_STATION_SEATS}",
+                                "tour_bad_int", field="playoff_seats", low=self.spec.seats, high=MAX_STATION_SEATS)
         self.order = list(order)
+        self.playoff_seats = seats
         self.status = "running"
         if self.spec.format == "elimination":
             self._bracket("main", [("seed", s) for s in range(1, len(order) + 1)])
@@ -538,7 +572,11 @@ class Tournament:
             "pools": [{"name": chr(ord("A") + i), "standings": [{**s.to_json(), "name": names[s.player]}
                                                                 for s in pool]}
                       for i, pool in enumerate(placings.pool_standings(self))],
-            "ranking": [{"place": place, "player": p, "name": names[p]} for place, p in ranking],
+            "ranking": [{"place": place, "player": p, "name": names[p],
+                         "withdrawn": self.players[p].status == "withdrawn"} for place, p in ranking],
+            "playoff_seats": self.playoff_seats,
+            "ties_by_lot": [{"pool": pool, "players": list(group), "names": [names[p] for p in group],
+                             "seats": self.playoff_seats} for pool, group in placings.unseated_ties(self)],
             "podium": [{"place": place, "player": p, "name": names[p]} for place, p in placings.podium(self, ranking)],
             "queue": [m.id for m in scheduling.queue(self)],
             "calls": list(self.calls),

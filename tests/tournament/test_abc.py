@@ -6,10 +6,13 @@ top seeds exempt."""
 
 from __future__ import annotations
 
+import html
 import random
+import re
 from typing import Any
 
 import pytest
+from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +21,7 @@ from hub.tournament import corrections, formats, placings
 from hub.tournament.state import Tournament
 from tests.tournament.test_corrections import check_invariants, step
 from tests.tournament.test_corrections import create as create_started
+from tests.web.conftest import api_post, csrf_token
 
 
 def create(fmt: str, n: int, **extra: Any) -> Tournament:
@@ -268,3 +272,91 @@ def check_playoff_event(n: int, seed: int) -> None:
 @given(st.sampled_from([4, 6, 8, 12, 16]), st.integers(0, 2**32))
 def test_play_offs_keep_the_invariants(n: int, seed: int) -> None:
     check_playoff_event(n, seed)
+
+
+def three_way_tie(game: str, station_seats: int) -> Tournament:
+    """A pool of three duels, one place to qualify, play-offs on, a station seating
+    ``station_seats``; a beats b, b beats c, c beats a: tied on everything but the lot."""
+    t = Tournament.create("T", {"type": "create", "spec": {
+        "name": "Barrage", "game": game, "format": "pools", "pool_size": 3, "advance": 1, "consolation": False,
+        "check_in": False, "playoff": True, "options": {"size": 5} if game == "trike" else {}}})
+    for name in ("Ana", "Ben", "Chloé"):
+        t.apply({"type": "register", "player": {"name": name}})
+    t.apply({"type": "station", "station": {"id": "s1", "seats": station_seats}})
+    step(t, t.start_entry())
+    beats = {frozenset({"p1", "p2"}): ["p1", "p2"], frozenset({"p2", "p3"}): ["p2", "p3"],
+             frozenset({"p1", "p3"}): ["p3", "p1"]}
+    while any(m.stage == "pools" and m.status != "done" for m in t.matches.values()):
+        m = next(m for m in t.matches.values() if m.stage == "pools" and m.status != "done")
+        step(t, {"type": "result", "match": m.id, "ranking": beats[frozenset(m.players)]})
+    return t
+
+
+def test_issue32_13_a_three_way_tie_one_board_seats_is_played_off_not_drawn_by_lot() -> None:
+    """Trigono seats three on a board: a duel pool's three-way tie for its qualifying
+    place is played off by the three at once, on the station that seats them."""
+    t = three_way_tie("trigono", 3)
+    assert t.playoff_seats == 3
+    (playoff,) = [m for m in t.matches.values() if m.stage == "playoff"]
+    assert sorted(playoff.players) == ["p1", "p2", "p3"] and playoff.status == "called"
+    assert placings.pool_outcome(t) == {} and placings.unseated_ties(t) == []
+    step(t, {"type": "result", "match": playoff.id, "ranking": ["p2", "p3", "p1"]})
+    (lines,) = placings.pool_standings(t)
+    assert [line.player for line in lines] == ["p2", "p3", "p1"] and lines[0].decided_by == "playoff"
+    assert t.status == "finished" and placings.podium(t)[0] == (1, "p2")
+    check_invariants(t)
+
+
+def test_issue32_13_a_tie_no_match_can_seat_is_drawn_by_lot_and_says_so() -> None:
+    """Trike is played in duels: the three cannot meet in one match. The lot decides,
+    as before, and the view says which tie it settled and why."""
+    t = three_way_tie("trike", 3)
+    assert t.playoff_seats == 2
+    assert not any(m.stage == "playoff" for m in t.matches.values())
+    ((pool, group),) = placings.unseated_ties(t)
+    assert pool == "A" and sorted(group) == ["p1", "p2", "p3"]
+    (tie,) = t.to_json()["ties_by_lot"]
+    assert tie["pool"] == "A" and sorted(tie["names"]) == ["Ana", "Ben", "Chloé"] and tie["seats"] == 2
+
+
+def test_issue32_13_an_older_start_without_play_off_seats_folds_as_it_did() -> None:
+    """A start entry stored before play-off seats were counted: play-offs seat what a
+    pool match seats (two), so the three-way tie went to the lot, and still does."""
+    t = three_way_tie("trigono", 3)
+    old_log = [{k: v for k, v in body.items() if k != "playoff_seats"} for body in t.log
+               if t.matches.get(str(body.get("match")), t.matches["m1"]).stage != "playoff"]
+    assert len(old_log) == len(t.log) - 1  # the play-off's call
+    old = Tournament.replay("T", old_log)
+    assert old.playoff_seats == 2 and not any(m.stage == "playoff" for m in old.matches.values())
+    assert old.status == "finished" and [line.decided_by for line in placings.pool_standings(old)[0]][0] == "lot"
+
+
+def test_issue32_13_the_launch_preview_and_the_pool_page_say_which_ties_go_to_the_lot(
+        referee: FlaskClient) -> None:
+    token = csrf_token(referee, "/tournaments/")
+    api_post(referee, "/api/tournaments", {"id": "B3", "name": "Barrage", "game": "trike", "format": "pools",
+                                           "pool_size": 3, "advance": 1, "consolation": False, "playoff": True,
+                                           "check_in": False, "options": {"size": 3}}, token)
+    for name in ("Ana", "Ben", "Chloé"):
+        api_post(referee, "/api/tournaments/B3/entries", {"type": "register", "player": {"name": name}}, token)
+    api_post(referee, "/api/tournaments/B3/entries", {"type": "station", "station": {"id": "1", "seats": 2}}, token)
+    admin = "/tournaments/B3/admin"
+    for lang, words in (("fr", "une égalité entre plus de joueurs sera tirée au sort"),
+                        ("en", "a tie between more players will be settled by lot")):
+        launch = referee.post(admin, data={"action": "start", "csrf_token": csrf_token(referee, admin)},
+                              headers={"Accept-Language": lang}).get_data(as_text=True)
+        assert words in html.unescape(launch), lang
+    view = api_post(referee, "/api/tournaments/B3/entries", {"type": "start"}, token).get_json()
+    beats = {frozenset({"p1", "p2"}): ["p1", "p2"], frozenset({"p2", "p3"}): ["p2", "p3"],
+             frozenset({"p1", "p3"}): ["p3", "p1"]}
+    while view["status"] != "finished":
+        m = next(m for m in view["matches"] if m["status"] in ("ready", "called"))
+        view = api_post(referee, "/api/tournaments/B3/entries", {"type": "result", "match": m["id"],
+                                                                 "ranking": beats[frozenset(m["players"])]},
+                        token).get_json()
+    for pattern, lang in ((r"Poule A : égalité entre (.+) tirée au sort", "fr"),
+                          (r"Pool A: the tie between (.+) was settled by lot", "en")):
+        page = html.unescape(referee.get("/tournaments/B3/standings",
+                                         headers={"Accept-Language": lang}).get_data(as_text=True))
+        found = re.search(pattern, page)
+        assert found is not None and sorted(found.group(1).split(", ")) == ["Ana", "Ben", "Chloé"], lang

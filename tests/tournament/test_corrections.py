@@ -5,6 +5,7 @@ confirmed; the invariants hold after any sequence of results and corrections."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,7 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hub.errors import BadInputError, RefusedError
+from hub.log.sqlite import SqliteStore
 from hub.tournament import corrections, placings, scheduling
+from hub.tournament.service import TournamentService
 from hub.tournament.state import BRACKETS, Tournament
 
 
@@ -271,3 +274,59 @@ def test_double_elimination_of_2_to_64_players_with_and_without_reset(n: int, re
     """Issue 25 formats: everyone but the two finalists goes out after exactly two
     losses; the champion lost at most once; with the reset, the runner-up lost twice."""
     check_double(n, reset, seed)
+
+
+def scored_duel_service(tmp_path: Path) -> tuple[SqliteStore, TournamentService]:
+    """A Swiss tournament of four on a real store whose match m1 ended P1 13, P2 7."""
+    store = SqliteStore(tmp_path / "t.db")
+    service = TournamentService(store)
+    service.create({"name": "S", "game": "trike", "format": "swiss", "check_in": False, "rounds": 2,
+                    "tiebreaks": ["score", "lot"], "options": {"size": 5}}, tournament_id="T")
+    for name in ("P1", "P2", "P3", "P4"):
+        service.submit("T", {"type": "register", "player": {"name": name}})
+    service.submit("T", {"type": "start"})
+    m1 = service.view("T")["matches"][0]
+    winner, loser = m1["players"]
+    service.submit("T", {"type": "result", "match": "m1", "ranking": [winner, loser],
+                         "scores": {winner: 13, loser: 7}})
+    return store, service
+
+
+def test_issue32_8_a_correction_whose_scores_contradict_its_ranking_is_refused_and_stores_nothing(
+        tmp_path: Path) -> None:
+    """Issue 32.8: a ranking-only correction kept the old scores, so the new winner
+    showed the lower score and the score tie-break credited the loser. Kept or given,
+    scores that contradict the ranking are refused (naming them); new scores that agree,
+    or scores cleared (``{}``), are taken."""
+    store, service = scored_duel_service(tmp_path)
+    winner, loser = service.view("T")["matches"][0]["players"]
+    before = store.last_id()
+    for body in ({"ranking": [loser, winner]},  # the scores kept
+                 {"ranking": [loser, winner], "scores": {winner: 13, loser: 7}}):  # the form's, unchanged
+        for attempt in (service.preview, service.submit):
+            with pytest.raises(RefusedError) as refused:
+                attempt("T", {"type": "correct", "match": "m1", **body})
+            assert refused.value.kind == "tour_correction_scores_contradict"
+            assert "13" in str(refused.value) and "7" in str(refused.value)
+    assert store.last_id() == before
+    assert service.view("T")["matches"][0]["ranking"] == [[winner], [loser]]
+    service.submit("T", {"type": "correct", "match": "m1", "ranking": [loser, winner],
+                         "scores": {winner: 7, loser: 13}})
+    m1 = service.view("T")["matches"][0]
+    assert m1["ranking"] == [[loser], [winner]] and m1["scores"] == {winner: 7.0, loser: 13.0}
+    service.submit("T", {"type": "correct", "match": "m1", "ranking": [winner, loser], "scores": {}})
+    assert service.view("T")["matches"][0]["scores"] == {}
+
+
+def test_issue32_8_an_old_log_holding_a_contradicting_correction_replays_as_it_was_written() -> None:
+    """A correction stored before the rule (its scores kept, contradicting) folds as the
+    older hub folded it: the rule is checked at the door, not on the replay."""
+    t = create("swiss", 4, rounds=1)
+    m1 = t.matches["m1"]
+    a, b = m1.players
+    step(t, {"type": "result", "match": "m1", "ranking": [a, b], "scores": {a: 13, b: 7}})
+    t.apply({"type": "correct", "match": "m1", "ranking": [b, a]})
+    again = Tournament.replay("T", t.log)
+    assert again.matches["m1"].ranking == ((b,), (a,)) and again.matches["m1"].scores == {a: 13.0, b: 7.0}
+    with pytest.raises(RefusedError):
+        again.trial().admit({"type": "correct", "match": "m1", "ranking": [a, b], "scores": {a: 7, b: 13}})

@@ -300,3 +300,62 @@ def test_bracket_rounds_are_named_from_the_final_back_in_both_languages(referee:
     final = next(m for m in view["matches"] if m["stage"] == "main" and m["round"] == 4)
     page = referee.get(f"/tournaments/{tid}/matches/{final['id']}", headers={"Accept-Language": "fr"})
     assert "Finale" in page.get_data(as_text=True)
+
+
+def test_issue32_8_the_correction_form_refuses_the_old_scores_behind_a_new_ranking(referee: FlaskClient) -> None:
+    """The correction form shows the result's scores: swapping the places and leaving
+    them is refused, in the reader's language, naming them; clearing them is taken."""
+    token = csrf_token(referee, "/tournaments/")
+    api_post(referee, "/api/tournaments", {"id": "S8", "name": "Scores", "game": "trike", "format": "swiss",
+                                           "rounds": 2, "check_in": False, "options": {"size": 3}}, token)
+    for name in ("Ana", "Ben", "Chloé", "Dan"):
+        api_post(referee, "/api/tournaments/S8/entries", {"type": "register", "player": {"name": name}}, token)
+    m = api_post(referee, "/api/tournaments/S8/entries", {"type": "start"}, token).get_json()["matches"][0]
+    a, b = m["players"]
+    admin = "/tournaments/S8/admin"
+    form(referee, admin, {"action": "result", "match": m["id"], f"place_{a}": "1", f"place_{b}": "2",
+                          f"score_{a}": "13", f"score_{b}": "7"})
+    swapped = {"action": "correct", "match": m["id"], f"place_{a}": "2", f"place_{b}": "1"}
+    form(referee, admin, {**swapped, f"score_{a}": "13", f"score_{b}": "7"})
+    shown = flashes(referee.get(admin, headers={"Accept-Language": "fr"}).get_data(as_text=True))
+    assert any("contredisent le nouveau classement" in s and "13" in s for s in shown), shown
+    done = referee.get("/api/tournaments/S8").get_json()["matches"][0]
+    assert done["ranking"] == [[a], [b]] and done["corrected"] == 0
+    form(referee, admin, {**swapped, f"score_{a}": "", f"score_{b}": "", "confirm": "1"})
+    done = referee.get("/api/tournaments/S8").get_json()["matches"][0]
+    assert done["ranking"] == [[b], [a]] and done["scores"] == {} and done["corrected"] == 1
+
+
+def test_issue32_18_a_double_elimination_names_its_losers_rounds_and_its_undecided_reset(
+        referee: FlaskClient) -> None:
+    """No "exempt / exempt" in the grand final's replay before the grand final is played
+    (nor "Round 1, 2" under the grand final); the losers bracket's rounds are named as
+    its rounds, its last as its final."""
+    token = csrf_token(referee, "/tournaments/")
+    api_post(referee, "/api/tournaments", {"id": "D8", "name": "Double", "game": "trike", "format": "double",
+                                           "check_in": False, "options": {"size": 3}}, token)
+    for name in ("Ana", "Ben", "Chloé", "Dan", "Eve", "Fred", "Gus", "Hugo"):
+        api_post(referee, "/api/tournaments/D8/entries", {"type": "register", "player": {"name": name}}, token)
+    view = api_post(referee, "/api/tournaments/D8/entries", {"type": "start"}, token).get_json()
+    names = {(m["stage"], m["round"]): m["round_name"] for m in view["matches"]}
+    assert names[("losers", 1)] == {"kind": "losers_round", "n": 1}
+    assert names[("losers", 4)] == {"kind": "losers_final"}
+    assert names[("grand", 1)] == {"kind": "grand_final"} and names[("grand", 2)] == {"kind": "grand_final_reset"}
+    for lang, words, absent in (("fr", ["Perdants, tour 1", "Finale du tableau des perdants",
+                                        "Revanche de la grande finale", "Les deux finalistes à nouveau, si le vainqueur"
+                                        " du tableau des perdants gagne la grande finale"], ["exempt", "Tour 1"]),
+                                ("en", ["Losers round 1", "Losers' final", "Grand final replay",
+                                        "The two finalists again, if the losers bracket's winner wins the grand final"],
+                                 ["bye", "Round 1<"])):
+        page = html.unescape(referee.get("/tournaments/D8/bracket", headers={"Accept-Language": lang})
+                             .get_data(as_text=True))
+        bracket = page.split('class="bracket-block"', 1)[1].split("<script", 1)[0]  # not the words' catalogue
+        assert all(w in bracket for w in words), (lang, [w for w in words if w not in bracket])
+        assert not any(a in bracket for a in absent), (lang, [a for a in absent if a in bracket])
+    while view["status"] != "finished":  # the first slot wins: the winners bracket's winner takes the grand final
+        m = next(m for m in view["matches"] if m["status"] in ("ready", "called"))
+        view = api_post(referee, "/api/tournaments/D8/entries",
+                        {"type": "result", "match": m["id"], "ranking": m["players"]}, token).get_json()
+    page = html.unescape(referee.get("/tournaments/D8/bracket", headers={"Accept-Language": "fr"})
+                         .get_data(as_text=True)).split('class="bracket-block"', 1)[1].split("<script", 1)[0]
+    assert "Pas jouée : le vainqueur du tableau des gagnants a gagné la grande finale" in page and "exempt" not in page

@@ -251,7 +251,7 @@ def test_a_players_list_from_french_excel_is_imported_with_a_count_of_what_was_r
     shown = flashes(referee.get("/tournaments/I1/admin", headers={"Accept-Language": "fr"}).get_data(as_text=True))
     assert "2 joueurs inscrits." in shown and "2 lignes refusées." in shown
     assert shown[2:] == ["Refusé : ligne 3 (Ana) : Un joueur nommé Ana est déjà inscrit.",
-                         "Refusé : ligne 4 (—) : Nom : un texte de 1 à 40 caractères est attendu."], shown
+                         "Refusé : ligne 4 (—) : Nom\u00a0: un nom de 1 à 40 caractères est attendu."], shown
     players = referee.get("/api/tournaments/I1").get_json()["players"]
     assert [(p["name"], p["club"]) for p in players] == [("Ana", "Nantes"), ("Ben", "Rezé")]
     referee.post("/tournaments/I1/admin", data={"action": "check_in_all", "csrf_token": token})

@@ -83,6 +83,8 @@ function gridCell(view) {
   const node = bigCard(view);
   const counts = node.querySelector(".layout-box .counts");
   if (counts) node.append(counts);
+  node.querySelector(".board-trouble")?.remove(); // no room for it: the board's count is marked
+
   return el("section", { class: "grid-cell", "data-table": view.id }, head(view, "h2"), node);
 }
 

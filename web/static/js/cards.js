@@ -58,15 +58,22 @@ export function isFinished(view) {
 // stream when one changes: board id -> {table, state}.
 const boardStates = new Map();
 
-// The boards of a table in play that are not online: everyone watching sees that the
-// sensors are not hearing a board (the referee's console says more).
-function boardTrouble(view) {
-  if (!(view.capabilities || {}).sensor_boards || isFinished(view)) return null;
-  const down = [...boardStates].filter(([, s]) => s.table === view.id && s.state !== "online");
-  if (!down.length) return null;
-  return el("p", { class: "board-trouble", role: "status" }, down.map(([board, s]) =>
-    el("span", { class: `board-state ${s.state}`, "data-board": board, "data-state": s.state },
-      t("table.board_state", { board, state: t(`console.board.${s.state}`) }))));
+// The boards of a table in play that are not online (board id -> state): everyone watching
+// sees that the sensors are not hearing a board (the referee's console says more).
+function troubleOf(view) {
+  const down = new Map();
+  if (!(view.capabilities || {}).sensor_boards || isFinished(view)) return down;
+  for (const [board, s] of boardStates) if (s.table === view.id && s.state !== "online") down.set(board, s.state);
+  return down;
+}
+
+// Said in words where a card has room for a line of it (the table page, the big screen's
+// one table); the dashboard's and the grid's cards mark the board's count instead.
+function boardTrouble(down) {
+  if (!down.size) return null;
+  return el("p", { class: "board-trouble", role: "status" }, [...down].map(([board, state]) =>
+    el("span", { class: `board-state ${state}`, "data-board": board, "data-state": state },
+      t("table.board_state", { board, state: t(`console.board.${state}`) }))));
 }
 
 // A signature of each table's board states, to redraw only the tables whose boards changed.
@@ -92,13 +99,14 @@ export function card(view, mode) {
     el("a", { href: `/tables/${encodeURIComponent(view.id)}` }, t("dash.open_table"), el("span", { class: "sr-only" }, ` ${view.id}`)),
     el("a", { href: `/play/${encodeURIComponent(view.id)}` }, t(boards ? "dash.watch" : "dash.play"), el("span", { class: "sr-only" }, ` ${view.id}`))) : null;
   const board = !boards && (mode === "big" || mode === "table") ? gameBoard(view) : null;
+  const down = troubleOf(view);
   return el("article", { class: `table-card game-${view.game}${boards ? " on-boards" : ""}${state.winner ? " won" : ""}${isFinished(view) ? " finished" : ""}`, "data-table": view.id },
     mode === "big" ? null : head(view),
     statusLine(view),
-    boardTrouble(view),
+    mode === "index" ? null : boardTrouble(down),
     el("div", { class: "card-body" },
       el("table", { class: "players" }, el("caption", { class: "sr-only" }, t("table.players")), el("tbody", {}, playerRows(view))),
-      boards ? el("div", { class: "layout-box" }, layoutSvg(view), counts(view)) : board),
+      boards ? el("div", { class: "layout-box" }, layoutSvg(view), counts(view, down)) : board),
     flags.length ? el("div", { class: "flags" }, flags) : null,
     links);
 }

@@ -102,11 +102,19 @@ export function statusLine(view) {
   return el("div", { class: "status-line" }, bits);
 }
 
-export function counts(view) {
+// `down`: the table's boards that are not online (board id -> state, web/readiness.py); their
+// count is marked, the state said in words to a screen reader and on hover.
+export function counts(view, down = new Map()) {
   const state = view.state || {};
   if (!(view.capabilities || {}).sensor_boards) return null; // palets on the boards, the floor, the holes
   const items = [];
-  for (const [board, n] of Object.entries(state.boards || {})) items.push(el("li", { "data-count": `board:${board}`, title: t("table.on_board", { board }) }, el("b", {}, n), " ", board));
+  for (const [board, n] of Object.entries(state.boards || {})) {
+    const trouble = down.get(board);
+    const said = trouble ? t("table.board_state", { board, state: t(`console.board.${trouble}`) }) : null;
+    items.push(el("li", { "data-count": `board:${board}`, class: trouble ? `board-down ${trouble}` : null, "data-state": trouble || null,
+      title: said || t("table.on_board", { board }) }, trouble ? el("span", { "aria-hidden": "true" }, "⚠ ") : null,
+      el("b", {}, n), " ", board, said ? el("span", { class: "sr-only" }, ` (${said})`) : null));
+  }
   items.push(el("li", { "data-count": "floor" }, el("b", {}, state.floor ?? 0), " ", t("table.floor")));
   for (const [hole, n] of Object.entries(state.holes || {})) {
     if (n) items.push(el("li", { "data-count": hole, class: "pending" }, el("b", {}, n), " ", t("table.pending", { hole: placeIn(view, hole) })));

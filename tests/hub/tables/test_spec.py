@@ -35,7 +35,7 @@ def test_entry_body_fills_players_a_row_of_boards_and_the_default_settle_window(
     ({"options": {}}, BadInputError, "missing field 'game'"),
     ({"game": "trike", "boards": ["B1"]}, BadInputError, "no sensor boards"),
     ({"game": "trike", "seats": ["Ana", "Ana"]}, BadInputError, "same name"),
-    ({"game": "trike", "seats": [{"name": ""}]}, BadInputError, "non-empty"),
+    ({"game": "trike", "seats": [{"name": ""}]}, BadInputError, "a name of 1 to 40 characters"),
     ({"game": "trike", "seats": [{"name": "Ana", "colour": "red"}]}, BadInputError, "'colour'"),
     ({"game": "trike", "seats": "Ana"}, BadInputError, "seats: expected a list"),
     ({"game": "trike", "seed": "7"}, BadInputError, "seed"),

@@ -331,6 +331,7 @@ class BoardHealth:
     corrupt: int = 0
     refused: int = 0  # events too far past the mark (never acknowledged)
     unrefereed: int = 0  # messages heard while no table of this hub binds the board (not stored)
+    throttled: int = 0  # messages dropped unread over the budget of a refereed board (hub/devices/flood.py)
     overflow: int = 0
     rssi: int | None = None
     beam_faults: set[str] = field(default_factory=set)
@@ -384,6 +385,7 @@ class BoardHealth:
             "corrupt": self.corrupt,
             "refused": self.refused,
             "unrefereed": self.unrefereed,
+            "throttled": self.throttled,
             "overflow": self.overflow,
             "beam_faults": sorted(self.beam_faults),
             "blocked": sorted(self.blocked),

@@ -322,6 +322,7 @@ class SameIdWatch:
         """Board ids claimed by two live boards now → since when."""
         self._current: dict[tuple[str, str], str] = {}  # (board, "boot" | "port") -> claimant
         self._heard: dict[tuple[str, str], dict[str, tuple[float, str]]] = {}  # -> claimant -> (at, link)
+        self._taking_turns: dict[str, set[tuple[str, str]]] = {}  # board -> (facet, claimant) seen alternate
 
     def heard(self, board: str, facet: str, claimant: str, link: str, at: float) -> str:
         """``claimant`` (a boot id, a port: ``facet``) of ``board`` spoke at ``at`` on
@@ -339,10 +340,13 @@ class SameIdWatch:
         while len(heard) > MAX_CLAIMANTS:
             del heard[next(iter(heard))]
         self._current[key] = claimant
-        if back and board not in self.found:
+        switched = current is not None and claimant != current
+        new = back and board not in self.found
+        if new:
             self.found[board] = at
-            return "found"
-        return "switched" if current is not None and claimant != current else ""
+        if switched and board in self.found:  # what alerts name: not a boot one of them left
+            self._taking_turns.setdefault(board, set()).update({(facet, claimant), (facet, str(current))})
+        return "found" if new else "switched" if switched else ""
 
     def _live(self, board: str, at: float) -> dict[str, dict[str, tuple[float, str]]]:
         return {facet: {c: v for c, v in self._heard.get((board, facet), {}).items()
@@ -351,7 +355,9 @@ class SameIdWatch:
     def claims(self, board: str, at: float) -> tuple[list[str], list[int]]:
         """The links (serial ports; the broker over MQTT) and boot ids heard claiming
         ``board`` within :attr:`quiet_s`."""
-        live = self._live(board, at)
+        turns = self._taking_turns.get(board, set())
+        live = {facet: {c: v for c, v in claims.items() if (facet, c) in turns}
+                for facet, claims in self._live(board, at).items()}
         links = {link for claims in live.values() for _, link in claims.values()}
         return sorted(links), sorted(int(boot) for boot in live["boot"])
 
@@ -361,6 +367,7 @@ class SameIdWatch:
         if board not in self.found or any(len(c) > 1 for c in self._live(board, at).values()):
             return False
         del self.found[board]
+        self._taking_turns.pop(board, None)
         return True
 
 

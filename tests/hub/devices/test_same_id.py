@@ -21,6 +21,7 @@ import pytest
 
 from firmware.links import MqttLink, SerialLink
 from firmware.mqtt import MqttClient
+from hub.devices import ingest
 from hub.devices.health import SAME_ID_QUIET_S
 from hub.devices.mqtt_link import MqttTransport
 from hub.devices.serial_link import SerialTransport, wait_open
@@ -141,3 +142,45 @@ def test_two_boards_with_one_id_and_one_mqtt_client_id_taking_the_session_from_e
             for node_link in board.node.links:
                 node_link.close()
         link.stop()
+
+
+def hello(boot: int, seq: int = 1) -> dict[str, Any]:
+    return {"type": "hello", "board": "B1", "boot": boot, "seq": seq, "t_us": 5, "fw": "t", "config": "c",
+            "holes": ["big"]}
+
+
+def health(boot: int, seq: int) -> dict[str, Any]:
+    return {"type": "health", "board": "B1", "boot": boot, "seq": seq, "t_us": 9, "uptime_s": 1, "mem_free": 0,
+            "overflow": 0, "beams": {"big": "open"}, "counters": {}}
+
+
+def drop(boot: int, seq: int) -> dict[str, Any]:
+    return {"type": "drop", "board": "B1", "boot": boot, "seq": seq, "t_us": 7, "hole": "big"}
+
+
+def test_one_board_rebooting_moving_port_or_on_two_links_is_never_taken_for_two_32_3() -> None:
+    """What one board does — reboot (twice), its cable moved to another port, its old
+    boot's events resent after the reboot, every message on USB and MQTT at once — never
+    looks like two boards: the events are scored."""
+    state: ingest.IngestState[str] = ingest.IngestState(bound={"B1": "t1"})
+    arrivals = [
+        ("serial:/dev/ttyACM0", hello(7)), ("serial:/dev/ttyACM0", drop(7, 2)),
+        ("serial:/dev/ttyACM0", health(7, 2)),
+        ("serial:/dev/ttyACM1", drop(7, 3)),  # moved: the old boot's unacknowledged event first
+        ("serial:/dev/ttyACM1", hello(9)), ("serial:/dev/ttyACM1", drop(9, 2)),
+        ("serial:/dev/ttyACM1", health(9, 2)), ("mqtt:broker:1883", health(9, 2)),  # both links
+        ("mqtt:broker:1883", drop(9, 3)), ("serial:/dev/ttyACM1", drop(9, 3)),
+        ("serial:/dev/ttyACM1", hello(12)), ("mqtt:broker:1883", hello(12)), ("serial:/dev/ttyACM1", drop(12, 2)),
+    ]
+    scored = []
+    for n, (link, msg) in enumerate(arrivals):
+        intake = ingest.take(state, [ingest.Arrival(link, msg, link, at=100.0 + n)], now=float(n))
+        scored += [e.seq for _, e in ingest.stored(state, intake, list(range(len(intake.entries))))
+                   if e.body["type"] == "drop"]
+    assert state.same_id.found == {} and state.health["B1"].same_id is None
+    assert len(scored) == 5 and state.health["B1"].set_aside == 0
+    # A second board speaking up under boot 7 again is another story.
+    intake = ingest.take(state, [ingest.Arrival("x", health(7, 4), "serial:/dev/ttyACM0", at=120.0)], now=20.0)
+    assert [a.text.split(":")[0] for a in intake.alerts] == ["two boards claim this id (a copied local.py?)"]
+    assert state.health["B1"].same_id == {  # not boot 9, which the first board left
+        "since": 120.0, "links": ["mqtt:broker:1883", "serial:/dev/ttyACM0", "serial:/dev/ttyACM1"], "boots": [7, 12]}

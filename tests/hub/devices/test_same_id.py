@@ -32,6 +32,7 @@ from tests.hub.devices.conftest import DrivenClock
 from tests.hub.devices.test_firmware_boards import PtyWire, SimBoard
 from tests.web.conftest import PASSWORD_HASH, login
 from web import create_app
+from web.readiness import board_state
 
 
 def copied_board(boot_bits: int) -> SimBoard:
@@ -115,6 +116,8 @@ def shown(hub: Hub, links: list[str]) -> None:
     panel = client.get("/admin/boards", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert f'data-same-id="{" ".join(links)}"' in panel and "Two boards claim this id" in panel
     assert [b["same_id"]["links"] for b in client.get("/api/boards").get_json() if b["board"] == "B1"] == [links]
+    # The table's pages never say "armed" on it: nothing it sends is scored.
+    assert board_state(b1(hub)) == "faulty"
 
 
 @pytest.mark.mqtt

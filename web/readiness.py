@@ -8,6 +8,8 @@ ready only when every board it binds is online and sound — a board that never 
 'offline'
 >>> board_state({"status": "online", "last_seen": 10.0, "blocked": ["big"]})
 'faulty'
+>>> board_state({"status": "online", "last_seen": 10.0, "same_id": {"links": [], "boots": [3, 9]}})
+'faulty'
 >>> board_state({"status": "online", "last_seen": 10.0})
 'online'
 """
@@ -27,6 +29,8 @@ def board_state(health: JSONDict | None) -> str:
     if health.get("status") != "online":
         return "offline"
     if health.get("beam_faults") or health.get("blocked") or health.get("crash") or health.get("overflow"):
+        return "faulty"
+    if health.get("same_id"):  # two boards claim its id: nothing it sends is scored (issue 32.3)
         return "faulty"
     return "online"
 

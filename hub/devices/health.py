@@ -46,6 +46,9 @@ ASK_EVERY_S = 2.0  # resend requests while a gap lasts
 TAIL_GRACE_S = 1.0  # a missing tail (known from health) may still be in flight this long
 BOOTS_PER_BOARD = 4  # boot ids followed per board (older ones are forgotten)
 
+SAME_ID_QUIET_S = 30.0  # a board claiming an id not heard this long is gone (3 health periods)
+MAX_CLAIMANTS = 8  # boots or ports remembered per board id (a forged flood of boot ids stays bounded)
+
 BootKey = tuple[str, int]
 CopyT = TypeVar("CopyT")
 
@@ -289,6 +292,85 @@ class SeqTracker(Generic[ItemT]):
         return out
 
 
+class SameIdWatch:
+    """Tells two live boards claiming one id (a copied ``local.py``: issue 32.3, 42 + 42
+    drops scored as 83 throws on one table) from one board that rebooted, moved to another
+    port or came back.
+
+    A board shows who it is in two ways: the boot it is in (each ``hello`` and ``health``
+    speaks of the board's current boot; events may be older ones, resent) and, over USB,
+    the serial port its lines come in on. One board changes them once and for all (it
+    reboots, its cable moves, the hub asks it for a new boot id) and never goes back. Two
+    boards under one id take turns — two ports, or two MQTT sessions the broker hands from
+    one to the other, each reconnect sending a health of its own boot: a *claimant* (a
+    boot, a port) heard again after another took over, within :attr:`quiet_s`, is a
+    second board. Once every claimant but one has been silent for :attr:`quiet_s`
+    (:meth:`gone`), the board id has one board again.
+
+    >>> watch = SameIdWatch(quiet_s=30.0)
+    >>> watch.heard("B1", "boot", "7", "mqtt:hub", 0.0), watch.heard("B1", "boot", "9", "mqtt:hub", 1.0)
+    ('', 'switched')
+    >>> watch.heard("B1", "boot", "9", "mqtt:hub", 2.0), watch.heard("B1", "boot", "7", "mqtt:hub", 3.0)
+    ('', 'found')
+    >>> watch.claims("B1", 3.0), watch.gone("B1", 20.0), watch.gone("B1", 33.5)
+    ((['mqtt:hub'], [7, 9]), False, True)
+    """
+
+    def __init__(self, quiet_s: float = SAME_ID_QUIET_S) -> None:
+        self.quiet_s = quiet_s
+        self.found: dict[str, float] = {}
+        """Board ids claimed by two live boards now → since when."""
+        self._current: dict[tuple[str, str], str] = {}  # (board, "boot" | "port") -> claimant
+        self._heard: dict[tuple[str, str], dict[str, tuple[float, str]]] = {}  # -> claimant -> (at, link)
+        self._taking_turns: dict[str, set[tuple[str, str]]] = {}  # board -> (facet, claimant) seen alternate
+
+    def heard(self, board: str, facet: str, claimant: str, link: str, at: float) -> str:
+        """``claimant`` (a boot id, a port: ``facet``) of ``board`` spoke at ``at`` on
+        ``link``: ``"found"`` when that shows a second board (newly), ``"switched"`` when
+        it took over from another claimant (a reboot, a moved cable: one board so far),
+        else ``""``."""
+        key = (board, facet)
+        heard = self._heard.setdefault(key, {})
+        for gone in [c for c, (seen, _) in heard.items() if at - seen > self.quiet_s]:
+            del heard[gone]
+        current = self._current.get(key)
+        back = current is not None and claimant != current and claimant in heard
+        heard.pop(claimant, None)
+        heard[claimant] = (at, link)  # most recently heard last
+        while len(heard) > MAX_CLAIMANTS:
+            del heard[next(iter(heard))]
+        self._current[key] = claimant
+        switched = current is not None and claimant != current
+        new = back and board not in self.found
+        if new:
+            self.found[board] = at
+        if switched and board in self.found:  # what alerts name: not a boot one of them left
+            self._taking_turns.setdefault(board, set()).update({(facet, claimant), (facet, str(current))})
+        return "found" if new else "switched" if switched else ""
+
+    def _live(self, board: str, at: float) -> dict[str, dict[str, tuple[float, str]]]:
+        return {facet: {c: v for c, v in self._heard.get((board, facet), {}).items()
+                        if at - v[0] <= self.quiet_s} for facet in ("boot", "port")}
+
+    def claims(self, board: str, at: float) -> tuple[list[str], list[int]]:
+        """The links (serial ports; the broker over MQTT) and boot ids heard claiming
+        ``board`` within :attr:`quiet_s`."""
+        turns = self._taking_turns.get(board, set())
+        live = {facet: {c: v for c, v in claims.items() if (facet, c) in turns}
+                for facet, claims in self._live(board, at).items()}
+        links = {link for claims in live.values() for _, link in claims.values()}
+        return sorted(links), sorted(int(boot) for boot in live["boot"])
+
+    def gone(self, board: str, at: float) -> bool:
+        """True (once) when ``board`` was claimed by two boards and every claimant but one
+        has been silent for :attr:`quiet_s` since: one board holds the id again."""
+        if board not in self.found or any(len(c) > 1 for c in self._live(board, at).values()):
+            return False
+        del self.found[board]
+        self._taking_turns.pop(board, None)
+        return True
+
+
 def held_from(health: Mapping[str, Any]) -> tuple[tuple[int, int], int | None] | None:
     """What a board's health message says about the events it still holds:
     ``(oldest, only_boot)`` for :meth:`SeqTracker.board_holds_from`, or None when it says
@@ -331,6 +413,9 @@ class BoardHealth:
     corrupt: int = 0
     refused: int = 0  # events too far past the mark (never acknowledged)
     unrefereed: int = 0  # messages heard while no table of this hub binds the board (not stored)
+    throttled: int = 0  # messages dropped unread over the budget of a refereed board (hub/devices/flood.py)
+    same_id: dict[str, Any] | None = None  # two live boards claim this id: {"since", "links", "boots"}
+    set_aside: int = 0  # events stored but not scored while two boards claimed this id
     overflow: int = 0
     rssi: int | None = None
     beam_faults: set[str] = field(default_factory=set)
@@ -384,6 +469,9 @@ class BoardHealth:
             "corrupt": self.corrupt,
             "refused": self.refused,
             "unrefereed": self.unrefereed,
+            "throttled": self.throttled,
+            "same_id": None if self.same_id is None else dict(self.same_id),
+            "set_aside": self.set_aside,
             "overflow": self.overflow,
             "beam_faults": sorted(self.beam_faults),
             "blocked": sorted(self.blocked),

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from firmware import protocol
-from hub.devices.health import ASK_EVERY_S, BoardHealth, GivenUp, SeqTracker, held_from
+from hub.devices.health import ASK_EVERY_S, BoardHealth, GivenUp, SameIdWatch, SeqTracker, held_from
 from hub.log.ratelog import RateLog
 from hub.log.store import Entry, with_id
 from hub.tables import wording
@@ -178,6 +178,8 @@ class IngestState(Generic[LinkT]):
     a boot id not seen before arrives. Asked again every :data:`hub.devices.health.ASK_EVERY_S`:
     hub → board messages go at QoS 0, so one sent while the broker was down is lost, and
     the board, acknowledged nothing, may wait up to 16 x resend_ms before it resends."""
+    same_id: SameIdWatch = field(default_factory=SameIdWatch)
+    """Board ids two live boards claim (:func:`_watch_same_id`): their events are set aside."""
     _saved: dict[str, BoardHealth | None] | None = None
 
     def board(self, board: str) -> BoardHealth:
@@ -353,6 +355,10 @@ def take(state: IngestState[LinkT], batch: Iterable[Arrival[LinkT]], now: float)
             # this hub binds it to later; a made-up id cannot fill the store.
             h.unrefereed += 1
             continue
+        if not item.retained and msg["type"] != "status":
+            _watch_same_id(state, intake, item)
+        if msg["type"] == "status" and board in state.same_id.found:
+            continue  # the broker handing one session to the other: not a link lost each time
         if msg["type"] == "health":
             if all(isinstance(msg.get(k), int) for k in ("boot", "seq", "t_us")):
                 state.clock_claims[(board, msg["boot"])] = (msg["seq"], msg["t_us"], item.at)
@@ -384,6 +390,52 @@ def take(state: IngestState[LinkT], batch: Iterable[Arrival[LinkT]], now: float)
     intake.acks = _pace(state, to_ack, now)
     intake.asks += _asks(state, wall)  # after any newboot asked above
     return intake
+
+
+def _watch_same_id(state: IngestState[LinkT], intake: Intake[LinkT], item: Arrival[LinkT]) -> None:
+    """Two live boards under one id (issue 32.3: a copied ``local.py`` merged two boards'
+    drops onto one table) are found by :class:`hub.devices.health.SameIdWatch` from the
+    boot each ``hello`` and ``health`` speaks of and the serial port each line comes in on.
+    From then on the id's events are *set aside*: stored and acknowledged (nothing a board
+    sent is lost: both boards forget them as they would any stored event), never applied to
+    a table (:func:`_entry`), counted (``set_aside``); a ``same_id`` alert names the links
+    and boots, the board's health says so (``same_id``) until every claimant but one has
+    been silent for ``SAME_ID_QUIET_S``, and the remaining board is scored again. A boot
+    switch asks the board for a health message at once: over MQTT both boards get the
+    request, and their answers tell them apart without waiting for the next period."""
+    msg, board, watch = item.msg, item.msg["board"], state.same_id
+    verdicts = []
+    if msg["type"] in ("hello", "health") and isinstance(msg.get("boot"), int):
+        verdicts.append(watch.heard(board, "boot", str(msg["boot"]), item.link_name, item.at))
+    if item.link_name.startswith("serial:"):
+        verdicts.append(watch.heard(board, "port", item.link_name, item.link_name, item.at))
+    if "switched" in verdicts and msg["type"] in ("hello", "health"):
+        intake.asks.append(Ack(item.link, board, protocol.command(0, "health")))
+    watch.gone(board, item.at)
+    _show_same_id(state, intake, board, item.at)
+
+
+def _show_same_id(state: IngestState[Any], intake: Intake[Any], board: str, at: float) -> None:
+    """The board's health says what the watch knows: two boards claim the id (an alert
+    naming their links and boots), or one holds it again (an alert too). From the health,
+    not the watch's verdicts, so a batch the store refused (its health rolled back) says
+    it again."""
+    watch, h = state.same_id, state.board(board)
+    if board in watch.found:
+        links, boots = watch.claims(board, at)
+        if h.same_id is None:
+            _alert(state, intake, board, at, "same_id", links=links, boots=boots, seconds=round(watch.quiet_s))
+        elif h.same_id["links"] == links and h.same_id["boots"] == boots:
+            return
+        h.same_id = {"since": watch.found[board], "links": links, "boots": boots}
+    elif h.same_id is not None:
+        links, boots = h.same_id["links"], h.same_id["boots"]
+        h.same_id = None
+        _alert(state, intake, board, at, "same_id_gone", links=links, boots=boots, seconds=round(watch.quiet_s))
+    else:
+        return
+    if board not in intake.boards:
+        intake.boards.append(board)
 
 
 def hello_mark(hello: Mapping[str, Any]) -> tuple[Any, Any]:
@@ -441,6 +493,8 @@ def stored(state: IngestState[LinkT], intake: Intake[LinkT],
             h.boot, h.last_seq = msg["boot"], msg["seq"]
         if entry.table_id is not None:
             out.append((entry.table_id, with_id(entry, entry_id)))
+        elif h.same_id is not None:
+            h.set_aside += 1
     for item in intake.ready:  # stored in seq order: each one shows the board's time
         msg = item.msg
         if msg["type"] in protocol.EVENT_TYPES:
@@ -463,6 +517,9 @@ def expire(state: IngestState[LinkT], now: float, mono: float,
     heard = {board: h.last_seen for board, h in state.health.items()}
     _given_up(state, intake, state.seqs.expire(now, heard), now, to_ack,
               "not_resent")
+    for board in [b for b, h in state.health.items() if h.same_id is not None]:
+        state.same_id.gone(board, now)
+        _show_same_id(state, intake, board, now)
     for h in state.health.values():
         if h.status == "online" and h.last_seen is not None and now - h.last_seen > lost_after_s:
             h.status = "lost"
@@ -519,7 +576,9 @@ def due_acks(state: IngestState[LinkT], now: float) -> list[Ack[LinkT]]:
 def _entry(state: IngestState[Any], item: Arrival[Any]) -> Entry:
     msg, board = item.msg, item.msg["board"]
     if msg["type"] in protocol.EVENT_TYPES:
-        return Entry.new("device", msg, table_id=state.bound.get(board), at=item.at, board=board,
+        # Two boards claiming the id: stored, acknowledged, never scored (_watch_same_id).
+        table_id = None if board in state.same_id.found else state.bound.get(board)
+        return Entry.new("device", msg, table_id=table_id, at=item.at, board=board,
                          boot=msg["boot"], seq=msg["seq"], raw=item.raw)
     # health and status: stored, neither deduplicated nor routed
     return Entry.new("device", msg, at=item.at, board=board, raw=item.raw)

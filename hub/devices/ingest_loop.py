@@ -18,6 +18,7 @@ dropped unacknowledged with an alert (the board keeps it and resends it).
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -27,7 +28,7 @@ from typing import Any
 
 from firmware import protocol
 from hub.devices import ingest
-from hub.devices.flood import UnrefereedLimit
+from hub.devices.flood import RefereedLimit, UnrefereedLimit
 from hub.devices.inbox import Inbox
 from hub.devices.ingest import Ack, Arrival, IngestState, Intake
 from hub.devices.transport import Transport
@@ -69,6 +70,8 @@ class IngestLoop:
         self.inbox: Inbox[Arrival[Transport]] = Inbox(INGEST_BATCH)
         self.limit = UnrefereedLimit()
         """The budget of boards this hub does not referee (:mod:`hub.devices.flood`)."""
+        self.bound_limit = RefereedLimit()
+        """What each board this hub referees may have stored (:mod:`hub.devices.flood`)."""
         self._clock_asked: dict[str, float] = {}
         self._commanded: dict[tuple[str, str], float] = {}
         self.applied_hook: Callable[[list[JSONDict]], None] | None = None
@@ -83,12 +86,16 @@ class IngestLoop:
                  link: str, retained: bool = False) -> None:
         at = clock.now()
         self.inbox.put_many(Arrival(transport, msg, link, at, raw, retained) for msg, raw in messages
-                            if self._within_budget(msg["board"]))
+                            if self._within_budget(msg["board"], msg, raw))
 
-    def _within_budget(self, board: str) -> bool:
+    def _within_budget(self, board: str, msg: JSONDict | None = None, raw: str | None = None) -> bool:
         # Read without the hub's lock (a set and a dict, each test atomic): a board bound
         # a moment ago may spend one more token; a flood never waits on the lock.
-        return self.devices.referees(board) or self.limit.allow(board)
+        if not self.devices.referees(board):
+            return self.limit.allow(board)
+        if msg is None:  # a rejected line: counted, never stored
+            return True
+        return self.bound_limit.allow(board, len(raw) if raw is not None else len(json.dumps(msg)))
 
     def corrupt(self, link: str, reason: str, board: str | None) -> None:
         if board is not None and not self._within_budget(board):
@@ -251,11 +258,21 @@ class IngestLoop:
                                       partial(self._timer_took, table))
                     self.send([])
             self.expire(now, mono)
+            self._count_over_budget()
             idle = self.inbox.idle()
             if idle:
                 self.tables.snapshot_due()
             return (not idle or bool(self.devices.acks_due)
                     or any(table.timer_wanted() for table in self.tables.loaded()))
+
+    def _count_over_budget(self) -> None:
+        """Copy the drops over a refereed board's budget (counted on the links' threads,
+        without the lock) into its health: the admin's boards and the JSON API show them."""
+        changed = [board for board in self.bound_limit.changed() if board in self.devices.health]
+        for board in changed:
+            self.devices.board(board).throttled = self.bound_limit.dropped(board)
+        if changed:
+            self.feed.boards(changed)
 
     def _timer_took(self, table: Table, stored: list[Entry | None]) -> list[JSONDict]:
         for entry in stored:

@@ -67,6 +67,10 @@ TEMPLATES: dict[str, str] = {
     "boot_reused": "boot {boot} reused (flash erased, or a spare with the same id): its events are "
                    "held and the board is asked for a new boot id",
     "silent": "silent for {seconds} s",
+    "same_id": "two boards claim this id (a copied local.py?): {links}, boots {boots}; their events are "
+               "stored but not scored until one of them is silent for {seconds} s",
+    "same_id_gone": "one board holds this id again (the other silent for {seconds} s; were {links}, "
+                    "boots {boots}): its events are scored again",
     "unstorable": "{what} could not be stored: {reason}",
     # prompts (the referee's questions)
     "prompt.next_round": "Round over. Palets collected? Start round {round}",
@@ -86,7 +90,7 @@ TABLE_ALERTS = ("unmapped", "blocked", "fault", "input_refused", "cannot_referee
                 "throw_out_of_turn", "throw_wrong_lane", "misread_drop")
 """The kinds of a table's alerts."""
 BOARD_ALERTS = ("seq_gap", "link_lost", "gave_up", "seq_refused", "crashed", "boot_reused", "silent",
-                "unstorable")
+                "unstorable", "same_id", "same_id_gone")
 """The kinds of a board's health alerts."""
 PROMPTS = ("next_round", "target", "fix", "valid", "landed")
 """The kinds of the referee's questions (``TEMPLATES`` key ``prompt.<kind>``)."""

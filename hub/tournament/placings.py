@@ -25,12 +25,19 @@ def pool_outcome(t: Tournament) -> dict[str, list[str]]:
     """Qualifiers and the others, each in bracket-seed order (pool place first, then
     the results; players of one pool kept apart in the first round where the order
     within a place allows it), once every pool match (and play-off) is done ({} before).
+    After a correction that kept the draw, each seed is the pool place it was then
+    (:attr:`~hub.tournament.state.Tournament.kept_draw`), whoever holds that place now.
     An AB/ABC event has three tiers (``qualifier``: A, ``consolation``: B, ``c``: C) by
     pool place (:func:`hub.tournament.formats.abc_tier`)."""
     if any(m.status not in ("done", "cancelled") for m in t.matches.values() if m.stage in ("pools", "playoff")):
         return {}
+    standings = pool_standings(t, placing=True)
+    if t.kept_draw is not None:  # the draw kept by a correction: each slot's pool place, its player now
+        at = {place_label(i, place): line.player for i, lines in enumerate(standings)
+              for place, line in enumerate(lines, 1)}
+        return {stage: [at[label] for label in labels] for stage, labels in t.kept_draw.items()}
     placed: list[tuple[int, float, float, float, int, str, int]] = []
-    for i, lines in enumerate(pool_standings(t, placing=True)):
+    for i, lines in enumerate(standings):
         for place, line in enumerate(lines, 1):
             per = max(1, line.played)
             placed.append((place, -line.points / per, -line.wins / per, -line.diff,
@@ -43,6 +50,23 @@ def pool_outcome(t: Tournament) -> dict[str, list[str]]:
         out[stage] = formats.spread_pools([p[5] for p in members], [p[0] for p in members], pool_of,
                                           t.spec.bracket_seats)
     return out
+
+
+def place_label(pool: int, place: int) -> str:
+    """A pool place as a kept draw names it: "A:1" (pool A's first)."""
+    return f"{chr(ord('A') + pool)}:{place}"
+
+
+def draw_labels(t: Tournament) -> dict[str, list[str]] | None:
+    """The brackets' seeds now as pool places ({stage: ["A:1", "C:2", …]}), to keep the
+    draw through a correction (:attr:`~hub.tournament.state.Tournament.kept_draw`); None
+    while the pools are not over."""
+    outcome = t.pool_outcome()
+    if not outcome:
+        return None
+    label = {line.player: place_label(i, place) for i, lines in enumerate(pool_standings(t, placing=True))
+             for place, line in enumerate(lines, 1)}
+    return {stage: [label[p] for p in players] for stage, players in outcome.items()}
 
 
 def tier_of(t: Tournament, place: int, pool_size: int) -> int:

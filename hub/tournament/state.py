@@ -626,6 +626,8 @@ class Tournament:
         for m in shown:
             rounds[m.stage][m.round] += 1
         round_names = formats.round_names(rounds, double=self.spec.format == "double")
+        within = {p: (letter, place) for letter, ranked in placings.concours_places(self).items()
+                  for place, p in ranked}  # AB/ABC: a place is said within its concours
         return {
             "id": self.id, "spec": self.spec.to_json(), "status": self.status,
             "round": self.round, "created_at": self.created_at,
@@ -638,7 +640,12 @@ class Tournament:
                                                                 for s in pool]}
                       for i, pool in enumerate(placings.pool_standings(self))],
             "ranking": [{"place": place, "player": p, "name": names[p],
-                         "withdrawn": self.players[p].status == "withdrawn"} for place, p in ranking],
+                         "withdrawn": self.players[p].status == "withdrawn",
+                         "concours": within[p][0] if p in within else None,
+                         "concours_place": within[p][1] if p in within else None} for place, p in ranking],
+            "concours": [{"name": letter, "finished": finished,
+                          "podium": [{"place": place, "player": p, "name": names[p]} for place, p in top]}
+                         for letter, finished, top in placings.concours_podiums(self)],
             "playoff_seats": self.playoff_seats,
             "ties_by_lot": [{"pool": pool, "players": list(group), "names": [names[p] for p in group],
                              "seats": self.playoff_seats} for pool, group in placings.unseated_ties(self)],

@@ -229,7 +229,7 @@ def player(tid: str, pid: str) -> Any:
     mine = [m for m in view["matches"] if pid in m["players"] and pid not in m["forfeits"]]
     now = next((m for m in mine if m["status"] == "called"), None)
     upcoming = next((m for m in mine if m["status"] == "ready"), None)
-    final = next((r["place"] for r in view["ranking"] if r["player"] == pid), None) if view["status"] == "finished" else None
+    final = next((r for r in view["ranking"] if r["player"] == pid), None) if view["status"] == "finished" else None
     pool = next(((pl["name"], s["rank"]) for pl in view["pools"] for s in pl["standings"] if s["player"] == pid), None)
     return _page("player.html", view, p=found, history=history, line=line, now=now, upcoming=upcoming,
                  final=final, pool=pool, rating=rating.to_json() if rating else None, refresh_s=REFRESH_S)

@@ -223,5 +223,6 @@ def preview(t: Tournament, body: Mapping[str, Any]) -> JSONDict:
             "keep_draw": keep, "can_keep_draw": can_keep_draw(t, m),
             "standings": standings, "qualifiers": qualifiers, "pairings": pairings,
             "reset": [{"match": mid, "number": t.matches[mid].number, "status": t.matches[mid].status,
-                       "players": [t.name(p) for p in t.matches[mid].players]} for mid in reset],
+                       "players": [t.name(p) for p in t.matches[mid].players],
+                       "after": [t.name(p) for p in after.matches[mid].players]} for mid in reset],
             "ranking": changed_places}

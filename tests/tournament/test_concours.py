@@ -52,6 +52,9 @@ def test_each_concours_has_its_own_podium_and_places(referee: FlaskClient, hub: 
             assert re.search(rf'<span class="concours-place">{said}</span> {b_winner["name"]}', page), (lang, url)
             # Never the B winner as a bare place overall ("9 Joueur 05").
             assert not re.search(rf'<span class="rank">\d+</span> {b_winner["name"]}', page), (lang, url)
+        player = html.unescape(referee.get(f"/tournaments/ABC/players/{b_winner['player']}",
+                                           headers={"Accept-Language": lang}).get_data(as_text=True))
+        assert said in player and "9" not in player.split("<strong>")[1].split("</strong>")[0], lang
 
 
 def test_a_tournament_without_concours_keeps_one_podium(referee: FlaskClient, hub: Hub) -> None:

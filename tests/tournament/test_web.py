@@ -45,7 +45,7 @@ def test_referee_runs_a_tournament_from_the_pages(referee: FlaskClient, hub: Hub
     launch = referee.post(admin, data={"action": "start", "csrf_token": csrf_token(referee, admin)})
     assert launch.status_code == 200
     text = launch.get_data(as_text=True)
-    assert "Avant de lancer le tournoi" in text and "Poule A" in text and "1 postes actifs (row1)" in text
+    assert "Avant de lancer le tournoi" in text and "Poule A" in text and "1 poste actif (row1)\u00a0: 1 partie démarre tout de suite" in text
     assert referee.get(f"/api/tournaments/{tid}").get_json()["status"] == "registration"
     form(referee, admin, {"action": "start", "confirm": "1"})
     view = referee.get(f"/api/tournaments/{tid}").get_json()

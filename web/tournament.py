@@ -107,8 +107,23 @@ def points_in(lang: str, value: Any) -> str:
     """:func:`points_text` in ``lang`` (French: plural from 2 on; English: except 1)."""
     number = float(value)
     plural = number >= 2 if lang == "fr" else number != 1
-    shown = f"{number:g}".replace(".", ",") if lang == "fr" else f"{number:g}"
-    return translate(lang, f"tour.points_short.{'other' if plural else 'one'}", n=shown)
+    return translate(lang, f"tour.points_short.{'other' if plural else 'one'}", n=number_in(lang, number))
+
+
+@bp.app_template_filter("number")
+def number_text(value: Any) -> str:
+    """A number as the page's language writes it: "1,5" in French, "1.5" in English."""
+    return number_in(current_language(), value)
+
+
+def number_in(lang: str, value: Any) -> str:
+    """:func:`number_text` in ``lang``.
+
+    >>> number_in("fr", 1.5), number_in("en", 1.5), number_in("fr", 13.0)
+    ('1,5', '1.5', '13')
+    """
+    shown = f"{float(value):g}"
+    return shown.replace(".", ",") if lang == "fr" else shown
 
 
 REFRESH_S = 5
@@ -259,7 +274,7 @@ def csv_cell(value: Any, lang: str = "fr") -> Any:
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
     if isinstance(value, float):
-        return f"{value:g}".replace(".", ",") if lang == "fr" else f"{value:g}"
+        return number_in(lang, value)
     return value
 
 
@@ -428,7 +443,7 @@ def _entry_from_form(view: Mapping[str, Any]) -> dict[str, Any]:
             raw = f.get(f"score_{p}", "").strip()
             if raw:
                 try:
-                    scores[p] = float(raw)
+                    scores[p] = float(raw.replace(",", "."))  # "12,5" as French keyboards type it
                 except ValueError:
                     raise BadInputError("score: expected a number", "tour_bad_scores") from None
         entry: dict[str, Any] = {"type": action, "match": mid, "ranking": [places[k] for k in sorted(places)]}

@@ -10,11 +10,13 @@ import io
 import json
 import re
 from pathlib import Path
+from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from hub.facade import Hub
-from tests.web.conftest import api_post, csrf_token
+from tests.web.conftest import api_post, csrf_token, new_page, server  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
 PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\([a-z_]+\)[sd]")
@@ -115,3 +117,31 @@ def test_the_french_catalogue_keeps_french_typography() -> None:
     catalogue = json.loads((ROOT / "web" / "messages" / "fr.json").read_text(encoding="utf-8"))
     faults = [f for key, text in catalogue.items() for f in french_typography_faults(key, text)]
     assert not faults, "\n".join(faults)
+
+
+def test_the_tournament_pages_doctests_hold() -> None:
+    """Ordinals, points and numbers as each language writes them (web/tournament.py)."""
+    import doctest
+
+    import web.tournament
+    result = doctest.testmod(web.tournament)
+    assert result.failed == 0 and result.attempted >= 4
+
+
+def test_a_decimal_parameter_takes_a_comma_in_french() -> None:
+    from web.i18n import translate
+    assert translate("fr", "announce.step_back", m="3.00") == "La ligne de lancer recule\u00a0: 3,00\u00a0m"
+    assert translate("en", "announce.step_back", m="3.00") == "Throw line moves back: 3.00 m"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("locale", "said"), [("fr-FR", "Ligne de lancer 3,00\u00a0m"),
+                                              ("en-GB", "Throw line 3.00 m")])
+def test_the_table_page_writes_the_throw_line_as_its_language_does(
+        hub: Hub, server: Any, browser: Any, locale: str, said: str) -> None:  # noqa: F811
+    hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=7, table_id="t1")
+    page = new_page(browser, locale=locale)
+    page.goto(f"{server.url}/tables/t1")
+    page.wait_for_selector(".distance")
+    assert page.inner_text(".distance") == said
+    assert page.js_errors == []

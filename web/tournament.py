@@ -10,7 +10,8 @@ and reload when their tournament has new entries; without scripts a ``<meta
 http-equiv="refresh">`` in ``<noscript>`` does it every few seconds.
 
 Referee (login): creating a tournament, registration, check-in, withdrawals, the
-players' CSV import and export, stations, start, results by hand, corrections,
+players' CSV import and export, stations, start (its preview shows the pools with each
+player's club, and swaps two players between pools before the launch), results by hand, corrections,
 forfeits, and printable match sheets with a QR code (segno) to each match's page.
 
 API: ``GET /api/tournaments``, ``GET /api/tournaments/<id>``,

@@ -2,6 +2,8 @@
 1 s), and the standings after 9 rounds recomputed from the results (limit 50 ms at 512
 players).
 
+The pools' draw with clubs kept apart is timed on as many players (issue 32.17).
+
 Then a 10,000-row players' CSV (with a few bad rows: repeated names, empty names,
 names too long) is imported and everyone checked in on a SQLite file, as the admin page
 does it (one batch each, limit 2 s), with the count of rows taken and refused.
@@ -31,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hub.log.sqlite import SqliteStore  # noqa: E402
-from hub.tournament import placings, swiss  # noqa: E402
+from hub.tournament import formats, placings, swiss  # noqa: E402
 from hub.tournament.formats import pair_key  # noqa: E402
 from hub.tournament.service import TournamentService  # noqa: E402
 from hub.tournament.state import Tournament  # noqa: E402
@@ -48,6 +50,7 @@ def main() -> int:
     ap.add_argument("--import-rows", type=int, default=10_000)
     args = ap.parse_args()
     import_ok = bench_import(args.import_rows)
+    draw_ok = bench_club_draw(args.players, args.seed)
     rng = random.Random(args.seed)
     t = Tournament.create("bench", {"type": "create", "spec": {
         "name": "bench", "game": "trigono", "format": "swiss", "seats": args.seats,
@@ -89,7 +92,35 @@ def main() -> int:
           + (" (limit 50 ms)" if standings_limit else " (limit 50 ms at 512 players)"))
     print(f"replay of the whole log: {replay_s:.2f} s; opponents met again: {repeats}")
     standings_ok = standings_limit is None or statistics.median(times) <= standings_limit
-    return 0 if max(draws) <= 1.0 and standings_ok and repeats == 0 and import_ok else 1
+    return 0 if max(draws) <= 1.0 and standings_ok and repeats == 0 and import_ok and draw_ok else 1
+
+
+def bench_club_draw(players: int, seed: int) -> bool:
+    """The pools' draw with clubs kept apart (issue 32.17): ``players`` seeded in pools of
+    4, nine in ten in one of players / 8 clubs of Zipf sizes (the largest near a sixth of
+    the field), timed; True within 1 s and no avoidable clash left."""
+    rng = random.Random(seed)
+    count = formats.pool_count(players, 4)
+    weights = [1 / (k + 1) for k in range(max(1, players // 8))]  # a few big clubs, many small
+    clubs = [f"Club {rng.choices(range(len(weights)), weights)[0]}" if rng.random() < 0.9 else ""
+             for _ in range(players)]
+    seeded = [f"p{i}" for i in range(players)]
+    club_of = dict(zip(seeded, clubs, strict=True))
+    start = time.perf_counter()
+    pools = formats.club_pools(seeded, count, club_of)
+    elapsed = time.perf_counter() - start
+    sizes = Counter(c for c in clubs if c)
+    avoidable = sum(max(sum(club_of[p] == c for p in pool) for pool in pools) - -(-n // count)
+                    for c, n in sizes.items())
+    snake = formats.snake_pools(seeded, count)
+    before = sum(len(pool) - len({club_of[p] for p in pool if club_of[p]}) - sum(not club_of[p] for p in pool)
+                 for pool in snake)
+    after = sum(len(pool) - len({club_of[p] for p in pool if club_of[p]}) - sum(not club_of[p] for p in pool)
+                for pool in pools)
+    print(f"pool draw with clubs: {players} players, {count} pools, {len(sizes)} clubs (largest {max(sizes.values())}): "
+          f"{elapsed * 1000:.0f} ms (limit 1 s); players beside one of their club: serpentine {before}, "
+          f"drawn {after}; avoidable clashes left {avoidable}")
+    return elapsed <= 1.0 and avoidable == 0
 
 
 def bench_import(rows: int) -> bool:

@@ -204,7 +204,7 @@ def action_text(action: Any) -> str:
     >>> from web import create_app
     >>> with create_app({"TESTING": True}, hub=Hub(":memory:")).test_request_context(headers={"Accept-Language": "fr"}):
     ...     print(action_text({"throw": {"player": "Hugo", "to": "floor"}}))
-    lancer d’Hugo : sol
+    lancer d’Hugo : sol
     """
     if isinstance(action, dict) and isinstance(action.get("throw"), dict):
         thrown = action["throw"]

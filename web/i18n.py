@@ -65,10 +65,23 @@ def translate(lang: str, key: str, /, **params: Any) -> str:
     if text is None:
         return key
     for name, value in params.items():
+        shown = str(value)
         if lang == "fr":
-            text = elide(text, name, str(value))
-        text = text.replace("{" + name + "}", str(value))
+            text = elide(text, name, shown)
+            shown = DECIMAL.sub(r"\1,\2", shown)
+        text = text.replace("{" + name + "}", shown)
     return text
+
+
+DECIMAL = re.compile(r"^(-?\d+)\.(\d+)$")
+"""The point of a decimal number given whole as a parameter ("3.00", "2.5"): French
+writes a comma there ("3,00 m"; issue 32.20), the browser's t() too.
+
+>>> translate("fr", "table.throw_line", m="3.00"), translate("en", "table.throw_line", m="3.00")
+('Ligne de lancer 3,00\xa0m', 'Throw line 3.00 m')
+>>> translate("fr", "tour.pool", name="v1.2.3")
+'Poule v1.2.3'
+"""
 
 
 VOWEL = re.compile(r"[aeiouyàâäéèêëîïôöûüœæh]", re.IGNORECASE)

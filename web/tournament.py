@@ -10,7 +10,8 @@ and reload when their tournament has new entries; without scripts a ``<meta
 http-equiv="refresh">`` in ``<noscript>`` does it every few seconds.
 
 Referee (login): creating a tournament, registration, check-in, withdrawals, the
-players' CSV import and export, stations, start, results by hand, corrections,
+players' CSV import and export, stations, start (its preview shows the pools with each
+player's club, and swaps two players between pools before the launch), results by hand, corrections,
 forfeits, and printable match sheets with a QR code (segno) to each match's page.
 
 API: ``GET /api/tournaments``, ``GET /api/tournaments/<id>``,
@@ -21,7 +22,10 @@ would change: :mod:`hub.tournament.corrections`), ``POST /api/tournaments/load``
 export). See docs/api.md.
 
 A correction by form first shows its preview (what changes, which started matches are
-replayed) and asks to confirm; a correction that changes nothing is not made.
+replayed) and asks to confirm; a correction that changes nothing is not made. A pool
+correction that moves bracket seeds shows two choices side by side, each with its
+consequences: keep the draw (only the players whose pool place changed move) or seed
+the brackets again.
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ from web.errors import page as error_page
 from web.errors import status_key
 from web.flashing import flash_key, flash_refusal
 from web.hub_protocol import HubAPI, TournamentsAPI
-from web.i18n import gettext
+from web.i18n import LANGUAGES, MESSAGES, current_language, gettext, translate
 from web.security import is_logged_in, json_error, login_required
 from web.share import phone_url, qr_data_uri, reachable_by_phones
 
@@ -65,6 +69,63 @@ def _follow_the_hub(state: Any) -> None:
     hub: HubAPI | None = state.app.extensions.get("hub")
     if hub is not None:
         _ = hub.tournaments  # created, and its feed follower started, on first use
+
+@bp.app_template_filter("ordinal")
+def ordinal(n: Any, feminine: bool = False) -> str:
+    """A place said as the page's language says it: 1er / 1re, 2e; 1st, 2nd, 3rd, 11th
+    (``feminine``: of a word like "place" in French).
+
+    >>> [ordinal_in("fr", n) for n in (1, 2, 11)], ordinal_in("fr", 1, feminine=True)
+    (['1er', '2e', '11e'], '1re')
+    >>> [ordinal_in("en", n) for n in (1, 2, 3, 4, 11, 12, 21, 22)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '21st', '22nd']
+    """
+    return ordinal_in(current_language(), n, feminine=feminine)
+
+
+def ordinal_in(lang: str, n: Any, *, feminine: bool = False) -> str:
+    """:func:`ordinal` in ``lang`` (keys ``tour.ordinal.<1|2|3>[.f]``, else ``other``)."""
+    if not isinstance(n, int):
+        return str(n)
+    digit = n % 10 if lang == "en" and n % 100 not in (11, 12, 13) else n
+    keys = [f"tour.ordinal.{digit}.f", f"tour.ordinal.{digit}"] if feminine else [f"tour.ordinal.{digit}"]
+    catalogue = MESSAGES.get(lang, {})
+    key = next((k for k in keys if k in catalogue), "tour.ordinal.other")
+    return translate(lang, key, n=n)
+
+
+@bp.app_template_filter("points")
+def points_text(value: Any) -> str:
+    """Points as the page's language writes them: "2 pts", "1 pt", "1,5 pt" in French.
+
+    >>> points_in("fr", 2.0), points_in("fr", 1.0), points_in("fr", 1.5), points_in("en", 1.5)
+    ('2 pts', '1 pt', '1,5 pt', '1.5 pts')
+    """
+    return points_in(current_language(), value)
+
+
+def points_in(lang: str, value: Any) -> str:
+    """:func:`points_text` in ``lang`` (French: plural from 2 on; English: except 1)."""
+    number = float(value)
+    plural = number >= 2 if lang == "fr" else number != 1
+    return translate(lang, f"tour.points_short.{'other' if plural else 'one'}", n=number_in(lang, number))
+
+
+@bp.app_template_filter("number")
+def number_text(value: Any) -> str:
+    """A number as the page's language writes it: "1,5" in French, "1.5" in English."""
+    return number_in(current_language(), value)
+
+
+def number_in(lang: str, value: Any) -> str:
+    """:func:`number_text` in ``lang``.
+
+    >>> number_in("fr", 1.5), number_in("en", 1.5), number_in("fr", 13.0)
+    ('1,5', '1.5', '13')
+    """
+    shown = f"{float(value):g}"
+    return shown.replace(".", ",") if lang == "fr" else shown
+
 
 REFRESH_S = 5
 BIG_MODES = ("standings", "bracket", "calls", "podium")
@@ -184,7 +245,7 @@ def player(tid: str, pid: str) -> Any:
     mine = [m for m in view["matches"] if pid in m["players"] and pid not in m["forfeits"]]
     now = next((m for m in mine if m["status"] == "called"), None)
     upcoming = next((m for m in mine if m["status"] == "ready"), None)
-    final = next((r["place"] for r in view["ranking"] if r["player"] == pid), None) if view["status"] == "finished" else None
+    final = next((r for r in view["ranking"] if r["player"] == pid), None) if view["status"] == "finished" else None
     pool = next(((pl["name"], s["rank"]) for pl in view["pools"] for s in pl["standings"] if s["player"] == pid), None)
     return _page("player.html", view, p=found, history=history, line=line, now=now, upcoming=upcoming,
                  final=final, pool=pool, rating=rating.to_json() if rating else None, refresh_s=REFRESH_S)
@@ -197,58 +258,89 @@ def export_json(tid: str) -> Any:
     return response
 
 
-def csv_cell(value: Any) -> Any:
-    """A cell a spreadsheet will not run as a formula (a name may start with ``=``), a
-    number with the decimal comma French Excel reads.
+def csv_language() -> str:
+    """The language of a CSV export: ``?lang=fr|en``, else the page's (the switch's
+    cookie, else Accept-Language, else French)."""
+    asked = request.args.get("lang", "")
+    return asked if asked in LANGUAGES else current_language()
 
-    >>> csv_cell("=1+1"), csv_cell("Ana"), csv_cell(-3), csv_cell(2.5), csv_cell(3.0)
-    ("'=1+1", 'Ana', -3, '2,5', '3')
+
+def csv_cell(value: Any, lang: str = "fr") -> Any:
+    """A cell a spreadsheet will not run as a formula (a name may start with ``=``), a
+    number with the decimal separator of the export's language (a comma in French).
+
+    >>> csv_cell("=1+1"), csv_cell("Ana"), csv_cell(-3), csv_cell(2.5), csv_cell(3.0), csv_cell(2.5, "en")
+    ("'=1+1", 'Ana', -3, '2,5', '3', '2.5')
     """
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
     if isinstance(value, float):
-        return f"{value:g}".replace(".", ",")
+        return number_in(lang, value)
     return value
 
 
-def _csv(rows: list[list[Any]], filename: str) -> Response:
-    """One table as a CSV file French Excel opens as it is: UTF-8 with a byte-order mark,
-    ``;`` between cells (a comma is the decimal separator there)."""
+def _csv(rows: list[list[Any]], filename: str, lang: str) -> Response:
+    """One table as a CSV file Excel opens as it is: UTF-8 with a byte-order mark; in
+    French ``;`` between cells (a comma is the decimal separator there), in English ``,``."""
     out = io.StringIO()
     out.write("\ufeff")
-    csv.writer(out, delimiter=";").writerows([[csv_cell(v) for v in row] for row in rows])
+    csv.writer(out, delimiter=";" if lang == "fr" else ",").writerows(
+        [[csv_cell(v, lang) for v in row] for row in rows])
     return Response(out.getvalue().encode("utf-8"), mimetype="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+def _header(lang: str, *columns: str) -> list[Any]:
+    """A CSV header row in the export's language (keys ``tour.csv.<column>``)."""
+    return [translate(lang, f"tour.csv.{c}") for c in columns]
+
+
+def stage_label(view: Mapping[str, Any], stage: str, lang: str) -> str:
+    """A stage's name, as the pages say it (the ``stage_name`` macro): AB/ABC's brackets
+    are its concours A, B and C."""
+    if view["spec"]["format"] == "abc" and stage in ("main", "consolation", "c"):
+        return translate(lang, f"tour.abc.{stage}")
+    return translate(lang, f"tour.{stage}")
 
 
 @bp.get("/tournaments/<tid>/results.csv")
 def export_csv(tid: str) -> Any:
     """Every match: number, stage, round, pool, station, players, ranking, scores (the
-    final ranking is its own file: :func:`ranking_csv`)."""
+    final ranking is its own file: :func:`ranking_csv`), in the export's language."""
     view = service().view(tid)
+    lang = csv_language()
     names = {p["id"]: p["name"] for p in view["players"]}
-    rows: list[list[Any]] = [["match", "stage", "round", "pool", "station", "status", "players", "ranking", "scores"]]
+    rows: list[list[Any]] = [_header(lang, "match", "stage", "round", "pool", "station", "status", "players",
+                                     "ranking", "scores")]
     for m in view["matches"]:
-        rows.append([m["number"], m["stage"], m["round"], m["pool"] or "", m["station"] or "", m["status"],
+        rows.append([m["number"], stage_label(view, m["stage"], lang), m["round"], m["pool"] or "",
+                     m["station"] or "", translate(lang, f"tour.match.{m['status']}"),
                      " / ".join(m["names"]),
                      " > ".join(" = ".join(names[p] for p in g) for g in m["ranking"]),
-                     " ".join(f"{names[p]}:{v:g}" for p, v in m["scores"].items())])
-    return _csv(rows, f"tournament-{tid}-results.csv")
+                     " ".join(f"{names[p]}:{csv_cell(v, lang)}" for p, v in m["scores"].items())])
+    return _csv(rows, f"tournament-{tid}-results.csv", lang)
+
+
+RANKING_COLUMNS = ("points", "wins")
+"""The ranking's figures before the tie-breaks (a tie-break among them is not repeated)."""
 
 
 @bp.get("/tournaments/<tid>/ranking.csv")
 def ranking_csv(tid: str) -> Any:
-    """The final ranking: place, name, club, points, wins and the spec's tie-breaks."""
+    """The final ranking: place, name, club, points, wins and the spec's other numeric
+    tie-breaks, each column once."""
     view = service().view(tid)
-    tiebreaks = [tb for tb in view["spec"]["tiebreaks"] if tb != "lot"]
+    lang = csv_language()
+    tiebreaks = [tb for tb in view["spec"]["tiebreaks"] if tb not in ("lot", "head_to_head", *RANKING_COLUMNS)]
     clubs = {p["id"]: p["club"] for p in view["players"]}
-    rows: list[list[Any]] = [["place", "name", "club", "points", "wins", *tiebreaks]]
+    rows: list[list[Any]] = [[*_header(lang, "place", "name", "club", *RANKING_COLUMNS),
+                              *(translate(lang, f"tour.tb.{tb}") for tb in tiebreaks)]]
     lines = {s["player"]: s for s in view["standings"]}
     for r in view["ranking"]:
         s = lines.get(r["player"], {})
-        rows.append([r["place"], r["name"], clubs.get(r["player"], ""), s.get("points", ""), s.get("wins", ""),
-                     *(s.get(tb, "") for tb in tiebreaks)])
-    return _csv(rows, f"tournament-{tid}-ranking.csv")
+        rows.append([r["place"], r["name"], clubs.get(r["player"], ""),
+                     *(s.get(c, "") for c in RANKING_COLUMNS), *(s.get(tb, "") for tb in tiebreaks)])
+    return _csv(rows, f"tournament-{tid}-ranking.csv", lang)
 
 
 # -- referee pages ---------------------------------------------------------------------------
@@ -334,6 +426,8 @@ def _entry_from_form(view: Mapping[str, Any]) -> dict[str, Any]:
         return {"type": "uncall", "match": f.get("match", "")}
     if action == "start":
         return {"type": "start"}
+    if action == "swap":  # before the start, from the launch preview
+        return {"type": "swap", "players": [f.get("swap_a", ""), f.get("swap_b", "")]}
     if action == "forfeit":
         return {"type": "forfeit", "match": f.get("match", ""), "player": f.get("player", "")}
     if action in ("result", "correct"):
@@ -350,7 +444,7 @@ def _entry_from_form(view: Mapping[str, Any]) -> dict[str, Any]:
             raw = f.get(f"score_{p}", "").strip()
             if raw:
                 try:
-                    scores[p] = float(raw)
+                    scores[p] = float(raw.replace(",", "."))  # "12,5" as French keyboards type it
                 except ValueError:
                     raise BadInputError("score: expected a number", "tour_bad_scores") from None
         entry: dict[str, Any] = {"type": action, "match": mid, "ranking": [places[k] for k in sorted(places)]}
@@ -384,10 +478,20 @@ def admin_post(tid: str) -> Any:
                 if not preview["changes"]:
                     flash_key("tour.correct_nothing")
                     return redirect(url_for("tournament.admin", tid=tid))
-                return _page("correct.html", view, preview=preview, form=request.form, by_id=_players(view))
+                # A pool correction that moves seeds: both ways, each with its consequences.
+                kept = (svc.preview(tid, {**entry, "keep_draw": True}) if preview["can_keep_draw"] else None)
+                if kept is not None and (kept["reset"], kept["pairings"]) == (preview["reset"], preview["pairings"]):
+                    kept = None  # the draw moves nobody else: one choice
+                return _page("correct.html", view, preview=preview, kept=kept, form=request.form,
+                             by_id=_players(view))
             if entry["type"] == "correct":
                 entry["reset"] = request.form.getlist("reset")  # those the organizer saw listed
+                if request.form.get("keep_draw") == "1":
+                    entry["keep_draw"] = True
             svc.submit(tid, entry, by="referee")
+            if entry["type"] == "swap":  # back to the launch preview, the swap made
+                flash_key("tour.saved")
+                return _page("launch.html", svc.view(tid), launch=svc.launch_preview(tid))
         flash_key("tour.saved")
     except (UnknownMatchError, HubError) as err:
         flash_refusal(refusal_text(err))
@@ -401,10 +505,11 @@ def admin_post(tid: str) -> Any:
 @login_required
 def players_csv(tid: str) -> Any:
     view = service().view(tid)
-    rows: list[list[Any]] = [["name", "club", "licence", "status"]]
-    rows += [[p["name"], p["club"], p["key"] if p["key"] != p["name"].casefold() else "", p["status"]]
-             for p in view["players"]]
-    return _csv(rows, f"tournament-{tid}-players.csv")
+    lang = csv_language()
+    rows: list[list[Any]] = [_header(lang, "name", "club", "licence", "status")]
+    rows += [[p["name"], p["club"], p["key"] if p["key"] != p["name"].casefold() else "",
+              translate(lang, f"tour.{p['status']}")] for p in view["players"]]
+    return _csv(rows, f"tournament-{tid}-players.csv", lang)
 
 
 def parse_players_csv(text: str) -> list[dict[str, str]]:

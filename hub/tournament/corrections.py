@@ -11,6 +11,13 @@ preview and confirmed); otherwise the correction is refused naming those matches
 correction that changes nothing (the same ranking, the same scores) changes nothing:
 no redraw, no reset.
 
+A pool correction once the pools are over offers two choices (issue 32.16): seed the
+brackets again from the new results (the default, as before — one changed place can
+move every seed, and restart every quarter-final in play), or ``keep_draw``: the
+brackets keep their draw, each seed the pool place it was ("A:2"), so only the players
+whose place changed move, and matches in play without them go on untouched. Both are
+entries of the log; :func:`preview` tells each one's consequences.
+
 :func:`preview` answers what a correction would change — standings, qualifiers,
 pairings, the matches to reset, the final ranking — without changing anything.
 """
@@ -23,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from hub.errors import BadInputError, RefusedError
 from hub.tournament import placings, swiss
-from hub.tournament.model import POOL_TIERS, JSONDict, Match
+from hub.tournament.model import POOL_STAGES, POOL_TIERS, POOLED, JSONDict, Match
 
 if TYPE_CHECKING:
     from hub.tournament.state import Tournament
@@ -46,13 +53,42 @@ def _stale_started(t: Tournament) -> list[Match]:
     return stale
 
 
-def dependents(t: Tournament, match_id: str, ranking: Any, scores: dict[str, float]) -> list[str]:
+def keep_draw(body: Mapping[str, Any]) -> bool:
+    """A correction's ``keep_draw``, checked (absent: False, the bracket seeded again)."""
+    keep = body.get("keep_draw", False)
+    if not isinstance(keep, bool):
+        raise BadInputError("keep_draw: expected true or false", "tour_bad_bool", field="keep_draw")
+    return keep
+
+
+def can_keep_draw(t: Tournament, m: Match) -> bool:
+    """Whether correcting ``m`` offers the choice: a pool match (or play-off) once the
+    pools are over, in a tournament whose brackets are drawn from them."""
+    return t.spec.format in POOLED and m.stage in POOL_STAGES and bool(t.pool_outcome())
+
+
+def choose_draw(t: Tournament, m: Match, keep: bool) -> None:
+    """Before a correction of ``m`` is applied: keep the brackets' draw as it is now
+    (their seeds as pool places, so only the players whose place changes move), or let
+    them be seeded again from the results (a draw kept before is let go). A bracket
+    match's correction leaves the draw as it is."""
+    if m.stage not in POOL_STAGES:
+        return
+    if not keep:
+        t.kept_draw = None
+    elif t.kept_draw is None:
+        t.kept_draw = placings.draw_labels(t)
+
+
+def dependents(t: Tournament, match_id: str, ranking: Any, scores: dict[str, float],
+               keep: bool = False) -> list[str]:
     """Ids of the started matches a correction of ``match_id`` would reset, in match
-    order (a reset match's own dependents included). Tried on a copy of the tournament:
-    ``t`` itself does not change."""
+    order (a reset match's own dependents included); ``keep``: keeping the draw. Tried on
+    a copy of the tournament: ``t`` itself does not change."""
     if t.spec.format == "swiss":
         return []  # a Swiss round's started matches stay: their pairings were fair when made
     trial = t.trial()
+    choose_draw(trial, trial.matches[match_id], keep)
     trial.rerank(trial.matches[match_id], ranking, scores)
     reset: list[str] = []
     while True:
@@ -112,15 +148,17 @@ def on_correct(t: Tournament, body: Mapping[str, Any], at: float) -> None:
     confirmed = body.get("reset", [])
     if not isinstance(confirmed, list) or not all(isinstance(x, str) for x in confirmed):
         raise BadInputError("reset: expected a list of match ids")
+    keep = keep_draw(body)
     t.redraw_due = False
     if ranking == m.ranking and scores == m.scores:
         return  # changes nothing (finding 4: nothing is redrawn)
-    reset = dependents(t, m.id, ranking, scores)
+    reset = dependents(t, m.id, ranking, scores, keep)
     missing = [mid for mid in reset if mid not in confirmed]
     if missing:
         listed = ", ".join(f"{t.matches[mid].number} ({t.matches[mid].status})" for mid in missing)
         raise RefusedError(f"this correction changes who plays matches already started: {listed}; "
                            "confirm resetting them", "tour_correction_resets", matches=listed)
+    choose_draw(t, m, keep)
     t.rerank(m, ranking, scores)
     m.corrected += 1
     for mid in reset:
@@ -141,7 +179,8 @@ def preview(t: Tournament, body: Mapping[str, Any]) -> JSONDict:
     ranking, scores = t.ranking_for(m, body)
     if "scores" not in body:
         scores = m.scores
-    reset = dependents(t, m.id, ranking, scores)
+    keep = keep_draw(body)
+    reset = dependents(t, m.id, ranking, scores, keep)
     after = copy.deepcopy(t)
     entry = {**dict(body), "type": "correct", "reset": reset}
     after.apply(entry)
@@ -157,7 +196,7 @@ def preview(t: Tournament, body: Mapping[str, Any]) -> JSONDict:
                   "after": list(after_lines.get(p, (0, 0.0)))}
                  for p in sorted(set(before_lines) | set(after_lines), key=lambda p: after_lines.get(p, (0, 0))[0])
                  if before_lines.get(p) != after_lines.get(p)]
-    pooled = t.spec.format in ("pools", "abc")
+    pooled = t.spec.format in POOLED
     q_before = placings.pool_outcome(t).get("qualifier", []) if pooled else []
     q_after = placings.pool_outcome(after).get("qualifier", []) if pooled else []
     qualifiers = {"in": [{"player": p, "name": t.name(p)} for p in q_after if p not in q_before],
@@ -181,7 +220,9 @@ def preview(t: Tournament, body: Mapping[str, Any]) -> JSONDict:
                        "after": rank_after.get(p)}
                       for p in t.players if rank_before.get(p) != rank_after.get(p)]
     return {"match": m.id, "number": m.number, "changes": ranking != m.ranking or scores != m.scores,
+            "keep_draw": keep, "can_keep_draw": can_keep_draw(t, m),
             "standings": standings, "qualifiers": qualifiers, "pairings": pairings,
             "reset": [{"match": mid, "number": t.matches[mid].number, "status": t.matches[mid].status,
-                       "players": [t.name(p) for p in t.matches[mid].players]} for mid in reset],
+                       "players": [t.name(p) for p in t.matches[mid].players],
+                       "after": [t.name(p) for p in after.matches[mid].players]} for mid in reset],
             "ranking": changed_places}

@@ -22,7 +22,7 @@ from typing import Any
 
 from hub.tournament.pairing import pair_key, pair_swiss
 
-__all__ = ["abc_pool_games", "abc_tier", "abc_tier_counts", "bracket_order", "play_in", "bracket_size", "group_sizes", "group_swiss", "pair_key", "pool_count",
+__all__ = ["abc_pool_games", "abc_tier", "abc_tier_counts", "bracket_order", "play_in", "bracket_size", "club_pools", "group_sizes", "group_swiss", "pair_key", "pool_count",
            "pool_rounds", "round_names", "snake_pools", "spread_pools"]
 
 
@@ -144,6 +144,86 @@ def snake_pools(seeded: Sequence[str], count: int) -> list[list[str]]:
     for i, player in enumerate(seeded):
         lap, pos = divmod(i, count)
         pools[pos if lap % 2 == 0 else count - 1 - pos].append(player)
+    return pools
+
+
+def club_pools(seeded: Sequence[str], count: int, club_of: Mapping[str, str]) -> list[list[str]]:
+    """Seeded players over ``count`` pools as :func:`snake_pools` does, then no two of a
+    club in one pool wherever a draw can do it (issue 32.17), each pool best seed first.
+
+    Players move only within their seed band (one lap of the serpentine: seeds 1 to
+    ``count``, then the next ``count``…), so every pool keeps one player of each band and
+    the pools' strength stays even. Within that rule a separation exists whenever no club
+    has more players than there are pools: players are the edges of a bipartite graph
+    (clubs × bands) and pools its edge colours, so König's theorem promises a colouring
+    with as many colours as the largest degree. Players whose serpentine pool holds a
+    better seed of their club already are taken out and put back one by one, best seed
+    first, by the textbook alternating-path recolouring (each step swaps two pools'
+    players within one band). A club with more players than pools is split in runs of
+    ``count`` by seed, so no pool gets more of it than it must. No club ("") is no
+    constraint. Deterministic: the same seeding gives the same draw.
+
+    >>> club_pools(["a1", "a2", "b1", "b2"], 2, {"a1": "A", "a2": "A", "b1": "B", "b2": "B"})
+    [['a1', 'b2'], ['a2', 'b1']]
+    >>> club_pools(["a1", "b1", "a2", "b2"], 2, {"a1": "A", "a2": "A", "b1": "B", "b2": "B"})
+    [['a1', 'b2'], ['b1', 'a2']]
+    """
+    snake = snake_pools(seeded, count)
+    first = {p: pool for pool, members in enumerate(snake) for p in members}
+    seed = {p: i for i, p in enumerate(seeded)}
+    band = {p: i // count for i, p in enumerate(seeded)}
+    runs: dict[str, int] = {}
+    club: dict[str, tuple[str, ...]] = {}
+    for p in seeded:
+        name = club_of.get(p, "")
+        if not name:
+            club[p] = ("", p)  # a club of one: never a clash
+            continue
+        club[p] = (name, str(runs.get(name, 0) // count))
+        runs[name] = runs.get(name, 0) + 1
+    pool_of: dict[str, int] = {}
+    at_club: dict[tuple[str, ...], dict[int, str]] = {}
+    at_band: dict[int, dict[int, str]] = {}
+
+    def put(p: str, pool: int) -> None:
+        pool_of[p] = pool
+        at_club.setdefault(club[p], {})[pool] = p
+        at_band.setdefault(band[p], {})[pool] = p
+
+    def take(p: str) -> None:
+        pool = pool_of.pop(p)
+        del at_club[club[p]][pool], at_band[band[p]][pool]
+
+    waiting = []
+    for p in seeded:
+        if first[p] in at_club.get(club[p], {}):
+            waiting.append(p)
+        else:
+            put(p, first[p])
+    for p in waiting:
+        club_free = [c for c in range(count) if c not in at_club.get(club[p], {})]
+        band_free = [c for c in range(count) if c not in at_band.get(band[p], {})]
+        both = [c for c in band_free if c in club_free]
+        if both:
+            put(p, first[p] if first[p] in both else both[0])
+            continue
+        alpha, beta = club_free[0], (first[p] if first[p] in band_free else band_free[0])
+        path, here, colour, other = [], band[p], alpha, beta
+        while (q := at_band.get(here, {}).get(colour)) is not None:
+            path.append(q)
+            r = at_club.get(club[q], {}).get(other)
+            if r is None:
+                break
+            path.append(r)
+            here = band[r]
+        for q in path:
+            take(q)
+        for i, q in enumerate(path):
+            put(q, beta if i % 2 == 0 else alpha)
+        put(p, alpha)
+    pools: list[list[str]] = [[] for _ in range(count)]
+    for p in sorted(seeded, key=seed.__getitem__):
+        pools[pool_of[p]].append(p)
     return pools
 
 

@@ -44,6 +44,8 @@ BRACKETS = ("main", "consolation", "c", "third", "losers", "grand")
 ``losers`` and ``grand``: a double elimination's losers bracket and grand final; in an
 AB/ABC event ``main``, ``consolation`` and ``c`` are tournaments A, B and C)."""
 POOL_TIERS = ("qualifier", "consolation", "c")
+POOL_STAGES = ("pools", "playoff")  # the matches the pools' outcome is computed from
+POOLED = ("pools", "abc")  # the formats that draw pools at the start and brackets from them
 """Where a pool place leads (the sources of the brackets' first slots): the main bracket
 (A), the consolation (B), tournament C (ABC only)."""
 SPEC_FIELDS = ("name", "game", "format", "seats", "pool_size", "advance", "consolation",

@@ -25,12 +25,19 @@ def pool_outcome(t: Tournament) -> dict[str, list[str]]:
     """Qualifiers and the others, each in bracket-seed order (pool place first, then
     the results; players of one pool kept apart in the first round where the order
     within a place allows it), once every pool match (and play-off) is done ({} before).
+    After a correction that kept the draw, each seed is the pool place it was then
+    (:attr:`~hub.tournament.state.Tournament.kept_draw`), whoever holds that place now.
     An AB/ABC event has three tiers (``qualifier``: A, ``consolation``: B, ``c``: C) by
     pool place (:func:`hub.tournament.formats.abc_tier`)."""
     if any(m.status not in ("done", "cancelled") for m in t.matches.values() if m.stage in ("pools", "playoff")):
         return {}
+    standings = pool_standings(t, placing=True)
+    if t.kept_draw is not None:  # the draw kept by a correction: each slot's pool place, its player now
+        at = {place_label(i, place): line.player for i, lines in enumerate(standings)
+              for place, line in enumerate(lines, 1)}
+        return {stage: [at[label] for label in labels] for stage, labels in t.kept_draw.items()}
     placed: list[tuple[int, float, float, float, int, str, int]] = []
-    for i, lines in enumerate(pool_standings(t, placing=True)):
+    for i, lines in enumerate(standings):
         for place, line in enumerate(lines, 1):
             per = max(1, line.played)
             placed.append((place, -line.points / per, -line.wins / per, -line.diff,
@@ -43,6 +50,23 @@ def pool_outcome(t: Tournament) -> dict[str, list[str]]:
         out[stage] = formats.spread_pools([p[5] for p in members], [p[0] for p in members], pool_of,
                                           t.spec.bracket_seats)
     return out
+
+
+def place_label(pool: int, place: int) -> str:
+    """A pool place as a kept draw names it: "A:1" (pool A's first)."""
+    return f"{chr(ord('A') + pool)}:{place}"
+
+
+def draw_labels(t: Tournament) -> dict[str, list[str]] | None:
+    """The brackets' seeds now as pool places ({stage: ["A:1", "C:2", …]}), to keep the
+    draw through a correction (:attr:`~hub.tournament.state.Tournament.kept_draw`); None
+    while the pools are not over."""
+    outcome = t.pool_outcome()
+    if not outcome:
+        return None
+    label = {line.player: place_label(i, place) for i, lines in enumerate(pool_standings(t, placing=True))
+             for place, line in enumerate(lines, 1)}
+    return {stage: [label[p] for p in players] for stage, players in outcome.items()}
 
 
 def tier_of(t: Tournament, place: int, pool_size: int) -> int:
@@ -244,15 +268,22 @@ def no_shows_last(t: Tournament, ranked: list[tuple[int, str]]) -> list[tuple[in
     return out + [(len(out) + i, p) for i, p in enumerate((p for _, p in ranked if p in absent), 1)]
 
 
-def _placed(t: Tournament, lines: list[Standing]) -> list[tuple[int, str]]:
-    """:func:`final_ranking` of the formats with brackets (not double elimination)."""
+def main_ranking(t: Tournament) -> list[tuple[int, str]]:
+    """:func:`bracket_ranking` of the main bracket, its 3rd-place match (when played)
+    ordering the two losing semi-finalists."""
     out = bracket_ranking(t, "main")
     third = next((m for m in t.matches.values() if m.stage == "third" and m.status == "done" and not m.bye
                   and len(m.players) == 2), None)
-    if third is not None:  # the 3rd-place match orders the two losing semi-finalists
+    if third is not None:
         order = [p for g in third.ranking for p in g]
         kept = [(place, p) for place, p in out if p not in order]
         out = [x for x in kept if x[0] < 3] + [(3, order[0]), (4, order[1])] + [x for x in kept if x[0] >= 3]
+    return out
+
+
+def _placed(t: Tournament, lines: list[Standing]) -> list[tuple[int, str]]:
+    """:func:`final_ranking` of the formats with brackets (not double elimination)."""
+    out = main_ranking(t)
     if t.spec.format in ("pools", "abc"):  # then B (and C), each after the one before
         for stage in ("consolation", "c"):
             offset = len(out)
@@ -289,6 +320,37 @@ def double_ranking(t: Tournament, lines: list[Standing]) -> list[tuple[int, str]
         out.append((same, p))
     rest = [s.player for s in lines if s.player in t.order and s.player not in {p for _, p in out}]
     out += [(len(out) + i, p) for i, p in enumerate(rest, 1)]
+    return out
+
+
+CONCOURS = (("A", "main"), ("B", "consolation"), ("C", "c"))
+"""An AB/ABC event's concours and the bracket (stage) each is played in."""
+
+
+def concours_places(t: Tournament) -> dict[str, list[tuple[int, str]]]:
+    """An AB/ABC event's places within each concours ({"A": [(place, player)…], "B": …}),
+    as its results are published ("Concours B : 1er …"): by the round each player went out
+    in, the 3rd-place match (concours A) ordering the losing semi-finalists; a concours
+    with no bracket (too few players) is left out. {} for the other formats."""
+    if t.spec.format != "abc":
+        return {}
+    out = {}
+    for letter, stage in CONCOURS:
+        if not any(m.stage == stage for m in t.matches.values()):
+            continue
+        out[letter] = main_ranking(t) if stage == "main" else bracket_ranking(t, stage)
+    return out
+
+
+def concours_podiums(t: Tournament) -> list[tuple[str, bool, list[tuple[int, str]]]]:
+    """(concours, finished, podium) of an AB/ABC event: each concours' winner, finalist
+    and semi-finalists (places 1 to 3) once its final is played."""
+    out = []
+    for letter, ranked in concours_places(t).items():
+        stage = dict(CONCOURS)[letter]
+        finished = all(m.status in ("done", "cancelled") for m in t.matches.values()
+                       if m.stage == stage or (stage == "main" and m.stage == "third"))
+        out.append((letter, finished, [(place, p) for place, p in ranked if place <= 3] if finished else []))
     return out
 
 

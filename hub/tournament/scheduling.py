@@ -148,9 +148,16 @@ def follow_up(t: Tournament, after: Mapping[str, Any]) -> JSONDict | None:
     return calls[0] if calls else None
 
 
+def club_key(t: Tournament, player: str) -> str:
+    """A player's club as the draw compares clubs (case aside); none: the player alone."""
+    return t.players[player].club.casefold() or "\0" + player
+
+
 def launch_preview(t: Tournament, start: Mapping[str, Any]) -> JSONDict:
     """What the ``start`` entry would build, changing nothing: the pools (names of their
-    players, best seed first), the matches per stage, the active stations and how many
+    players, best seed first; ``members``: each with their club, ``clash`` when another of
+    that club is in the pool — the draw could not keep them apart, or a swap put them
+    together), the matches per stage, the active stations and how many
     matches they start at once; ``stations`` 0 means nothing could be called; with
     play-offs, how many one of them seats (``playoff_seats``) beside the largest pool."""
     trial = copy.deepcopy(t)
@@ -161,7 +168,10 @@ def launch_preview(t: Tournament, start: Mapping[str, Any]) -> JSONDict:
             stages[m.stage] = stages.get(m.stage, 0) + 1
     active = [s.id for s in trial.stations.values() if s.active]
     return {"players": len(trial.order), "format": t.spec.format,
-            "pools": [{"name": chr(ord("A") + i), "players": [trial.name(p) for p in pool]}
+            "pools": [{"name": chr(ord("A") + i), "players": [trial.name(p) for p in pool],
+                       "members": [{"player": p, "name": trial.name(p), "club": trial.players[p].club,
+                                    "clash": sum(1 for q in pool if club_key(trial, q) == club_key(trial, p)) > 1}
+                                   for p in pool]}
                       for i, pool in enumerate(trial.pools)],
             "matches": stages, "rounds": t.spec.rounds if t.spec.format == "swiss" else None,
             "per_round": len(trial.order) // t.spec.seats if t.spec.format == "swiss" else None,

@@ -9,9 +9,15 @@ Each entry body has a ``type``:
   match of theirs not yet done;
 - ``station`` ``{"station": {"id", "seats", "boards"?, "active"?, "layout"?}}`` — add or change one
   (``active: false``: out of order, its match in play goes back to the queue);
-- ``start`` ``{"order": [ids], "playoff_seats"?: n}`` — the seeding of the present
-  players; builds the pools, brackets (whose later slots fill themselves from results) or
-  nothing yet (Swiss); ``playoff_seats``: the most one play-off match seats;
+- ``swap`` ``{"players": [a, b]}`` — before the start of a pools or AB/ABC tournament:
+  the organizer puts ``a`` in ``b``'s pool and ``b`` in ``a``'s, whatever the draw
+  gives them (the launch preview shows the draw with its swaps);
+- ``start`` ``{"order": [ids], "pools"?: [[ids]], "playoff_seats"?: n}`` — the seeding
+  of the present players; builds the pools, brackets (whose later slots fill themselves
+  from results) or nothing yet (Swiss); ``pools``: the draw (:meth:`Tournament.draw_pools`:
+  clubs apart, the swaps made), stored so a replay never depends on the drawing code —
+  a start stored without it folds as the plain serpentine it was;
+  ``playoff_seats``: the most one play-off match seats;
 - ``round`` ``{"round": r, "groups": [[ids]], "bye": id | None}`` — a Swiss round drawn
   (the draw is computed by :meth:`Tournament.draw_round` and stored, so a replay never
   depends on the pairing code);
@@ -21,8 +27,9 @@ Each entry body has a ``type``:
   ``uncall`` ``{"match"}`` — back to the queue (a station failed);
 - ``result`` ``{"match", "ranking", "scores"?}`` — a match's ranking
   (:func:`hub.tournament.model.parse_ranking`), entered by hand or reported by its table;
-- ``correct`` ``{"match", "ranking", "scores"?, "reset"?: [ids]}`` — a done match's
-  ranking changed; the started matches that depended on the old one (a bracket match
+- ``correct`` ``{"match", "ranking", "scores"?, "reset"?: [ids], "keep_draw"?: bool}`` —
+  a done match's ranking changed (a pool's with ``keep_draw``: the brackets keep their
+  draw, only the players whose pool place changed move — else they are seeded again); the started matches that depended on the old one (a bracket match
   its winner or a pool's qualifier went on to) are reset only when listed in ``reset``
   (the organizer confirmed them), else the correction is refused naming them
   (:mod:`hub.tournament.corrections`: what a correction changes, before it is made);
@@ -64,7 +71,9 @@ from hub.tournament import corrections, formats, placings, scheduling, swiss
 from hub.tournament.model import (
     BRACKETS,
     MAX_STATION_SEATS,
+    POOL_STAGES,
     POOL_TIERS,
+    POOLED,
     JSONDict,
     Match,
     Player,
@@ -78,10 +87,9 @@ from hub.tournament.model import (
     text,
 )
 
-ENTRY_TYPES = ("create", "register", "check_in", "withdraw", "station", "start", "round",
+ENTRY_TYPES = ("create", "register", "check_in", "withdraw", "station", "swap", "start", "round",
                "redraw", "call", "uncall", "result", "correct", "forfeit")
 RESULT_ENTRIES = ("result", "correct", "forfeit")
-POOL_STAGES = ("pools", "playoff")  # the matches the pools' outcome is computed from
 Handler = Callable[["Tournament", Mapping[str, Any], float], None]
 EMPTY = ""  # a bracket slot nobody fills (a bye)
 
@@ -115,6 +123,12 @@ class Tournament:
         """The most players one play-off match seats (spec ``playoff``), fixed by the
         ``start`` entry (:meth:`start_entry`); a start stored without it: a pool match's
         seats, as play-offs were before (issue 32.13)."""
+        self.kept_draw: dict[str, list[str]] | None = None
+        """Set by a pool correction that keeps the draw (``keep_draw``): the brackets'
+        seeds as pool places ("A:1"), so only the players whose place changed move
+        (:func:`placings.pool_outcome`); None: seeded from the results, as always."""
+        self.swaps: list[tuple[str, str]] = []
+        """The organizer's ``swap`` entries before the start, in order (:meth:`draw_pools`)."""
         self.redraw_due = False
         """Set by a ``correct`` entry that changed a Swiss result of an earlier round: the
         current round's matches not started are drawn again (:func:`swiss.redraw_entry`)."""
@@ -255,12 +269,65 @@ class Tournament:
         return ids
 
     def start_entry(self, ratings: Mapping[str, float] | None = None) -> JSONDict:
-        """The ``start`` entry for now (seeding computed once, then stored; with
-        play-offs, how many one play-off match seats: :meth:`playoff_capacity`)."""
+        """The ``start`` entry for now (seeding computed once, then stored; the pools'
+        draw: :meth:`draw_pools`; with play-offs, how many one play-off match seats:
+        :meth:`playoff_capacity`)."""
         entry: JSONDict = {"type": "start", "order": self.seeding(ratings)}
+        if self.spec.format in POOLED:
+            entry["pools"] = self.draw_pools(entry["order"])
         if self.spec.playoff and self.spec.format in ("pools", "abc"):
             entry["playoff_seats"] = self.playoff_capacity()
         return entry
+
+    def pool_total(self, players: int) -> int:
+        """How many pools ``players`` make in this format."""
+        if self.spec.format == "abc":
+            return len(formats.group_sizes(players, 4))
+        return formats.pool_count(players, self.spec.pool_size)
+
+    def draw_pools(self, order: list[str]) -> list[list[str]]:
+        """The pools of the seeded ``order``: the serpentine with clubs kept apart where
+        the draw can (:func:`formats.club_pools`), then the organizer's swaps, each pool
+        best seed first."""
+        clubs = {p: self.players[p].club.casefold() for p in order}  # as scheduling.club_key
+        pools = formats.club_pools(order, self.pool_total(len(order)), clubs)
+        where = {p: i for i, pool in enumerate(pools) for p in pool}
+        for a, b in self.swaps:
+            if a in where and b in where:
+                where[a], where[b] = where[b], where[a]
+        seed = {p: i for i, p in enumerate(order)}
+        return [sorted((p for p in order if where[p] == i), key=seed.__getitem__) for i in range(len(pools))]
+
+    def _on_swap(self, body: Mapping[str, Any], at: float) -> None:
+        if self.status != "registration":
+            raise RefusedError("the tournament has already started", "tour_started")
+        if self.spec.format not in POOLED:
+            raise RefusedError("only a tournament with pools has pools to swap", "tour_swap_no_pools")
+        pair = body.get("players")
+        if not isinstance(pair, list) or len(pair) != 2 or pair[0] == pair[1]:
+            raise BadInputError("swap: expected two different players", "tour_swap_two_players")
+        a, b = (self.player(p) for p in pair)
+        for p in (a, b):
+            if p.status == "withdrawn":
+                raise RefusedError(f"{p.name} has withdrawn", "tour_withdrawn", name=p.name)
+        self.swaps.append((a.id, b.id))
+
+    def _pools_of(self, body: Mapping[str, Any], order: list[str]) -> list[list[str]]:
+        """The start's pools: as stored, checked (every player once, as many pools as the
+        format makes, of the serpentine's sizes), else the plain serpentine (a start
+        stored before the draw kept clubs apart)."""
+        count = self.pool_total(len(order))
+        pools = body.get("pools")
+        if pools is None:
+            return formats.snake_pools(order, count)
+        sizes = sorted(len(p) for p in formats.snake_pools(order, count))
+        if (not isinstance(pools, list) or not all(isinstance(p, list) for p in pools)
+                or sorted(str(x) for pool in pools for x in pool) != sorted(order)
+                or sorted(len(p) for p in pools) != sizes):
+            raise BadInputError(f"start: pools must place every player once, in {count} pools of the draw's sizes",
+                                "tour_bad_pools", count=count)
+        seed = {p: i for i, p in enumerate(order)}
+        return [sorted((str(x) for x in pool), key=seed.__getitem__) for pool in pools]
 
     def playoff_capacity(self) -> int:
         """How many players one play-off match can seat now: as many as the game takes
@@ -283,7 +350,9 @@ class Tournament:
         if isinstance(seats, bool) or not isinstance(seats, int) or not self.spec.seats <= seats <= MAX_STATION_SEATS:
             raise BadInputError(f"playoff_seats: expected an integer from {self.spec.seats} to {MAX_STATION_SEATS}",
                                 "tour_bad_int", field="playoff_seats", low=self.spec.seats, high=MAX_STATION_SEATS)
+        pools = self._pools_of(body, list(order)) if self.spec.format in POOLED else []
         self.order = list(order)
+        self.pools = pools
         self.playoff_seats = seats
         self.status = "running"
         if self.spec.format == "elimination":
@@ -304,8 +373,6 @@ class Tournament:
         return m
 
     def _build_pools(self) -> None:
-        count = formats.pool_count(len(self.order), self.spec.pool_size)
-        self.pools = formats.snake_pools(self.order, count)
         schedules = [formats.pool_rounds(pool, self.spec.seats) for pool in self.pools]
         # Pools play their rounds side by side: round 1 of every pool, then round 2...
         for r in range(max(len(s) for s in schedules)):
@@ -325,8 +392,6 @@ class Tournament:
         smaller pool plays a round robin. Then tournaments A, B (and C) by pool place
         (:func:`formats.abc_tiers`), each a knock-out whose first round is a play-in
         (cadrage) when its count is not a power of two."""
-        sizes = formats.group_sizes(len(self.order), 4)
-        self.pools = formats.snake_pools(self.order, len(sizes))
         schedules = [formats.abc_pool_games(pool) for pool in self.pools]
         ids: list[list[str]] = [[] for _ in self.pools]  # each pool's matches, in game order
         for r in range(max(len(s) for s in schedules)):
@@ -561,6 +626,8 @@ class Tournament:
         for m in shown:
             rounds[m.stage][m.round] += 1
         round_names = formats.round_names(rounds, double=self.spec.format == "double")
+        within = {p: (letter, place) for letter, ranked in placings.concours_places(self).items()
+                  for place, p in ranked}  # AB/ABC: a place is said within its concours
         return {
             "id": self.id, "spec": self.spec.to_json(), "status": self.status,
             "round": self.round, "created_at": self.created_at,
@@ -573,7 +640,12 @@ class Tournament:
                                                                 for s in pool]}
                       for i, pool in enumerate(placings.pool_standings(self))],
             "ranking": [{"place": place, "player": p, "name": names[p],
-                         "withdrawn": self.players[p].status == "withdrawn"} for place, p in ranking],
+                         "withdrawn": self.players[p].status == "withdrawn",
+                         "concours": within[p][0] if p in within else None,
+                         "concours_place": within[p][1] if p in within else None} for place, p in ranking],
+            "concours": [{"name": letter, "finished": finished,
+                          "podium": [{"place": place, "player": p, "name": names[p]} for place, p in top]}
+                         for letter, finished, top in placings.concours_podiums(self)],
             "playoff_seats": self.playoff_seats,
             "ties_by_lot": [{"pool": pool, "players": list(group), "names": [names[p] for p in group],
                              "seats": self.playoff_seats} for pool, group in placings.unseated_ties(self)],
@@ -589,7 +661,7 @@ class Tournament:
 
 HANDLERS: dict[str, Handler] = {
     "register": Tournament._on_register, "check_in": Tournament._on_check_in,
-    "withdraw": Tournament._on_withdraw, "start": Tournament._on_start,
+    "withdraw": Tournament._on_withdraw, "swap": Tournament._on_swap, "start": Tournament._on_start,
     "result": Tournament._on_result, "forfeit": Tournament._on_forfeit,
     "correct": corrections.on_correct,
     "round": swiss.on_round, "redraw": swiss.on_redraw,

@@ -354,7 +354,7 @@ def test_issue32_13_the_launch_preview_and_the_pool_page_say_which_ties_go_to_th
         view = api_post(referee, "/api/tournaments/B3/entries", {"type": "result", "match": m["id"],
                                                                  "ranking": beats[frozenset(m["players"])]},
                         token).get_json()
-    for pattern, lang in ((r"Poule A : égalité entre (.+) tirée au sort", "fr"),
+    for pattern, lang in ((r"Poule A\u00a0: égalité entre (.+) tirée au sort", "fr"),
                           (r"Pool A: the tie between (.+) was settled by lot", "en")):
         page = html.unescape(referee.get("/tournaments/B3/standings",
                                          headers={"Accept-Language": lang}).get_data(as_text=True))

@@ -45,12 +45,12 @@ def test_calls_show_only_matches_still_at_their_station(referee: FlaskClient) ->
     view = api_post(referee, "/api/tournaments/C1/entries", {"type": "start"}, token).get_json()
     called = next(m for m in view["matches"] if m["status"] == "called")
     page = referee.get("/tournaments/C1", headers={"Accept-Language": "fr"}).get_data(as_text=True)
-    assert f"Partie {called['number']} : {', '.join(called['names'])} → Poste 1" in page  # not "poste Poste 1"
+    assert f"Partie {called['number']}\u00a0: {', '.join(called['names'])} → Poste 1" in page  # not "poste Poste 1"
     view = api_post(referee, "/api/tournaments/C1/entries",
                     {"type": "result", "match": called["id"], "ranking": called["players"]}, token).get_json()
     assert [c["match"] for c in view["pending_calls"]] != [called["id"]]
     page = referee.get("/tournaments/C1", headers={"Accept-Language": "fr"}).get_data(as_text=True)
-    assert f"Partie {called['number']} :" not in page.split('class="card calls"')[-1].split("</section>")[0] \
+    assert f"Partie {called['number']}\u00a0:" not in page.split('class="card calls"')[-1].split("</section>")[0] \
         or 'class="card calls"' not in page
 
 
@@ -66,7 +66,7 @@ def test_the_player_page_says_where_they_play_in_plain_words(referee: FlaskClien
     called = next(m for m in view["matches"] if m["status"] == "called")
     page = referee.get(f"/tournaments/W1/players/{called['players'][0]}",
                        headers={"Accept-Language": "fr"}).get_data(as_text=True)
-    assert f"Vous jouez maintenant : partie {called['number']} au poste 7, contre {called['names'][1]}." in page
+    assert f"Vous jouez maintenant\u00a0: partie {called['number']} au poste 7, contre {called['names'][1]}." in page
     assert "μ" not in page and "poule A" in page
     waiting = next(m for m in view["matches"] if m["status"] == "ready")
     page = referee.get(f"/tournaments/W1/players/{waiting['players'][0]}",

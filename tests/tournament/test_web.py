@@ -45,7 +45,7 @@ def test_referee_runs_a_tournament_from_the_pages(referee: FlaskClient, hub: Hub
     launch = referee.post(admin, data={"action": "start", "csrf_token": csrf_token(referee, admin)})
     assert launch.status_code == 200
     text = launch.get_data(as_text=True)
-    assert "Avant de lancer le tournoi" in text and "Poule A" in text and "1 postes actifs (row1)" in text
+    assert "Avant de lancer le tournoi" in text and "Poule A" in text and "1 poste actif (row1)\u00a0: 1 partie démarre tout de suite" in text
     assert referee.get(f"/api/tournaments/{tid}").get_json()["status"] == "registration"
     form(referee, admin, {"action": "start", "confirm": "1"})
     view = referee.get(f"/api/tournaments/{tid}").get_json()
@@ -53,7 +53,7 @@ def test_referee_runs_a_tournament_from_the_pages(referee: FlaskClient, hub: Hub
     called = [m for m in view["matches"] if m["status"] == "called"]
     assert len(called) == 1 and called[0]["station"] == "row1" and called[0]["table"]
     overview = referee.get(f"/tournaments/{tid}").get_data(as_text=True)
-    assert f"Partie {called[0]['number']} : {', '.join(called[0]['names'])} → poste row1" in overview
+    assert f"Partie {called[0]['number']}\u00a0: {', '.join(called[0]['names'])} → poste row1" in overview
     # Results by hand, place by place; a forfeit; then a correction.
     first = called[0]
     form(referee, admin, {"action": "result", "match": first["id"],
@@ -99,12 +99,12 @@ def test_referee_runs_a_tournament_from_the_pages(referee: FlaskClient, hub: Hub
     raw = referee.get(f"/tournaments/{tid}/results.csv").get_data()
     assert raw.startswith(b"\xef\xbb\xbf")  # French Excel reads UTF-8 only with its byte-order mark
     rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig")), delimiter=";"))
-    assert rows[0][0] == "match" and any(r[:1] == ["1"] for r in rows) and [] not in rows  # one table
+    assert rows[0][0] == "partie" and any(r[:1] == ["1"] for r in rows) and [] not in rows  # one table
     ranking = list(csv.reader(io.StringIO(referee.get(f"/tournaments/{tid}/ranking.csv").get_data().decode(
         "utf-8-sig")), delimiter=";"))
-    assert ranking[0][:5] == ["place", "name", "club", "points", "wins"] and len(ranking) == 1 + len(view["ranking"])
+    assert ranking[0][:5] == ["place", "nom", "club", "points", "victoires"] and len(ranking) == 1 + len(view["ranking"])
     players = referee.get(f"/tournaments/{tid}/players.csv").get_data(as_text=True)
-    assert players.startswith("\ufeffname;club;licence;status") and "Ana;Nantes;L1;present" in players
+    assert players.startswith("\ufeffnom;club;licence;état") and "Ana;Nantes;L1;présent" in players
     export = referee.get(f"/api/tournaments/{tid}/export").get_json()
     assert export["format"] == "trigono-tournament" and export["entries"][0]["type"] == "create"
     player_page = referee.get(f"/tournaments/{tid}/players/p1").get_data(as_text=True)
@@ -188,16 +188,16 @@ def test_a_refused_creation_comes_back_to_the_form_with_its_reason(referee: Flas
     where = form(referee, "/tournaments/", {"name": "X", "game": "trike", "format": "swiss", "seats": "two"})
     assert where == "/tournaments/"
     page = referee.get(where).get_data(as_text=True)
-    assert flashes(page) == ["Refusé : Joueurs par partie : un nombre entier est attendu."]
+    assert flashes(page) == ["Refusé\u00a0: Joueurs par partie\u00a0: un nombre entier est attendu."]
     assert referee.get("/api/tournaments").get_json() == []
 
 
 def test_a_refused_setting_is_worded_in_the_page_language_with_its_label(referee: FlaskClient) -> None:
     """Issue 23: the hub names the refusal (kind + params), the page words it; no English
     line of the hub on a French page."""
-    cases = [({"pool_size": "40"}, "Joueurs par poule : un nombre entier de 2 à 12 est attendu."),
-             ({"name": "x" * 81}, "Nom : un texte de 1 à 80 caractères est attendu."),
-             ({"options": "[1]"}, "Options du jeu : un objet JSON"),
+    cases = [({"pool_size": "40"}, "Joueurs par poule\u00a0: un nombre entier de 2 à 12 est attendu."),
+             ({"name": "x" * 81}, "Nom\u00a0: un texte de 1 à 80 caractères est attendu."),
+             ({"options": "[1]"}, "Options du jeu\u00a0: un objet JSON"),
              ({"format": "abc", "seats": "3"}, "se jouent en duels")]
     for fields, french in cases:
         data = {"name": "X", "game": "trike", "format": "pools", **fields}
@@ -250,8 +250,8 @@ def test_a_players_list_from_french_excel_is_imported_with_a_count_of_what_was_r
     assert response.status_code == 302
     shown = flashes(referee.get("/tournaments/I1/admin", headers={"Accept-Language": "fr"}).get_data(as_text=True))
     assert "2 joueurs inscrits." in shown and "2 lignes refusées." in shown
-    assert shown[2:] == ["Refusé : ligne 3 (Ana) : Un joueur nommé Ana est déjà inscrit.",
-                         "Refusé : ligne 4 (—) : Nom\u00a0: un nom de 1 à 40 caractères est attendu."], shown
+    assert shown[2:] == ["Refusé\u00a0: ligne 3 (Ana)\u00a0: Un joueur nommé Ana est déjà inscrit.",
+                         "Refusé\u00a0: ligne 4 (—)\u00a0: Nom\u00a0: un nom de 1 à 40 caractères est attendu."], shown
     players = referee.get("/api/tournaments/I1").get_json()["players"]
     assert [(p["name"], p["club"]) for p in players] == [("Ana", "Nantes"), ("Ben", "Rezé")]
     referee.post("/tournaments/I1/admin", data={"action": "check_in_all", "csrf_token": token})
@@ -358,4 +358,4 @@ def test_issue32_18_a_double_elimination_names_its_losers_rounds_and_its_undecid
                         {"type": "result", "match": m["id"], "ranking": m["players"]}, token).get_json()
     page = html.unescape(referee.get("/tournaments/D8/bracket", headers={"Accept-Language": "fr"})
                          .get_data(as_text=True)).split('class="bracket-block"', 1)[1].split("<script", 1)[0]
-    assert "Pas jouée : le vainqueur du tableau des gagnants a gagné la grande finale" in page and "exempt" not in page
+    assert "Pas jouée\u00a0: le vainqueur du tableau des gagnants a gagné la grande finale" in page and "exempt" not in page

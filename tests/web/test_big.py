@@ -253,7 +253,7 @@ def test_the_overlay_shows_round_announcements_and_the_winner(browser: Any, hub:
     french.goto(f"{server.url}/overlay/t1")
     french.locator(".overlay-inner .winner img.crown").wait_for()
     assert "Manche 1" in french.locator(".overlay-inner").inner_text()
-    assert "Vainqueur : Ben" in french.locator(".overlay-inner").inner_text()
+    assert "Vainqueur\u00a0: Ben" in french.locator(".overlay-inner").inner_text()
     shot(french, "overlay-fr.png")
     assert page.js_errors == [] and french.js_errors == []
 

@@ -161,7 +161,7 @@ def test_item8_a_drawn_first_thrower_is_said_drawn_and_the_seats_start_with_her_
     page = new_page(browser, locale="fr-FR")
     login(page, server, "/console/t5")
     note = page.locator(".prompts .starter-note")
-    assert note.inner_text() == "Elodie commence la manche 1 : tirage au sort"
+    assert note.inner_text() == "Elodie commence la manche 1\u00a0: tirage au sort"
     assert page.locator(".seats li").evaluate_all("(items) => items.map((li) => li.dataset.player)") == \
         ["Elodie", "Ana", "Ben", "Chloé", "Dan"]
     assert "Elodie commence la manche 1" in page.locator(".seats").inner_text()
@@ -188,7 +188,7 @@ def test_item8_a_first_thrower_named_at_set_up_is_said_chosen_T4(browser: Any, h
 
 
 @pytest.mark.parametrize(("locale", "said"), [("en-GB", "Elodie starts round 1: drawn by lot"),
-                                              ("fr-FR", "Elodie commence la manche 1 : tirage au sort")])
+                                              ("fr-FR", "Elodie commence la manche 1\u00a0: tirage au sort")])
 def test_item8_the_tables_page_says_who_starts_and_lists_the_players_in_play_order_T4(
     browser: Any, hub: Hub, server: ServerHandle, locale: str, said: str
 ) -> None:

@@ -376,7 +376,7 @@ def test_item10_console_index_searches_and_filters_by_status_across_live_updates
     page.locator("#console-index li[data-table=t9]").wait_for()
     assert shown_rows(page, "#console-index") == ["t1", "t9"]  # the search still applies
     assert page.locator("#table-search").input_value() == "chloe"
-    assert "Affichées : 2 sur 6" in page.locator("#table-shown").inner_text()
+    assert "Affichées\u00a0: 2 sur 6" in page.locator("#table-shown").inner_text()
     shot(page, "issue26-console-index.png")
     assert page.js_errors == []
 

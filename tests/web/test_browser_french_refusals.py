@@ -76,7 +76,7 @@ def test_the_console_says_refused_inputs_in_french_T3_T17(browser: Any, hub: Hub
     page.goto(server.url + "/console/t1")
     said["void"] = flashes(page)
     shot(page, "fr-console-refused-390.png")
-    assert "aucune finale n’est en cours : on ne choisit un trou visé qu’en finale (T17)" in said["target"], said
+    assert "aucune finale n’est en cours\u00a0: on ne choisit un trou visé qu’en finale (T17)" in said["target"], said
     assert "deviendrait un lancer d’Élodie alors que c’est à Hugo de lancer" in said["void"], said
     assert english_on(page) == []
     assert [english for text in said.values() for english in engine_english() if english.lower() in text.lower()] == []
@@ -94,7 +94,7 @@ def test_a_triolet_refusal_and_hint_read_in_french_L4(browser: Any, hub: Hub, se
     post_form(page, server, "/console/g1/input", {"input": "move", "action": '{"play": ["A1:1"]}'})
     page.goto(server.url + "/console/g1")
     said = flashes(page)
-    assert "Ce coup n’est pas permis : le coup ne touche pas les jetons déjà posés (L4)." in said, said
+    assert "Ce coup n’est pas permis\u00a0: le coup ne touche pas les jetons déjà posés (L4)." in said, said
     assert english_on(page) == [], said
     # The player's page: the hint in French.
     to_move = hub.public_view("g1")["to_move"]

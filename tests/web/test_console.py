@@ -37,7 +37,7 @@ def test_T5_referee_answers_where_the_palet_landed(referee: FlaskClient, hub: Hu
     assert response.status_code == 303 and response.headers["Location"] == "/console/t1"
     state = hub.table_view("t1")["state"]
     assert state["floor"] == 1 and len(state["log"]) == 1
-    assert "C&#39;est fait." in referee.get("/console/t1").get_data(as_text=True)
+    assert "C’est fait." in referee.get("/console/t1").get_data(as_text=True)
 
 
 def test_console_form_without_csrf_is_refused(referee: FlaskClient, hub: Hub, trigono_table: Any) -> None:
@@ -76,7 +76,7 @@ def test_refused_input_is_shown_and_changes_nothing(referee: FlaskClient, hub: H
     response = form_post(referee, "/console/t1/input", {"input": "undo"})
     assert response.status_code == 303
     html = referee.get("/console/t1").get_data(as_text=True)
-    assert "Refusé :" in html
+    assert "Refusé\u00a0:" in html
     assert hub.table_view("t1")["state"]["log"] == []
 
 

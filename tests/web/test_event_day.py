@@ -222,7 +222,7 @@ def test_issue17_4_the_simulated_hexagon_survives_voids_from_the_console(
 
 def test_issue17_trigono_thrower_answers_landed_with_one_tap(browser: Any, hub: Hub, server: ServerHandle) -> None:
     hub.create_table("trigono", seats=["Ana", "Ben"], boards=["B1"], seed=7, table_id="t1", options={"first": "Ana"})
-    for locale, words in [("fr-FR", "Où est votre palet ?"), ("en-GB", "Where is your palet?")]:
+    for locale, words in [("fr-FR", "Où est votre palet\u00a0?"), ("en-GB", "Where is your palet?")]:
         page = new_page(browser, locale=locale, width=390, height=844)
         page.goto(seat_link(server, "t1", "Ana"))
         answer = page.locator(".trigono-answer")

@@ -12,7 +12,7 @@ def test_a_flash_is_worded_by_the_page_that_shows_it(app: Flask) -> None:
     with app.test_request_context(headers={"Accept-Language": "fr"}):
         flash_key("admin.created", id="t9")
         flash_refusal("undo: nothing to undo")
-        assert shown_messages() == [("info", "Table t9 créée."), ("error", "Refusé : undo: nothing to undo")]
+        assert shown_messages() == [("info", "Table t9 créée."), ("error", "Refusé\u00a0: undo: nothing to undo")]
     with app.test_request_context(headers={"Accept-Language": "en"}):
         flash_key("admin.created", id="t9")
         assert shown_messages() == [("info", "Table t9 created.")]

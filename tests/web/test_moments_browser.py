@@ -38,7 +38,7 @@ def test_an_undone_throw_leaves_the_announcement_band(
 @pytest.mark.parametrize(("locale", "words"), [
     ("en-GB", ["Jackpot! David's palet is in", "Big hole — David's palet is in", "Jackpot! David takes 7"]),
     ("fr-FR", ["Jackpot\u00a0! Le palet de David y est", "Grand trou — le palet de David y est",
-               "Jackpot ! David prend 7"]),
+               "Jackpot\u00a0! David prend 7"]),
 ])
 def test_a_hole_that_took_nothing_in_the_final_is_not_worded_as_taking_0(
     browser: Any, hub: Hub, server: ServerHandle, locale: str, words: list[str]

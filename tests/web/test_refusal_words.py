@@ -61,9 +61,9 @@ def test_an_illegal_triolet_play_reads_in_french_L4(app: Flask, hub: Hub) -> Non
     err = refused(hub, "g1", {"move": {"play": ["A1:1"]}})
     with app.test_request_context(headers={"Accept-Language": "fr"}):
         text = refusal_text(err)
-    assert text in ("Ce coup n’est pas permis : le coup ne touche pas les jetons déjà posés (L4).",
-                    "Ce coup n’est pas permis : Ana n’a pas de jeton 1 à jouer.",
-                    "Ce coup n’est pas permis : Ben n’a pas de jeton 1 à jouer.")
+    assert text in ("Ce coup n’est pas permis\u00a0: le coup ne touche pas les jetons déjà posés (L4).",
+                    "Ce coup n’est pas permis\u00a0: Ana n’a pas de jeton 1 à jouer.",
+                    "Ce coup n’est pas permis\u00a0: Ben n’a pas de jeton 1 à jouer.")
     assert "the play" not in text and "holds no" not in text
     with app.test_request_context(headers={"Accept-Language": "en"}):
         assert refusal_text(err).startswith("This move is not allowed: ")
@@ -119,7 +119,7 @@ def test_hints_read_in_french(referee: FlaskClient, hub: Hub) -> None:
     bonus = {"action": {}, "why": "scores 52 with a bridge", "reason": {"kind": "only_tile", "points": 52,
                                                                         "bonus": "bridge"}}
     with app.test_request_context(headers={"Accept-Language": "fr"}):
-        assert hint_words("triominos", triominos)["why"] == "aucune tuile ne va : piochez (−5)"
-        assert hint_words("triolet", triolet)["why"].startswith("marque 12 maintenant ; vaut environ 9")
-        assert hint_words("triominos", bonus)["why"] == "marque 52 ; c’est la seule tuile qui va · Pont ! +40"
+        assert hint_words("triominos", triominos)["why"] == "aucune tuile ne va\u00a0: piochez (−5)"
+        assert hint_words("triolet", triolet)["why"].startswith("marque 12 maintenant\u00a0; vaut environ 9")
+        assert hint_words("triominos", bonus)["why"] == "marque 52\u00a0; c’est la seule tuile qui va · Pont\u00a0! +40"
         assert hint_words("trike", {"action": "c3", "why": "??", "reason": {"kind": "other"}})["why"] == "??"

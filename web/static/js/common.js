@@ -14,6 +14,8 @@ function lookup(key) { return extraMessages[key] ?? page.messages[key]; }
 
 // Same rules as web/i18n.py translate(): a count n picks key.one / key.other when they
 // exist (French: 0 and 1 are singular), the key itself when missing, "{name}" filled.
+const DECIMAL = /^(-?\d+)\.(\d+)$/;  // a decimal number given whole as a parameter
+
 export function t(key, params = {}) {
   if (typeof params.n === "number" && lookup(`${key}.one`) !== undefined) {
     const one = lang === "fr" ? params.n === 0 || params.n === 1 : params.n === 1;
@@ -21,8 +23,12 @@ export function t(key, params = {}) {
   }
   let text = lookup(key) ?? key;
   for (const [name, value] of Object.entries(params)) {
-    if (lang === "fr") text = elide(text, name, String(value));
-    text = text.split(`{${name}}`).join(String(value));
+    let shown = String(value);
+    if (lang === "fr") {
+      text = elide(text, name, shown);
+      shown = shown.replace(DECIMAL, "$1,$2");  // "3.00" -> "3,00" (as web/i18n.py)
+    }
+    text = text.split(`{${name}}`).join(shown);
   }
   return text;
 }

@@ -15,6 +15,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
+# A hub that refuses to start exits within a second or two; the limit only catches a hang
+# (30 s was not enough for Python's imports on a 2-core machine at load 20).
+REFUSAL_TIMEOUT_S = 180
 
 
 def hub_args(db: Path) -> list[str]:
@@ -33,7 +36,7 @@ def test_a_second_hub_on_the_same_sqlite_file_refuses_to_start_with_one_line(tmp
     db = tmp_path / "run.db"
     first = start_hub(db)
     try:
-        second = subprocess.run(hub_args(db), cwd=ROOT, capture_output=True, text=True, timeout=30)
+        second = subprocess.run(hub_args(db), cwd=ROOT, capture_output=True, text=True, timeout=REFUSAL_TIMEOUT_S)
         assert second.returncode == 2
         lines = second.stderr.strip().splitlines()
         assert lines == [f"--db: another hub (pid {first.pid}) is already using {db}: one hub per "
@@ -61,7 +64,7 @@ def test_a_read_only_store_location_is_one_line_not_a_traceback(tmp_path: Path) 
         folder.chmod(0o500)
         db = folder / "run.db"
     try:
-        run = subprocess.run(hub_args(db), cwd=ROOT, capture_output=True, text=True, timeout=30)
+        run = subprocess.run(hub_args(db), cwd=ROOT, capture_output=True, text=True, timeout=REFUSAL_TIMEOUT_S)
     finally:
         if folder is not None:
             folder.chmod(0o700)

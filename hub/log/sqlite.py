@@ -93,15 +93,14 @@ def lock_writer(path: str | Path) -> None:
 
 
 class SqliteStore(EventStore):
-    """SQLite in WAL mode.
-
-    ``synchronous=NORMAL`` by default: a commit survives the hub process being killed
-    (the WAL is in the OS before ``commit`` returns), which is what a laptop hub needs.
-    A power cut may lose the newest commits although they were acknowledged; pass
-    ``durable=True`` (``synchronous=FULL``, an fsync per commit) where that matters.
+    """SQLite in WAL mode with ``synchronous=FULL``: each commit fsyncs the WAL before
+    ``append`` returns, and the acks go out only after it (issue 32.1), so what a board
+    was told is stored survives a power cut, not only a killed process (``NORMAL`` lost
+    the last seconds of acknowledged events, which the boards had already forgotten).
+    A batch is one commit, so the fsync is paid once per batch, not per event.
     """
 
-    def __init__(self, path: str | Path, *, durable: bool = False) -> None:
+    def __init__(self, path: str | Path) -> None:
         if is_postgres_url(str(path)):  # not a file name: say so rather than create one
             raise ValueError(f"{path!r} is a PostgreSQL URL: open it with hub.log.open.open_store")
         self.path = str(path)
@@ -113,7 +112,7 @@ class SqliteStore(EventStore):
                 os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
         except (OSError, sqlite3.Error) as err:  # a read-only or missing folder, a full disk
             raise StoreOpenError(f"cannot open the event store {self.path} for writing: "

@@ -136,7 +136,8 @@ class EventStore(ABC):
     @abstractmethod
     def append(self, entries: Sequence[Entry]) -> list[int | None]:
         """Store entries in one transaction; the id of each, None for a duplicate
-        device event. Returns only after the commit is durable against a process kill."""
+        device event. Returns only after the commit is durable against a power cut (the
+        caller acknowledges what it returns: the boards then forget it, issue 32.1)."""
 
     @abstractmethod
     def entries(self, table_id: str | None = None, after: int = 0) -> Iterator[Entry]:

@@ -55,9 +55,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(damage.line())
     entries = sum(1 for d in check.damage if d.entry_id is not None)
     snapshots = len(check.damage) - entries
-    print(f"{entries} damaged entries of {check.entries}, {snapshots} damaged snapshots of "
-          f"{check.snapshots}" + (": `trigono store repair --db …` sets them aside"
-                                  if check.damage else ": nothing to repair"))
+    print(f"damaged entries: {entries} of {check.entries}; damaged snapshots: {snapshots} of "
+          f"{check.snapshots}" + (" — `trigono store repair --db …` sets them aside"
+                                  if check.damage else " — nothing to repair"))
     return EXIT_DAMAGED if check.damage else 0
 
 

@@ -109,7 +109,7 @@ def test_a_damaged_entry_stops_the_start_in_one_line_check_names_it_repair_sets_
     assert main(["store", "check", "--db", store_url]) == 1
     out = capsys.readouterr().out
     assert f"entry {late} (table t1): its checksum does not match" in out
-    assert "1 damaged entries of 5" in out
+    assert "damaged entries: 1 of 5; damaged snapshots: 0 of 1" in out
     assert main(["store", "check", "--db", store_url]) == 1  # check changed nothing
 
     assert main(["store", "repair", "--db", store_url]) == 0
@@ -149,15 +149,17 @@ def test_a_store_written_before_checksums_checks_clean_and_repair_refuses_a_runn
         conn.executescript(OLD_LOG.read_text())
     conn.close()
     assert main(["store", "check", "--db", str(db)]) == 0
-    assert "0 damaged entries of" in capsys.readouterr().out
-    hub = Hub(str(db))  # opens it (the checksum columns added) and holds it
+    assert "damaged entries: 0 of" in capsys.readouterr().out
+    running = subprocess.Popen([sys.executable, "-m", "hub", "hub", "--db", str(db)], cwd=ROOT,
+                               stdout=subprocess.PIPE, text=True)
     try:
-        assert main(["store", "check", "--db", str(db)]) == 0
-        from hub.log.sqlite import lock_writer
-        lock_writer(db)  # as `trigono hub` does
-        assert subprocess.run([sys.executable, "-m", "hub", "store", "repair", "--db", str(db)],
-                              cwd=ROOT, capture_output=True, text=True).returncode == 2
+        assert running.stdout is not None and '"ready"' in running.stdout.readline()
+        assert main(["store", "check", "--db", str(db)]) == 0  # beside a running hub: reads only
+        repair = subprocess.run([sys.executable, "-m", "hub", "store", "repair", "--db", str(db)],
+                                cwd=ROOT, capture_output=True, text=True)
+        assert repair.returncode == 2 and f"another hub (pid {running.pid})" in repair.stderr
     finally:
-        hub.close()
+        running.terminate()
+        running.communicate(timeout=30)
     assert main(["store", "check", "--db", str(tmp_path / "typo.db")]) == 2
     assert not (tmp_path / "typo.db").exists()

@@ -106,6 +106,9 @@ def test_a_damaged_entry_stops_the_start_in_one_line_check_names_it_repair_sets_
     assert "trigono store check" in started.stderr and "trigono store repair" in started.stderr
 
     capsys.readouterr()
+    assert main(["export", "t1", "--db", store_url]) == 2  # the same line, no traceback
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and f"entry {late} (table t1)" in err, err
     assert main(["store", "check", "--db", store_url]) == 1
     out = capsys.readouterr().out
     assert f"entry {late} (table t1): its checksum does not match" in out

@@ -182,6 +182,10 @@ class PostgresStore(EventStore):
         # at once with libpq's own message, instead of as a pool timeout.
         with psycopg.connect(url, autocommit=True) as conn:
             self.version = migrate(conn)
+            row = conn.execute("SHOW synchronous_commit").fetchone()
+        if row is not None and row[0] == "off":  # set by the URL or the server's configuration
+            log.warning("%s runs with synchronous_commit=off: a crash of the database server "
+                        "may lose events the boards were told are stored (docs/deploy.md)", self.name)
         self.pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
             url, min_size=1, max_size=pool_size, kwargs={"autocommit": True}, open=False,
             name="trigono-store")

@@ -167,13 +167,21 @@ REPAIR_HINT = ("`trigono store check --db {db}` lists the damage, `trigono store
                "sets damaged entries aside (docs/deploy.md)")
 
 
+def _crc_matches(row: Sequence[Any]) -> bool:
+    entry_id, at, source, table_id, body, board, boot, seq, crc = row
+    try:
+        return int(crc) == entry_crc(at, source, table_id, board, boot, seq, body)
+    except (TypeError, ValueError):  # a column whose type the damage changed
+        return False
+
+
 def entry_damage(row: Sequence[Any]) -> str | None:
     """Why an entry row (:data:`ENTRY_COLUMNS`) is damaged, None when it is sound. A row
     written before checksums (``crc`` NULL) is checked for JSON only."""
-    entry_id, at, source, table_id, body, board, boot, seq, crc = row
+    body, crc = row[4], row[8]
     if not isinstance(body, str):
         return "its body is not text"
-    if crc is not None and int(crc) != entry_crc(at, source, table_id, board, boot, seq, body):
+    if crc is not None and not _crc_matches(row):
         return "its checksum does not match"
     try:
         if not isinstance(json.loads(body), dict):
@@ -187,7 +195,7 @@ def checked_entry(row: Sequence[Any], store: str, db: str) -> Entry:
     """An entry row (:data:`ENTRY_COLUMNS`) as an :class:`Entry`, after its checksum;
     :class:`DamagedEntryError` naming it in ``store`` (``db``: the ``--db`` that opens it)."""
     entry_id, at, source, table_id, body, board, boot, seq, crc = row
-    if crc is None or int(crc) != entry_crc(at, source, table_id, board, boot, seq, body):
+    if crc is None or not _crc_matches(row):
         why = entry_damage(row)
         if why is not None:
             raise DamagedEntryError(

@@ -46,8 +46,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     from hub.errors import HubError
     from hub.facade import Hub
     from hub.log.open import open_store
+    from hub.log.store import StoreOpenError
 
-    hub = Hub(open_store(args.db))
+    try:
+        hub = Hub(open_store(args.db))
+    except StoreOpenError as err:  # a damaged entry (issue 32.4): its one line
+        print(f"--db: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
         record = hub.export(args.table)
     except HubError as err:

@@ -10,7 +10,7 @@ from hub.log.store import POSTGRES_SCHEMES, EventStore, is_postgres_url
 
 __all__ = ["POSTGRES_SCHEMES", "is_postgres_url", "open_store"]
 
-def open_store(db: str | Path, *, durable: bool = False) -> EventStore:
+def open_store(db: str | Path) -> EventStore:
     """The store ``--db`` names: a ``postgresql://…`` URL (:class:`hub.log.postgres.PostgresStore`,
     migrated to the current schema) or a SQLite file path (``":memory:"`` for a throwaway).
 
@@ -21,4 +21,4 @@ def open_store(db: str | Path, *, durable: bool = False) -> EventStore:
     """
     if is_postgres_url(db):
         return PostgresStore(str(db))
-    return SqliteStore(db, durable=durable)
+    return SqliteStore(db)

@@ -33,16 +33,30 @@ from typing import Any
 
 import psycopg
 from psycopg import sql
+from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool
 
+from hub.log import clock
+from hub.log.standby import lock_key_sql
 from hub.log.store import (
+    ENTRY_COLUMNS,
     HELLO_LIKE,
     HELLOS_QUERY,
+    SET_ASIDE_TABLE,
+    SNAPSHOT_COLUMNS,
+    Damage,
     Entry,
     EventStore,
-    decode_body,
+    StoreCheck,
+    StoreOpenError,
+    checked_entry,
     encode_body,
+    entry_crc,
+    find_damage,
     hellos_of,
+    log,
+    snapshot_crcs,
+    snapshot_damage,
 )
 
 NOTIFY_PREFIX = "trigono_log:"  # + the schema: each event (schema) has its own channel
@@ -87,6 +101,17 @@ MIGRATIONS: tuple[str, ...] = (
     """
     CREATE TABLE setting (name TEXT PRIMARY KEY, value TEXT NOT NULL);
     """,
+    # Issue 32.4: checksums (NULL in older rows: they load unchecked but for JSON), and
+    # where `trigono store repair` sets damaged entries aside.
+    """
+    ALTER TABLE log ADD COLUMN crc BIGINT;
+    ALTER TABLE snapshot ADD COLUMN head_crc BIGINT, ADD COLUMN data_crc BIGINT;
+    CREATE TABLE log_set_aside (  -- hub.log.store.SET_ASIDE_TABLE
+        id BIGINT PRIMARY KEY, at DOUBLE PRECISION, source TEXT, table_id TEXT, board TEXT,
+        boot BIGINT, seq BIGINT, body TEXT, crc BIGINT,
+        set_aside_at DOUBLE PRECISION NOT NULL, reason TEXT NOT NULL
+    );
+    """,
 )
 
 # One statement per batch, atomic by itself (autocommit): the rows travel as seven binary
@@ -95,9 +120,9 @@ MIGRATIONS: tuple[str, ...] = (
 # trip, and a quarter of the client CPU of a pipelined executemany at 200 rows.
 _INSERT = """
 WITH added AS (
-    INSERT INTO log (at, source, table_id, board, boot, seq, body)
+    INSERT INTO log (at, source, table_id, board, boot, seq, body, crc)
     SELECT * FROM unnest(%b::float8[], %b::text[], %b::text[], %b::text[], %b::int8[],
-                         %b::int8[], %b::text[])
+                         %b::int8[], %b::text[], %b::int8[])
     ON CONFLICT DO NOTHING
     RETURNING id, board, boot, seq
 ), notified AS (
@@ -105,7 +130,17 @@ WITH added AS (
 )
 SELECT id, board, boot, seq FROM added, (SELECT COUNT(*) FROM notified) AS n ORDER BY id
 """
-_COLUMNS = "id, at, source, table_id, body, board, boot, seq"
+
+
+def _described(url: str) -> str:
+    """Where a PostgreSQL URL points (host:port/database, its schema), for a message: never its password."""
+    try:
+        params = conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "(an unreadable URL)"
+    where = f"{params.get('host', '')}:{params.get('port', 5432)}/{params.get('dbname', '')}"
+    schema = str(params.get("options", "")).partition("search_path=")[2].split()[0:1]
+    return where + (f" (schema {schema[0]})" if schema else "")
 
 
 def migrate(conn: psycopg.Connection[Any]) -> int:
@@ -142,10 +177,15 @@ class PostgresStore(EventStore):
 
     def __init__(self, url: str, *, pool_size: int = 4) -> None:
         self.url = url
+        self.name = f"the PostgreSQL store {_described(url)}"
         # A connection of its own first: a wrong URL or a server that is down fails here
         # at once with libpq's own message, instead of as a pool timeout.
         with psycopg.connect(url, autocommit=True) as conn:
             self.version = migrate(conn)
+            row = conn.execute("SHOW synchronous_commit").fetchone()
+        if row is not None and row[0] == "off":  # set by the URL or the server's configuration
+            log.warning("%s runs with synchronous_commit=off: a crash of the database server "
+                        "may lose events the boards were told are stored (docs/deploy.md)", self.name)
         self.pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
             url, min_size=1, max_size=pool_size, kwargs={"autocommit": True}, open=False,
             name="trigono-store")
@@ -154,10 +194,12 @@ class PostgresStore(EventStore):
     def append(self, entries: Sequence[Entry]) -> list[int | None]:
         if not entries:
             return []
+        bodies = [encode_body(e) for e in entries]
         columns = ([e.at for e in entries], [e.source for e in entries],
                    [e.table_id for e in entries], [e.board for e in entries],
-                   [e.boot for e in entries], [e.seq for e in entries],
-                   [encode_body(e) for e in entries])
+                   [e.boot for e in entries], [e.seq for e in entries], bodies,
+                   [entry_crc(e.at, e.source, e.table_id, e.board, e.boot, e.seq, body)
+                    for e, body in zip(entries, bodies, strict=True)])
         with self.pool.connection() as conn:
             added = conn.execute(_INSERT, (*columns, NOTIFY_PREFIX)).fetchall()
         if len(added) == len(entries):  # nothing was a duplicate: ids in input order
@@ -172,14 +214,14 @@ class PostgresStore(EventStore):
     def entries(self, table_id: str | None = None, after: int = 0) -> Iterator[Entry]:
         with self.pool.connection() as conn:
             if table_id is None:
-                rows = conn.execute(f"SELECT {_COLUMNS} FROM log WHERE id > %s ORDER BY id",
+                rows = conn.execute(f"SELECT {ENTRY_COLUMNS} FROM log WHERE id > %s ORDER BY id",
                                     (after,)).fetchall()
             else:
                 rows = conn.execute(
-                    f"SELECT {_COLUMNS} FROM log WHERE table_id = %s AND id > %s ORDER BY id",
+                    f"SELECT {ENTRY_COLUMNS} FROM log WHERE table_id = %s AND id > %s ORDER BY id",
                     (table_id, after)).fetchall()
         for row in rows:
-            yield Entry(row[0], row[1], row[2], row[3], decode_body(row[4]), row[5], row[6], row[7])
+            yield checked_entry(row, self.name, "<its URL>")
 
     def last_id(self) -> int:
         with self.pool.connection() as conn:
@@ -204,7 +246,7 @@ class PostgresStore(EventStore):
     def device_hellos(self) -> dict[tuple[str, int], dict[str, Any]]:
         with self.pool.connection() as conn:
             rows = conn.execute(HELLOS_QUERY, (HELLO_LIKE,)).fetchall()
-        return hellos_of(rows)
+        return hellos_of(checked_entry(row, self.name, "<its URL>") for row in rows)
 
     def last_seen(self) -> dict[str, float]:
         with self.pool.connection() as conn:
@@ -214,35 +256,81 @@ class PostgresStore(EventStore):
 
     def save_snapshot(self, table_id: str, entry_id: int, data: dict[str, Any], *,
                       summary: dict[str, Any], final: bool) -> None:
+        summary_text = json.dumps(summary, ensure_ascii=False)
+        data_text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        head_crc, data_crc = snapshot_crcs(table_id, entry_id, final, summary_text, data_text)
         with self.pool.connection() as conn:
             conn.execute(
-                "INSERT INTO snapshot (table_id, entry_id, final, summary, data)"
-                " VALUES (%s, %s, %s, %s, %s) ON CONFLICT (table_id) DO UPDATE SET"
+                "INSERT INTO snapshot (table_id, entry_id, final, summary, data, head_crc, data_crc)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (table_id) DO UPDATE SET"
                 " entry_id = EXCLUDED.entry_id, final = EXCLUDED.final,"
-                " summary = EXCLUDED.summary, data = EXCLUDED.data",
-                (table_id, entry_id, final, json.dumps(summary, ensure_ascii=False),
-                 json.dumps(data, separators=(",", ":"), ensure_ascii=False)))
+                " summary = EXCLUDED.summary, data = EXCLUDED.data,"
+                " head_crc = EXCLUDED.head_crc, data_crc = EXCLUDED.data_crc",
+                (table_id, entry_id, final, summary_text, data_text, head_crc, data_crc))
 
     def save_final(self, table_id: str, summary: dict[str, Any]) -> None:
+        summary_text = json.dumps(summary, ensure_ascii=False)
+        head_crc, data_crc = snapshot_crcs(table_id, 0, True, summary_text, "null")
         with self.pool.connection() as conn:
             conn.execute(
-                "INSERT INTO snapshot (table_id, entry_id, final, summary, data)"
-                " VALUES (%s, 0, TRUE, %s, 'null') ON CONFLICT (table_id) DO UPDATE SET"
-                " final = TRUE, summary = EXCLUDED.summary",
-                (table_id, json.dumps(summary, ensure_ascii=False)))
+                "INSERT INTO snapshot (table_id, entry_id, final, summary, data, head_crc, data_crc)"
+                " VALUES (%s, 0, TRUE, %s, 'null', %s, %s) ON CONFLICT (table_id) DO UPDATE SET"
+                " final = TRUE, summary = EXCLUDED.summary, head_crc = EXCLUDED.head_crc",
+                (table_id, summary_text, head_crc, data_crc))
 
     def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]] | None:
         with self.pool.connection() as conn:
-            row = conn.execute("SELECT entry_id, data FROM snapshot WHERE table_id = %s"
+            row = conn.execute(f"SELECT {SNAPSHOT_COLUMNS} FROM snapshot WHERE table_id = %s"
                                " AND data <> 'null'", (table_id,)).fetchone()
-        if row is None:
+        if row is None or self._damaged_snapshot(row) is not None:
             return None
-        return int(row[0]), json.loads(row[1])
+        return int(row[1]), json.loads(row[4])
 
     def snapshot_heads(self) -> dict[str, tuple[int, bool, dict[str, Any]]]:
         with self.pool.connection() as conn:
-            rows = conn.execute("SELECT table_id, entry_id, final, summary FROM snapshot").fetchall()
-        return {r[0]: (int(r[1]), bool(r[2]), json.loads(r[3])) for r in rows}
+            rows = conn.execute("SELECT table_id, entry_id, final, summary, NULL, head_crc, NULL"
+                                " FROM snapshot").fetchall()
+        return {r[0]: (int(r[1]), bool(r[2]), json.loads(r[3])) for r in rows
+                if self._damaged_snapshot(r) is None}
+
+    def _damaged_snapshot(self, row: Sequence[Any]) -> str | None:
+        """Why a snapshot row read is damaged (then counted and logged: the caller
+        ignores it, so its table is replayed from the log and snapshotted again)."""
+        why = snapshot_damage(row[0], int(row[1]), bool(row[2]), *row[3:])
+        if why is not None:
+            self.damaged_snapshots += 1
+            log.warning("the snapshot of table %s in %s is damaged (%s): ignored, the table is "
+                        "rebuilt from the log", row[0], self.name, why)
+        return why
+
+    def damage(self) -> StoreCheck:
+        """``trigono store check``: every damaged entry and snapshot (reads only)."""
+        with self.pool.connection() as conn:
+            entries = conn.execute(f"SELECT {ENTRY_COLUMNS} FROM log ORDER BY id").fetchall()
+            snaps = conn.execute(f"SELECT {SNAPSHOT_COLUMNS} FROM snapshot ORDER BY table_id").fetchall()
+        return find_damage(entries, snaps)
+
+    def set_aside(self, damage: Sequence[Damage]) -> None:
+        """``trigono store repair``: move each damaged entry to :data:`SET_ASIDE_TABLE`
+        (out of the append-only log: its row trigger is disabled for this one transaction)
+        and drop each damaged snapshot. All or nothing."""
+        now = clock.now()
+        with self.pool.connection() as conn, conn.transaction():
+            # the active hub's lock (hub.log.standby), for this transaction: no hub may
+            # write while the log's trigger is off
+            row = conn.execute(f"SELECT pg_try_advisory_xact_lock({lock_key_sql()})").fetchone()
+            if row is None or not row[0]:
+                raise StoreOpenError(f"a hub is active on {self.name}: stop it before repairing")
+            conn.execute("ALTER TABLE log DISABLE TRIGGER log_append_only_rows")
+            for d in damage:
+                if d.entry_id is None:
+                    conn.execute("DELETE FROM snapshot WHERE table_id = %s", (d.table_id,))
+                    continue
+                conn.execute(f"INSERT INTO {SET_ASIDE_TABLE} SELECT id, at, source, table_id, board,"
+                             " boot, seq, body, crc, %s, %s FROM log WHERE id = %s",
+                             (now, d.why, d.entry_id))
+                conn.execute("DELETE FROM log WHERE id = %s", (d.entry_id,))
+            conn.execute("ALTER TABLE log ENABLE TRIGGER log_append_only_rows")
 
     def shared_setting(self, name: str, proposed: str) -> str:
         """The event-wide value of setting ``name``: ``proposed`` if this is the first

@@ -9,29 +9,96 @@ import os
 import sqlite3
 import tempfile
 import threading
+import urllib.parse
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from hub.log import clock
 from hub.log.store import (
+    DELETE_TRIGGER,
+    ENTRY_COLUMNS,
     HELLO_LIKE,
     HELLOS_QUERY,
     SCHEMA,
+    SET_ASIDE_TABLE,
+    SNAPSHOT_COLUMNS,
+    Damage,
     Entry,
     EventStore,
+    StoreCheck,
     StoreLostError,
     StoreOpenError,
     StoreWriteError,
-    decode_body,
+    checked_entry,
     encode_body,
+    entry_crc,
+    find_damage,
     hellos_of,
     is_postgres_url,
+    snapshot_crcs,
+    snapshot_damage,
 )
 
 log = logging.getLogger("hub.log")
 
-_INSERT = ("INSERT OR IGNORE INTO log (at, source, table_id, board, boot, seq, body)"
-           " VALUES (?, ?, ?, ?, ?, ?, ?)")
+_INSERT = ("INSERT OR IGNORE INTO log (at, source, table_id, board, boot, seq, body, crc)"
+           " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+# Columns added since the first release: (table, column, type). A file written before
+# gets them at open (NULL in the old rows: an old entry has no checksum, and loads).
+_ADDED_COLUMNS = (("log", "crc", "INTEGER"), ("snapshot", "head_crc", "INTEGER"),
+                  ("snapshot", "data_crc", "INTEGER"))
+_SET_ASIDE = f"""
+CREATE TABLE IF NOT EXISTS {SET_ASIDE_TABLE} (
+    id INTEGER PRIMARY KEY, at REAL, source TEXT, table_id TEXT, board TEXT, boot INTEGER,
+    seq INTEGER, body BLOB, crc INTEGER, set_aside_at REAL NOT NULL, reason TEXT NOT NULL
+)"""
+
+
+def _tolerant_text(raw: bytes) -> str:
+    """A TEXT value that is not UTF-8 (a damaged byte): its bytes kept as surrogate
+    escapes, so the checksum tells it damaged instead of the read failing."""
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _fetch(db: sqlite3.Connection, query: str, params: Sequence[Any] = ()) -> list[Any]:
+    """``query``'s rows; a text column that is not UTF-8 any more is read with
+    :func:`_tolerant_text` (sqlite3 would fail the whole read) — the caller's checksum
+    check then names the damaged row."""
+    try:
+        return db.execute(query, params).fetchall()
+    except sqlite3.OperationalError as err:
+        if "decode" not in str(err):
+            raise
+    db.text_factory = _tolerant_text
+    try:
+        return db.execute(query, params).fetchall()
+    finally:
+        db.text_factory = str
+
+
+def _columns(db: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+
+
+def damage_of(path: str) -> StoreCheck:
+    """``trigono store check`` on a SQLite file: every damaged entry and snapshot, read
+    through a read-only connection (nothing is written, not even a schema change)."""
+    if not os.path.isfile(path):
+        raise StoreOpenError(f"no SQLite event store at {path}")
+    uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=ro"
+    db = sqlite3.connect(uri, uri=True)
+    try:
+        log_cols, snap_cols = _columns(db, "log"), _columns(db, "snapshot")
+        entries = ENTRY_COLUMNS if "crc" in log_cols else ENTRY_COLUMNS.replace("crc", "NULL")
+        snaps = (SNAPSHOT_COLUMNS if "head_crc" in snap_cols
+                 else SNAPSHOT_COLUMNS.replace("head_crc", "NULL").replace("data_crc", "NULL"))
+        return find_damage(_fetch(db, f"SELECT {entries} FROM log ORDER BY id"),
+                           _fetch(db, f"SELECT {snaps} FROM snapshot ORDER BY table_id"))
+    except sqlite3.Error as err:
+        raise StoreOpenError(f"cannot read the SQLite event store {path}: {err}") from None
+    finally:
+        db.close()
 
 
 def is_file(path: str) -> bool:
@@ -93,15 +160,14 @@ def lock_writer(path: str | Path) -> None:
 
 
 class SqliteStore(EventStore):
-    """SQLite in WAL mode.
-
-    ``synchronous=NORMAL`` by default: a commit survives the hub process being killed
-    (the WAL is in the OS before ``commit`` returns), which is what a laptop hub needs.
-    A power cut may lose the newest commits although they were acknowledged; pass
-    ``durable=True`` (``synchronous=FULL``, an fsync per commit) where that matters.
+    """SQLite in WAL mode with ``synchronous=FULL``: each commit fsyncs the WAL before
+    ``append`` returns, and the acks go out only after it (issue 32.1), so what a board
+    was told is stored survives a power cut, not only a killed process (``NORMAL`` lost
+    the last seconds of acknowledged events, which the boards had already forgotten).
+    A batch is one commit, so the fsync is paid once per batch, not per event.
     """
 
-    def __init__(self, path: str | Path, *, durable: bool = False) -> None:
+    def __init__(self, path: str | Path) -> None:
         if is_postgres_url(str(path)):  # not a file name: say so rather than create one
             raise ValueError(f"{path!r} is a PostgreSQL URL: open it with hub.log.open.open_store")
         self.path = str(path)
@@ -113,16 +179,22 @@ class SqliteStore(EventStore):
                 os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
+            for table, column, kind in _ADDED_COLUMNS:
+                if column not in _columns(self._db, table):
+                    self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
         except (OSError, sqlite3.Error) as err:  # a read-only or missing folder, a full disk
             raise StoreOpenError(f"cannot open the event store {self.path} for writing: "
                                  f"{getattr(err, 'strerror', None) or err}") from None
         self._identity = file_identity(self.path) if is_file(self.path) else None
 
     def append(self, entries: Sequence[Entry]) -> list[int | None]:
-        rows = [(e.at, e.source, e.table_id, e.board, e.boot, e.seq, encode_body(e))
-                for e in entries]  # a body that cannot be encoded fails here: nothing stored
+        rows = []
+        for e in entries:  # a body that cannot be encoded fails here: nothing stored
+            body = encode_body(e)
+            rows.append((e.at, e.source, e.table_id, e.board, e.boot, e.seq, body,
+                         entry_crc(e.at, e.source, e.table_id, e.board, e.boot, e.seq, body)))
         with self._lock:
             if self.fault is not None:
                 raise StoreLostError(self.fault)
@@ -201,15 +273,14 @@ class SqliteStore(EventStore):
     def entries(self, table_id: str | None = None, after: int = 0) -> Iterator[Entry]:
         with self._lock:
             if table_id is None:
-                rows = self._db.execute(
-                    "SELECT id, at, source, table_id, body, board, boot, seq FROM log"
-                    " WHERE id > ? ORDER BY id", (after,)).fetchall()
+                rows = _fetch(self._db, f"SELECT {ENTRY_COLUMNS} FROM log WHERE id > ? ORDER BY id",
+                              (after,))
             else:
-                rows = self._db.execute(
-                    "SELECT id, at, source, table_id, body, board, boot, seq FROM log"
-                    " WHERE table_id = ? AND id > ? ORDER BY id", (table_id, after)).fetchall()
+                rows = _fetch(self._db, f"SELECT {ENTRY_COLUMNS} FROM log WHERE table_id = ?"
+                                        " AND id > ? ORDER BY id", (table_id, after))
+        where = f"the SQLite store {self.path}"
         for row in rows:
-            yield Entry(row[0], row[1], row[2], row[3], decode_body(row[4]), row[5], row[6], row[7])
+            yield checked_entry(row, where, self.path)
 
     def last_id(self) -> int:
         with self._lock:
@@ -232,8 +303,9 @@ class SqliteStore(EventStore):
 
     def device_hellos(self) -> dict[tuple[str, int], dict[str, Any]]:
         with self._lock:  # LIKE: a cheap text filter; the type is checked on the decoded body
-            rows = self._db.execute(HELLOS_QUERY.replace("%s", "?"), (HELLO_LIKE,)).fetchall()
-        return hellos_of(rows)
+            rows = _fetch(self._db, HELLOS_QUERY.replace("%s", "?"), (HELLO_LIKE,))
+        where = f"the SQLite store {self.path}"
+        return hellos_of(checked_entry(row, where, self.path) for row in rows)
 
     def last_seen(self) -> dict[str, float]:
         with self._lock:
@@ -243,35 +315,82 @@ class SqliteStore(EventStore):
 
     def save_snapshot(self, table_id: str, entry_id: int, data: dict[str, Any], *,
                       summary: dict[str, Any], final: bool) -> None:
+        summary_text = json.dumps(summary, ensure_ascii=False)
+        data_text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        head_crc, data_crc = snapshot_crcs(table_id, entry_id, final, summary_text, data_text)
         with self._lock:
             self._db.execute(
-                "INSERT OR REPLACE INTO snapshot (table_id, entry_id, final, summary, data)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (table_id, entry_id, int(final), json.dumps(summary, ensure_ascii=False),
-                 json.dumps(data, separators=(",", ":"), ensure_ascii=False)),
-            )
+                "INSERT OR REPLACE INTO snapshot (table_id, entry_id, final, summary, data,"
+                " head_crc, data_crc) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (table_id, entry_id, int(final), summary_text, data_text, head_crc, data_crc))
 
     def save_final(self, table_id: str, summary: dict[str, Any]) -> None:
+        summary_text = json.dumps(summary, ensure_ascii=False)
+        head_crc, data_crc = snapshot_crcs(table_id, 0, True, summary_text, "null")
         with self._lock:
             self._db.execute(
-                "INSERT INTO snapshot (table_id, entry_id, final, summary, data)"
-                " VALUES (?, 0, 1, ?, 'null') ON CONFLICT (table_id) DO UPDATE SET"
-                " final = 1, summary = excluded.summary",
-                (table_id, json.dumps(summary, ensure_ascii=False)))
+                "INSERT INTO snapshot (table_id, entry_id, final, summary, data, head_crc, data_crc)"
+                " VALUES (?, 0, 1, ?, 'null', ?, ?) ON CONFLICT (table_id) DO UPDATE SET"
+                " final = 1, summary = excluded.summary, head_crc = excluded.head_crc",
+                (table_id, summary_text, head_crc, data_crc))
 
     def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]] | None:
         with self._lock:
-            row = self._db.execute(
-                "SELECT entry_id, data FROM snapshot WHERE table_id = ? AND data != 'null'",
-                (table_id,)).fetchone()
-        if row is None:
+            rows = _fetch(self._db, f"SELECT {SNAPSHOT_COLUMNS} FROM snapshot WHERE table_id = ?"
+                                    " AND data != 'null'", (table_id,))
+        if not rows:
             return None
-        return int(row[0]), json.loads(row[1])
+        row = rows[0]
+        if self._damaged_snapshot(row) is not None:
+            return None
+        return int(row[1]), json.loads(row[4])
 
     def snapshot_heads(self) -> dict[str, tuple[int, bool, dict[str, Any]]]:
         with self._lock:
-            rows = self._db.execute("SELECT table_id, entry_id, final, summary FROM snapshot").fetchall()
-        return {r[0]: (int(r[1]), bool(r[2]), json.loads(r[3])) for r in rows}
+            rows = _fetch(self._db, "SELECT table_id, entry_id, final, summary, NULL, head_crc,"
+                                    " NULL FROM snapshot")
+        return {r[0]: (int(r[1]), bool(r[2]), json.loads(r[3])) for r in rows
+                if self._damaged_snapshot(r) is None}
+
+    def _damaged_snapshot(self, row: Sequence[Any]) -> str | None:
+        """Why a snapshot row read is damaged (then counted and logged: the caller
+        ignores it, so its table is replayed from the log and snapshotted again)."""
+        why = snapshot_damage(row[0], int(row[1]), bool(row[2]), *row[3:])
+        if why is not None:
+            self.damaged_snapshots += 1
+            log.warning("the snapshot of table %s in %s is damaged (%s): ignored, the table is "
+                        "rebuilt from the log", row[0], self.path, why)
+        return why
+
+    def damage(self) -> StoreCheck:
+        """``trigono store check``: every damaged entry and snapshot (reads only)."""
+        return damage_of(self.path)
+
+    def set_aside(self, damage: Sequence[Damage]) -> None:
+        """``trigono store repair``: move each damaged entry, as its bytes are, to the
+        table :data:`SET_ASIDE_TABLE` (out of the append-only log: its delete trigger is
+        lifted for this one transaction) and drop each damaged snapshot (a cache, rebuilt
+        from the log at the next start). All or nothing."""
+        now = clock.now()
+        with self._lock:
+            cur = self._db.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                cur.execute(_SET_ASIDE)
+                cur.execute("DROP TRIGGER log_append_only_delete")
+                for d in damage:
+                    if d.entry_id is None:
+                        cur.execute("DELETE FROM snapshot WHERE table_id = ?", (d.table_id,))
+                        continue
+                    cur.execute(f"INSERT INTO {SET_ASIDE_TABLE} SELECT id, at, source, table_id,"
+                                " board, boot, seq, CAST(body AS BLOB), crc, ?, ? FROM log"
+                                " WHERE id = ?", (now, d.why, d.entry_id))
+                    cur.execute("DELETE FROM log WHERE id = ?", (d.entry_id,))
+                cur.execute(DELETE_TRIGGER)
+                cur.execute("COMMIT")
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
 
     def close(self) -> None:
         with self._lock:

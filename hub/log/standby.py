@@ -151,7 +151,7 @@ def become_active(db: str) -> ActiveLock | None:
     (see the module doc); on SQLite (one hub per file) refuse with
     :class:`hub.log.store.StoreOpenError` when another process holds the file's writer lock
     (:func:`hub.log.sqlite.lock_writer`). The lock lives as long as the process."""
-    from hub.log.open import is_postgres_url
+    from hub.log.store import is_postgres_url
 
     if not is_postgres_url(db):
         from hub.log.sqlite import lock_writer

@@ -23,6 +23,8 @@ Deduplication is the store's job too: an entry that carries a device's
 from __future__ import annotations
 
 import json
+import logging
+import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -32,6 +34,11 @@ from typing import Any
 from hub.jsonlimits import encodable
 from hub.log import clock
 
+log = logging.getLogger("hub.log")
+
+# Apart: ``trigono store repair`` lifts it for the one transaction that sets entries aside.
+DELETE_TRIGGER = ("CREATE TRIGGER IF NOT EXISTS log_append_only_delete BEFORE DELETE ON log"
+                  " BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END;")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS log (
     id INTEGER PRIMARY KEY,
@@ -41,7 +48,8 @@ CREATE TABLE IF NOT EXISTS log (
     board TEXT,
     boot INTEGER,
     seq INTEGER,
-    body TEXT NOT NULL
+    body TEXT NOT NULL,
+    crc INTEGER
 );
 CREATE UNIQUE INDEX IF NOT EXISTS log_device ON log (board, boot, seq) WHERE seq IS NOT NULL;
 CREATE INDEX IF NOT EXISTS log_table ON log (table_id, id) WHERE table_id IS NOT NULL;
@@ -50,13 +58,13 @@ CREATE TABLE IF NOT EXISTS snapshot (
     entry_id INTEGER NOT NULL,
     final INTEGER NOT NULL,
     summary TEXT NOT NULL,
-    data TEXT NOT NULL
+    data TEXT NOT NULL,
+    head_crc INTEGER,
+    data_crc INTEGER
 );
 CREATE TRIGGER IF NOT EXISTS log_append_only_update BEFORE UPDATE ON log
 BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END;
-CREATE TRIGGER IF NOT EXISTS log_append_only_delete BEFORE DELETE ON log
-BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END;
-"""
+""" + DELETE_TRIGGER + "\n"
 
 
 @dataclass(slots=True)
@@ -125,9 +133,117 @@ def decode_body(text: str) -> dict[str, Any]:
     return encodable(body) if "\\u" in text else body
 
 
+def _crc(*parts: object) -> int:
+    text = "\x1f".join(str(p) for p in parts)
+    # backslashreplace: any text has bytes, a lone surrogate or a byte SQLite could not
+    # decode (read back with surrogateescape) included — a damaged one then differs
+    return zlib.crc32(text.encode("utf-8", "backslashreplace"))
+
+
+def entry_crc(at: float, source: str, table_id: str | None, board: str | None, boot: int | None,
+              seq: int | None, body: str) -> int:
+    """The checksum stored with an entry (issue 32.4): CRC-32 of its columns as stored
+    (the body's JSON text as is), so a flipped bit anywhere in the row is noticed.
+
+    >>> entry_crc(1.5, "device", "t1", "B1", 1, 2, '{"type":"drop"}') == entry_crc(1.5, "device", "t1", "B1", 1, 2, '{"type":"drip"}')
+    False
+    """
+    # the same text as _crc's, in one f-string: this runs for every event the hub stores
+    text = f"{float(at)!r}\x1f{source}\x1f{table_id}\x1f{board}\x1f{boot}\x1f{seq}\x1f{body}"
+    return zlib.crc32(text.encode("utf-8", "backslashreplace"))
+
+
+def snapshot_crcs(table_id: str, entry_id: int, final: bool, summary: str, data: str) -> tuple[int, int]:
+    """The two checksums stored with a snapshot: its head (table, final, summary: what a
+    table list reads without the data) and its data with the entry it is the state after
+    (which :meth:`EventStore.save_final` leaves as they are)."""
+    return _crc(table_id, int(final), summary), _crc(entry_id, data)
+
+
+ENTRY_COLUMNS = "id, at, source, table_id, body, board, boot, seq, crc"
+"""The columns :func:`checked_entry` reads, in its order."""
+
+REPAIR_HINT = ("`trigono store check --db {db}` lists the damage, `trigono store repair --db {db}` "
+               "sets damaged entries aside (docs/deploy.md)")
+
+
+def _crc_matches(row: Sequence[Any]) -> bool:
+    entry_id, at, source, table_id, body, board, boot, seq, crc = row
+    try:
+        return int(crc) == entry_crc(at, source, table_id, board, boot, seq, body)
+    except (TypeError, ValueError):  # a column whose type the damage changed
+        return False
+
+
+def entry_damage(row: Sequence[Any]) -> str | None:
+    """Why an entry row (:data:`ENTRY_COLUMNS`) is damaged, None when it is sound. A row
+    written before checksums (``crc`` NULL) is checked for JSON only."""
+    body, crc = row[4], row[8]
+    if not isinstance(body, str):
+        return "its body is not text"
+    if crc is not None and not _crc_matches(row):
+        return "its checksum does not match"
+    try:
+        if not isinstance(json.loads(body), dict):
+            return "its body is not a JSON object"
+    except ValueError:
+        return "its body is not JSON"
+    return None
+
+
+def checked_entry(row: Sequence[Any], store: str, db: str) -> Entry:
+    """An entry row (:data:`ENTRY_COLUMNS`) as an :class:`Entry`, after its checksum;
+    :class:`DamagedEntryError` naming it in ``store`` (``db``: the ``--db`` that opens it)."""
+    entry_id, at, source, table_id, body, board, boot, seq, crc = row
+    if crc is None or not _crc_matches(row):
+        why = entry_damage(row)
+        if why is not None:
+            raise DamagedEntryError(
+                f"entry {entry_id} (table {table_id or '-'}) of {store} is damaged ({why}): the "
+                "hub does not start on a damaged log; " + REPAIR_HINT.format(db=db))
+    return Entry(entry_id, at, source, table_id, decode_body(body), board, boot, seq)
+
+
+def snapshot_damage(table_id: str, entry_id: int, final: bool, summary: str, data: str | None,
+                    head_crc: int | None, data_crc: int | None) -> str | None:
+    """Why a snapshot row is damaged (``data`` None: its head only), None when sound or
+    written before checksums."""
+    head, body = snapshot_crcs(table_id, entry_id, final, summary, data or "")
+    if head_crc is not None and int(head_crc) != head:
+        return "its summary's checksum does not match"
+    if data is not None and data_crc is not None and int(data_crc) != body:
+        return "its data's checksum does not match"
+    try:
+        json.loads(summary)
+        if data is not None:
+            json.loads(data)
+    except ValueError:
+        return "it is not JSON"
+    return None
+
+
+@dataclass(slots=True)
+class Damage:
+    """One damaged record found by ``trigono store check``: an entry (``entry_id``) or a
+    snapshot (``entry_id`` None)."""
+
+    table_id: str | None
+    entry_id: int | None
+    why: str
+
+    def line(self) -> str:
+        if self.entry_id is None:
+            return (f"snapshot of table {self.table_id}: {self.why} (a cache: dropped, and "
+                    "rebuilt from the log)")
+        return f"entry {self.entry_id} (table {self.table_id or '-'}): {self.why}"
+
+
 class EventStore(ABC):
     """What the hub needs from a store. Implementations must be safe to call from several
     threads (the hub serialises writes, but readers such as ``export`` may overlap)."""
+
+    damaged_snapshots: int = 0
+    """Snapshots found damaged and ignored (the table replayed from the log instead)."""
 
     fault: str | None = None
     """Set when the store stopped committing for good (:class:`StoreLostError`): the
@@ -136,11 +252,13 @@ class EventStore(ABC):
     @abstractmethod
     def append(self, entries: Sequence[Entry]) -> list[int | None]:
         """Store entries in one transaction; the id of each, None for a duplicate
-        device event. Returns only after the commit is durable against a process kill."""
+        device event. Returns only after the commit is durable against a power cut (the
+        caller acknowledges what it returns: the boards then forget it, issue 32.1)."""
 
     @abstractmethod
     def entries(self, table_id: str | None = None, after: int = 0) -> Iterator[Entry]:
-        """Entries with id > ``after`` in id order (only one table's when given)."""
+        """Entries with id > ``after`` in id order (only one table's when given). An entry
+        whose checksum does not match raises :class:`DamagedEntryError` (issue 32.4)."""
 
     @abstractmethod
     def last_id(self) -> int:
@@ -190,24 +308,51 @@ class EventStore(ABC):
         """Release the store."""
 
 
-HELLOS_QUERY = ("SELECT board, boot, body FROM log WHERE seq IS NOT NULL AND body LIKE %s"
+HELLOS_QUERY = (f"SELECT {ENTRY_COLUMNS} FROM log WHERE seq IS NOT NULL AND body LIKE %s"
                 " ORDER BY id")
 HELLO_LIKE = '%"hello"%'
 
 
-def hellos_of(rows: Iterable[Sequence[Any]]) -> dict[tuple[str, int], dict[str, Any]]:
-    """(board, boot, body text) rows, oldest first → the first hello body of each boot.
+def hellos_of(entries: Iterable[Entry]) -> dict[tuple[str, int], dict[str, Any]]:
+    """Device entries, oldest first → the first hello body of each (board, boot).
 
-    >>> hellos_of([("B1", 7, '{"type":"hello","config":"a"}'), ("B1", 7, '{"type":"drop","note":"hello"}'),
-    ...            ("B1", 7, '{"type":"hello","config":"b"}')])
+    >>> def e(board, boot, body): return Entry.new("device", body, board=board, boot=boot, seq=1)
+    >>> hellos_of([e("B1", 7, {"type": "hello", "config": "a"}), e("B1", 7, {"type": "drop", "note": "hello"}),
+    ...            e("B1", 7, {"type": "hello", "config": "b"})])
     {('B1', 7): {'type': 'hello', 'config': 'a'}}
     """
     out: dict[tuple[str, int], dict[str, Any]] = {}
-    for board, boot, text in rows:
-        body = decode_body(text)
-        if isinstance(body, dict) and body.get("type") == "hello":
-            out.setdefault((board, int(boot)), body)
+    for entry in entries:
+        body = entry.body
+        if isinstance(body, dict) and body.get("type") == "hello" and entry.board is not None:
+            out.setdefault((entry.board, int(entry.boot or 0)), body)
     return out
+
+
+@dataclass(slots=True)
+class StoreCheck:
+    """What ``trigono store check`` found: the damaged records, of how many read."""
+
+    damage: list[Damage]
+    entries: int
+    snapshots: int
+
+
+def find_damage(entry_rows: Sequence[Sequence[Any]],
+                snapshot_rows: Sequence[Sequence[Any]]) -> StoreCheck:
+    """Every damaged entry (rows of :data:`ENTRY_COLUMNS`) and snapshot (rows of
+    :data:`SNAPSHOT_COLUMNS`) of a store."""
+    found = [Damage(row[3], int(row[0]), why) for row in entry_rows
+             if (why := entry_damage(row)) is not None]
+    found += [Damage(row[0], None, why) for row in snapshot_rows
+              if (why := snapshot_damage(row[0], int(row[1]), bool(row[2]), *row[3:])) is not None]
+    return StoreCheck(found, len(entry_rows), len(snapshot_rows))
+
+
+SET_ASIDE_TABLE = "log_set_aside"
+"""Where ``trigono store repair`` moves damaged entries, in the same store."""
+
+SNAPSHOT_COLUMNS = "table_id, entry_id, final, summary, data, head_crc, data_crc"
 
 
 def with_id(entry: Entry, entry_id: int) -> Entry:
@@ -239,6 +384,13 @@ class HubBusyError(StoreWriteError):
 class StoreOpenError(RuntimeError):
     """The store cannot be opened for writing: another hub holds it, or its location is
     read-only or missing. The message is the one line ``trigono hub`` prints."""
+
+
+class DamagedEntryError(StoreOpenError):
+    """An entry of the log no longer reads as it was stored (its checksum differs, its
+    body is no longer JSON): the hub does not start on a log it cannot replay as it was
+    (issue 32.4). The message is one line naming the entry, its table and the store, and
+    the repair commands."""
 
 
 def is_postgres_url(db: str | Path) -> bool:

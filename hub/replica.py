@@ -215,6 +215,7 @@ class ReadOnlyHub(Hub):
         except HubError as err:  # the hub applied it; a replica must not stop on it
             log.error("follow: entry %s on %s: %s", entry.id, table_id, err)
             table.applied_through = entry.id
+        self.tables.used(table)
         return True
 
     def _board_seen(self, entry: Entry) -> None:

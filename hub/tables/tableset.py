@@ -196,11 +196,15 @@ class TableSet:
         """One more entry was applied to ``table``: snapshot it when due; when it is
         finished, keep it among the finished tables used last, and put the finished
         tables beyond :data:`KEEP_FINISHED` to sleep."""
+        self.used(table)
+        self._count_applied(table)
+        self.retire_finished()
+
+    def used(self, table: Table) -> None:
+        """``table`` just took an entry: a finished one is the last to go to sleep."""
         if table.finished:
             self._finished[table.id] = None
             self._finished.move_to_end(table.id)
-        self._count_applied(table)
-        self.retire_finished()
 
     def _count_applied(self, table: Table) -> None:
         since = self._since_snapshot[table.id] = self._since_snapshot.get(table.id, 0) + 1

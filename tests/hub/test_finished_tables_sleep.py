@@ -71,3 +71,25 @@ def test_finished_tables_leave_memory_and_come_back_identical(rig: Rig, tmp_path
             assert readings(again, first)["view"]["events"] == woken["view"]["events"]
         finally:
             again.close()
+
+
+def test_a_read_only_hub_lets_finished_tables_sleep_too(rig: Rig) -> None:
+    """A read-only web process follows the same day (hub/replica.py): its finished tables
+    sleep as the hub's do, and one opened again reads as on the hub."""
+    from hub.replica import ReadOnlyHub
+
+    reader = ReadOnlyHub(str(rig.db))
+    try:
+        rig.board("B1")
+        first = play_match(rig, "B1")
+        held = []
+        for _ in range(MATCHES):
+            play_match(rig, "B1")
+            reader.catch_up()
+            held.append(sum(1 for _ in reader.tables.loaded()))
+        assert max(held) <= KEEP_FINISHED + 1, f"tables held by the reader: {held}"
+        assert reader.tables.is_dormant(first)
+        assert reader.table_view(first)["state"] == rig.hub.table_view(first)["state"]
+        assert reader.export(first) == rig.hub.export(first)
+    finally:
+        reader.close()

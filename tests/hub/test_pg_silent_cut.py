@@ -19,6 +19,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -28,7 +29,6 @@ from tests.hub.boards import MqttBoard, wait_for
 from tests.multihall.test_bridge import steps
 from tests.multihall.test_standby import TABLES, HubProcess, per_board_counts
 
-PG_ADDRESS = ("127.0.0.1", 5432)
 EVERY_S = 0.05  # the board sends an event every 50 ms
 RESEND_S = 2.0  # the firmware's resend_ms
 SLACK_S = 1.5  # a loaded 2-core machine: process start, scheduling
@@ -99,11 +99,17 @@ class SilentCutProxy:
                 sock.close()
 
 
+def server_address(url: str) -> tuple[str, int]:
+    """The host and port of the PostgreSQL server at ``url``."""
+    parts = urlsplit(url)
+    return parts.hostname or "127.0.0.1", parts.port or 5432
+
+
 def through(url: str, port: int) -> str:
-    """``url`` (the test server's) with the proxy's port instead of the server's."""
-    host = f"{PG_ADDRESS[0]}:{PG_ADDRESS[1]}"
-    assert host in url, url
-    return url.replace(host, f"127.0.0.1:{port}")
+    """``url`` with the proxy (on this machine, at ``port``) instead of the server."""
+    parts = urlsplit(url)
+    login, at, _ = parts.netloc.rpartition("@")
+    return urlunsplit(parts._replace(netloc=f"{login}{at}127.0.0.1:{port}"))
 
 
 def takeovers(broker: Broker, client_id: str) -> int:
@@ -117,7 +123,7 @@ def takeovers(broker: Broker, client_id: str) -> int:
 @pytest.mark.slow
 def test_a_silent_cut_to_postgres_the_active_hub_steps_down_in_time_and_the_standby_takes_over(
         own_mosquitto: Broker, pg_url: str) -> None:
-    proxy = SilentCutProxy(PG_ADDRESS)
+    proxy = SilentCutProxy(server_address(pg_url))
     first = HubProcess(own_mosquitto, through(pg_url, proxy.port))
     second: HubProcess | None = None
     board: MqttBoard | None = None

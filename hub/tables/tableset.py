@@ -118,8 +118,9 @@ class TableSet:
 
     # -- reading -----------------------------------------------------------------------
     def get(self, table_id: str) -> Table | None:
-        """A table, loading a dormant one on first use. Never puts one to sleep: a caller
-        may hold several tables at once (:meth:`retire_finished` does, between uses)."""
+        """A table, loading a dormant one on first use. Never puts one to sleep (a
+        caller may hold several tables at once): :meth:`retire_finished` does that, after
+        an applied entry and when the hub is idle."""
         table = self._tables.get(table_id)
         if table is None and table_id in self._dormant:
             table = self._load(table_id)

@@ -5,8 +5,8 @@ One hub in this process, on a fresh store (SQLite by default), plays ``--matches
 Trigono matches one after the other on ``--boards`` boards in turn, each as a day plays
 them: the table is created on its board, the board sends ``--events`` sensor events
 (bounces, stored and shown on the table), the referee enters where each palet landed
-until the match is over, and a dashboard reads the table list and the match's public
-view. Every ``--every`` matches it prints the process's resident memory (RSS, after a
+until the match is over (two palets each, one round), and a dashboard reads the table
+list and the match's public view. Every ``--every`` matches it prints the process's resident memory (RSS, after a
 full garbage collection) and how many tables the hub holds loaded; at the end the RSS
 growth per 100 matches after the first ``--every`` (the warm-up: imports, caches).
 
@@ -32,7 +32,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from hub.devices.transport import FakeTransport  # noqa: E402
-from hub.errors import HubError  # noqa: E402
 from hub.facade import Hub  # noqa: E402
 from hub.log.open import is_postgres_url, open_store  # noqa: E402
 from tests.hub.boards import Outbox  # noqa: E402
@@ -48,26 +47,29 @@ def rss_mb() -> float:
 
 
 def play_match(hub: Hub, link: FakeTransport, board: Outbox, events: int, rng: random.Random) -> int:
-    """One match on ``board``; returns the inputs it took."""
-    table_id = str(hub.create_table("trigono", seats=["Ana", "Ben"], boards=[board.board],
-                                    seed=rng.randrange(2**31), options={"first": "Ana"})["id"])
+    """One short match on ``board`` (two palets each, one round: Ben holds 3 when Ana is
+    out, he wins); returns the inputs it took."""
+    table_id = str(hub.create_table(
+        "trigono", seats=["Ana", "Ben"], boards=[board.board], seed=rng.randrange(2**31),
+        options={"first": "Ana", "palets_per_player": 2, "rounds_to_win": 1})["id"])
+    if board.seq == 0:  # plugged in for its first match, as on the day
+        link.inject(board.hello())
     for _ in range(events):
         link.inject(board.make("bounce", hole=rng.choice(board.holes)))
     if not hub.flush(30.0):
         raise RuntimeError("the hub did not take the board's events")
-    places = ["floor", f"{board.board}.big", f"{board.board}.small"]
-    inputs = 0
-    while not hub.game_over(table_id):
-        try:
-            hub.submit(table_id, {"landed": rng.choice(places)})
-        except HubError:
-            continue
-        inputs += 1
-        if inputs > 500:
-            raise RuntimeError(f"match {table_id} did not end")
+    landings = ("floor", f"{board.board}.small", "floor")
+    for where in landings:
+        hub.submit(table_id, {"landed": where})
+    if not hub.game_over(table_id):
+        raise RuntimeError(f"match {table_id} did not end")
+    inputs = len(landings)
     hub.list_tables()  # the dashboard
     hub.public_view(table_id)
-    link.sent.clear()  # the fake link keeps what the hub sent (acks): not the hub's memory
+    for to, msg in link.sent:  # the board forgets what the hub acknowledged
+        if to == board.board:
+            board.on_ack(msg)
+    link.sent.clear()  # the fake link keeps what the hub sent: not the hub's memory
     return inputs
 
 
@@ -79,8 +81,6 @@ def run(db: str, matches: int, boards: int, events: int, every: int) -> dict[str
     outboxes = [Outbox(f"B{n:02d}") for n in range(1, boards + 1)]
     for box in outboxes:
         hub.register_board(box.board)
-        link.inject(box.hello())
-    hub.flush(30.0)
     rng = random.Random(32)
     samples: list[dict[str, Any]] = [{"matches": 0, "rss_mb": round(rss_mb(), 1),
                                       "loaded": sum(1 for _ in hub.tables.loaded())}]
@@ -113,7 +113,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=700)
     parser.add_argument("--boards", type=int, default=60)
-    parser.add_argument("--events", type=int, default=20, help="sensor events per match")
+    parser.add_argument("--events", type=int, default=60, help="sensor events per match")
     parser.add_argument("--every", type=int, default=100, help="matches between samples")
     parser.add_argument("--db", help="a postgresql:// URL (default: a fresh SQLite file)")
     parser.add_argument("--json", action="store_true")

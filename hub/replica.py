@@ -186,6 +186,7 @@ class ReadOnlyHub(Hub):
                 if entry.table_id is not None and self._apply(entry):
                     changes.append({"kind": "table", "table": entry.table_id})
             self._mark_silent(clock.now(), changes)
+            self.tables.retire_finished()  # as the hub: finished tables sleep (issue 32.7)
         self.feed.changed(changes)
         return len(entries)
 
@@ -214,6 +215,7 @@ class ReadOnlyHub(Hub):
         except HubError as err:  # the hub applied it; a replica must not stop on it
             log.error("follow: entry %s on %s: %s", entry.id, table_id, err)
             table.applied_through = entry.id
+        self.tables.used(table)
         return True
 
     def _board_seen(self, entry: Entry) -> None:

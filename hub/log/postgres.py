@@ -59,6 +59,14 @@ from hub.log.store import (
     snapshot_damage,
 )
 
+# libpq options of every connection a hub opens (issue 32.6): a connection attempt into a
+# silent cut gives up after connect_timeout instead of hanging; the client's kernel ends a
+# connection whose peer stops answering its keepalives, or whose sent bytes stay
+# unacknowledged for tcp_user_timeout (ms). A cut that the kernel cannot see (a proxy
+# that stops forwarding) is the active hub's watcher's to notice (hub.log.standby).
+LIVENESS: dict[str, Any] = {"connect_timeout": 3, "keepalives": 1, "keepalives_idle": 3,
+                            "keepalives_interval": 1, "keepalives_count": 3,
+                            "tcp_user_timeout": 5000}
 NOTIFY_PREFIX = "trigono_log:"  # + the schema: each event (schema) has its own channel
 MIGRATE_LOCK = 0x7472_6967  # "trig": pg_advisory_xact_lock key serialising migrations
 
@@ -180,14 +188,14 @@ class PostgresStore(EventStore):
         self.name = f"the PostgreSQL store {_described(url)}"
         # A connection of its own first: a wrong URL or a server that is down fails here
         # at once with libpq's own message, instead of as a pool timeout.
-        with psycopg.connect(url, autocommit=True) as conn:
+        with psycopg.connect(url, autocommit=True, **LIVENESS) as conn:
             self.version = migrate(conn)
             row = conn.execute("SHOW synchronous_commit").fetchone()
         if row is not None and row[0] == "off":  # set by the URL or the server's configuration
             log.warning("%s runs with synchronous_commit=off: a crash of the database server "
                         "may lose events the boards were told are stored (docs/deploy.md)", self.name)
         self.pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
-            url, min_size=1, max_size=pool_size, kwargs={"autocommit": True}, open=False,
+            url, min_size=1, max_size=pool_size, kwargs={"autocommit": True, **LIVENESS}, open=False,
             name="trigono-store")
         self.pool.open(wait=True, timeout=10.0)
 
@@ -358,7 +366,7 @@ class LogListener:
         """Start listening (also done by :meth:`wait`). Call it *before* reading the log
         the first time, so an append between that read and the first wait is not missed."""
         if self._conn is None or self._conn.closed:
-            conn = psycopg.connect(self.url, autocommit=True)
+            conn = psycopg.connect(self.url, autocommit=True, **LIVENESS)
             row = conn.execute("SELECT current_schema()").fetchone()
             assert row is not None
             conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(NOTIFY_PREFIX + str(row[0]))))
@@ -383,7 +391,7 @@ class LogListener:
     def wake(self) -> None:
         """Wake a :meth:`wait` in another thread (to stop it): a notification on the same
         channel, from a connection of its own (other listeners wake once for nothing)."""
-        with psycopg.connect(self.url, autocommit=True) as conn:
+        with psycopg.connect(self.url, autocommit=True, **LIVENESS) as conn:
             conn.execute("SELECT pg_notify(%s || current_schema(), 'wake')", (NOTIFY_PREFIX,))
 
     def close(self) -> None:

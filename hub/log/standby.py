@@ -16,6 +16,25 @@ session), the broker even keeps the events sent while no hub was connected.
 A hub that loses its lock connection stops at once (:meth:`ActiveLock.watch`): another
 hub may already be active, and two active hubs would referee the same tables twice.
 
+A *silent* cut (a route that drops packets, a dead NAT entry, a switch that hangs) ends
+nothing by itself: the sockets stay open and a blocking query waits for the whole cut,
+while the boards wait for acks. So both sides work on deadlines of their own (issue 32.6):
+
+- the active hub's watcher asks the server for a sign of life every
+  :data:`WATCH_EVERY_S` and gives it :data:`ANSWER_WITHIN_S` to answer (a client-side
+  deadline): without an answer the hub steps down, at most :data:`STEP_DOWN_S` after the
+  last answer — it leaves the process, which ends its MQTT session and every
+  acknowledgement with it, and the supervisor starts it again as a standby (which cannot
+  take over while it cannot reach the server);
+- a waiting standby looks at the active hub's lock session every
+  :data:`WAIT_SLICE_S`: one that has not answered a query for :data:`LEASE_S` (twice the
+  step-down time, so the old hub is gone first and the two never take the broker
+  session from each other) has lost its lease, and the standby ends it
+  (``pg_terminate_backend``) and takes the lock.
+
+Every connection also carries libpq's connect timeout and client keepalives
+(:data:`hub.log.postgres.LIVENESS`), so a connection attempt into a cut gives up.
+
 >>> lock_key_sql()
 "hashtext('trigono-hub:' || current_schema())"
 """
@@ -25,6 +44,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import select
 import signal
 import threading
 import time
@@ -32,6 +52,9 @@ from collections.abc import Callable
 from typing import Any
 
 import psycopg
+from psycopg import pq
+
+from hub.log.postgres import LIVENESS
 
 log = logging.getLogger("hub.log.standby")
 
@@ -39,6 +62,10 @@ KEEPALIVE_IDLE_S = 3
 KEEPALIVE_INTERVAL_S = 1
 KEEPALIVE_COUNT = 3
 WATCH_EVERY_S = 1.0
+ANSWER_WITHIN_S = 2.0  # the server answers a trivial query in milliseconds
+STEP_DOWN_S = WATCH_EVERY_S + ANSWER_WITHIN_S  # a silent cut -> the active hub has left
+LEASE_S = 2 * STEP_DOWN_S  # a lock session silent this long has lost its lease
+WAIT_SLICE_S = 1.0  # a standby looks at the active hub's lease this often
 EXIT_LOST_LOCK = 3
 
 
@@ -46,6 +73,38 @@ def lock_key_sql() -> str:
     """The advisory lock key: one per database schema, so one PostgreSQL can hold several
     events (schemas) each with its own active hub."""
     return "hashtext('trigono-hub:' || current_schema())"
+
+
+# The backend pid holding the advisory lock of :func:`lock_key_sql` in this database.
+_HOLDER_WHERE = (
+    "l.locktype = 'advisory' AND l.granted"
+    " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+    " AND l.objsubid = 1"  # a single bigint key: classid high, objid low 32 bits
+    f" AND ((l.classid::bigint << 32) | l.objid::bigint) = ({lock_key_sql()})::bigint")
+
+
+def answers_within(conn: psycopg.Connection[Any], seconds: float) -> bool:
+    """Whether the server answers ``SELECT 1`` on ``conn`` within ``seconds`` (and without
+    an error). A client-side deadline: libpq's own calls would wait for the whole of a
+    silent cut. ``conn`` is left unusable when the answer does not come in time."""
+    pgconn = conn.pgconn
+    deadline = time.monotonic() + seconds
+    try:
+        pgconn.send_query(b"SELECT 1")
+        while True:
+            pgconn.consume_input()
+            if not pgconn.is_busy():
+                break
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            select.select([pgconn.socket], [], [], left)
+        answered = True
+        while (result := pgconn.get_result()) is not None:
+            answered = answered and result.status == pq.ExecStatus.TUPLES_OK
+        return answered and pgconn.status == pq.ConnStatus.OK
+    except (psycopg.Error, OSError):  # the session ended, the socket closed
+        return False
 
 
 class ActiveLock:
@@ -67,18 +126,24 @@ class ActiveLock:
             conn: psycopg.Connection[Any] | None = None
             try:
                 conn = psycopg.connect(self.url, autocommit=True,
-                                       application_name=f"trigono-hub-lock-{os.getpid()}")
+                                       application_name=f"trigono-hub-lock-{os.getpid()}",
+                                       **LIVENESS)
                 # The server, not this client, must notice a dead hub machine: short
                 # keepalives on the server side of this session.
                 conn.execute(f"SET tcp_keepalives_idle = {KEEPALIVE_IDLE_S}")
                 conn.execute(f"SET tcp_keepalives_interval = {KEEPALIVE_INTERVAL_S}")
                 conn.execute(f"SET tcp_keepalives_count = {KEEPALIVE_COUNT}")
+                # Queued behind the holder, a slice at a time: between slices, a holder
+                # whose lease ran out is ended (see the module doc).
+                conn.execute(f"SET lock_timeout = {int(WAIT_SLICE_S * 1000)}")
                 row = conn.execute(f"SELECT pg_try_advisory_lock({lock_key_sql()})").fetchone()
                 if not (row and row[0]):
                     if not waiting and on_wait is not None:
                         on_wait()
                     waiting = True
-                    conn.execute(f"SELECT pg_advisory_lock({lock_key_sql()})")  # queued
+                    while not self._lock_within_slice(conn):
+                        self._end_expired_holder(conn)
+                conn.execute("SET lock_timeout = 0")  # also a first sign of life as the holder
             except psycopg.OperationalError as err:
                 if conn is not None:
                     conn.close()
@@ -93,24 +158,48 @@ class ActiveLock:
                 self._conn = conn
             return time.monotonic() - started
 
+    @staticmethod
+    def _lock_within_slice(conn: psycopg.Connection[Any]) -> bool:
+        """Wait up to the session's ``lock_timeout`` in the lock's queue; whether it was granted."""
+        try:
+            conn.execute(f"SELECT pg_advisory_lock({lock_key_sql()})")
+        except psycopg.errors.LockNotAvailable:
+            return False
+        return True
+
+    @staticmethod
+    def _end_expired_holder(conn: psycopg.Connection[Any]) -> None:
+        """End the active hub's lock session if it answered no query for :data:`LEASE_S`
+        (its watcher runs one every second): that hub has stepped down already, or
+        cannot reach the server and must not referee any more."""
+        rows = conn.execute(
+            "SELECT a.pid, pg_terminate_backend(a.pid) FROM pg_locks l"
+            " JOIN pg_stat_activity a ON a.pid = l.pid"
+            f" WHERE {_HOLDER_WHERE} AND a.state <> 'active'"
+            " AND a.state_change < clock_timestamp() - make_interval(secs => %s)",
+            (LEASE_S,)).fetchall()
+        for pid, _ended in rows:
+            log.warning("standby: the active hub's lock session (server pid %s) has been "
+                        "silent for %.0f s: ended, taking over", pid, LEASE_S)
+
     def holder_pid(self) -> int | None:
         """The server process id of the active hub's lock session (None when no hub is
         active) — asked on a connection of its own, so any process may call it."""
-        with psycopg.connect(self.url, autocommit=True) as conn:
-            row = conn.execute(
-                "SELECT l.pid FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted"
-                " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
-                " AND l.objsubid = 1"  # a single bigint key: classid high, objid low 32 bits
-                f" AND ((l.classid::bigint << 32) | l.objid::bigint) = ({lock_key_sql()})::bigint"
-                ).fetchone()
+        with psycopg.connect(self.url, autocommit=True, **LIVENESS) as conn:
+            row = conn.execute(f"SELECT l.pid FROM pg_locks l WHERE {_HOLDER_WHERE}").fetchone()
         return None if row is None else int(row[0])
 
     def watch(self, on_lost: Callable[[], None] | None = None) -> threading.Thread:
-        """Check the lock session every second; call ``on_lost`` (default: leave the
-        process at once with exit code 3) when it is gone."""
+        """Check the lock session every :data:`WATCH_EVERY_S`; call ``on_lost`` (default:
+        leave the process at once with exit code 3) when it is gone or has not answered
+        within :data:`ANSWER_WITHIN_S` (a silent cut)."""
 
         def lost() -> None:
-            log.critical("standby: lost the active-hub lock session; stopping this hub now")
+            # os._exit, not a clean close: the ingest may be stuck in a commit that never
+            # returns, and leaving now is what ends the MQTT session before a standby
+            # takes it (the kernel closes every socket of the process).
+            log.critical("standby: lost the active-hub lock session (no answer within %.0f s);"
+                         " stepping down now", ANSWER_WITHIN_S)
             os._exit(EXIT_LOST_LOCK)
 
         action = on_lost or lost
@@ -121,9 +210,7 @@ class ActiveLock:
                     conn = self._conn
                 if conn is None:
                     return
-                try:
-                    conn.execute("SELECT 1")
-                except psycopg.Error:
+                if not answers_within(conn, ANSWER_WITHIN_S):
                     if not self._stop.is_set():
                         action()
                     return

@@ -224,8 +224,14 @@ class Table:
     # -- entries -----------------------------------------------------------------------
     def apply_entry(self, entry: Entry) -> None:
         """Apply one stored entry. Console inputs raise a HubError when refused (the
-        hub then rolls the entry back); device entries never raise, they alert."""
+        hub then rolls the entry back); device entries never raise, they alert.
+
+        An entry this table has folded already is skipped (each entry is applied once,
+        R1): a sleeping table the ingest wakes for a board's late event reads that
+        event from the store as it loads, before the ingest hands it over."""
         assert entry.id is not None
+        if entry.id <= self.applied_through:
+            return
         body = entry.body
         if entry.source == "device":
             self.on_device(entry)

@@ -9,12 +9,20 @@ restart at all — its snapshot's summary is enough until someone opens it (a fe
 day leaves many of those); then its snapshot and the few entries after it (sensor
 events it ignored) are read.
 
+A running hub does the same with the matches that finish while it runs (issue 32.7: a
+festival day of 739 matches took 85 → 270 MB, given back only at restart): it keeps the
+:data:`KEEP_FINISHED` finished tables used last loaded (the dashboard shows the newest
+finished ones, the pages open a few more) and puts the others to sleep
+(:meth:`TableSet.retire_finished`: a snapshot if it changed since its last one, then only
+its summary stays); opening one reads it back from the store, identical (R1).
+
 Not thread-safe by itself: the hub calls it under its lock.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -28,6 +36,9 @@ from hub.tables.table import SNAPSHOT_FORMAT, Table, default_players, game_bot
 JSONDict = dict[str, Any]
 SNAPSHOT_EVERY = 200  # entries of one table after which a snapshot is due (taken when idle)
 SNAPSHOT_CAP = 2000  # ... and taken at once, busy or not (a full dump costs ~2.6 ms)
+# Finished tables kept loaded, the ones used last: twice the newest finished ones each
+# dashboard snapshot shows (web.feed.RECENT_FINISHED), so building one loads none of them.
+KEEP_FINISHED = 16
 log = logging.getLogger("hub")
 
 
@@ -50,6 +61,8 @@ class TableSet:
         self._since_snapshot: dict[str, int] = {}  # entries applied since the last snapshot
         self._due: dict[str, None] = {}  # tables whose snapshot waits for an idle moment
         self._final: dict[str, JSONDict] = {}  # summary saved since the game ended
+        # Loaded finished tables, the one used last at the end (retire_finished).
+        self._finished: OrderedDict[str, None] = OrderedDict()
 
     def restore(self) -> dict[str, str]:
         """Rebuild every table from the store; returns physical board → table id."""
@@ -99,14 +112,20 @@ class TableSet:
         table.take_commands()  # asked in the past: a replay sends nothing
         self._tables[table_id] = table
         self._dormant.pop(table_id, None)
+        if table.finished:
+            self._finished[table_id] = None
         return table
 
     # -- reading -----------------------------------------------------------------------
     def get(self, table_id: str) -> Table | None:
-        """A table, loading a dormant one on first use."""
+        """A table, loading a dormant one on first use. Never puts one to sleep (a
+        caller may hold several tables at once): :meth:`retire_finished` does that, after
+        an applied entry and when the hub is idle."""
         table = self._tables.get(table_id)
         if table is None and table_id in self._dormant:
             table = self._load(table_id)
+        elif table_id in self._finished:
+            self._finished.move_to_end(table_id)  # used: the last to go to sleep
         return table
 
     def __getitem__(self, table_id: str) -> Table:
@@ -175,7 +194,20 @@ class TableSet:
         self._tables[table.id] = table
 
     def applied(self, table: Table) -> None:
-        """One more entry was applied to ``table``: snapshot it when due."""
+        """One more entry was applied to ``table``: snapshot it when due; when it is
+        finished, keep it among the finished tables used last, and put the finished
+        tables beyond :data:`KEEP_FINISHED` to sleep."""
+        self.used(table)
+        self._count_applied(table)
+        self.retire_finished()
+
+    def used(self, table: Table) -> None:
+        """``table`` just took an entry: a finished one is the last to go to sleep."""
+        if table.finished:
+            self._finished[table.id] = None
+            self._finished.move_to_end(table.id)
+
+    def _count_applied(self, table: Table) -> None:
         since = self._since_snapshot[table.id] = self._since_snapshot.get(table.id, 0) + 1
         if since >= SNAPSHOT_CAP:
             self.save_snapshot(table)
@@ -203,9 +235,33 @@ class TableSet:
         self._since_snapshot[table.id] = 0
         self._due.pop(table.id, None)
 
+    def retire_finished(self, keep: int = KEEP_FINISHED) -> int:
+        """Put to sleep the loaded finished tables beyond the ``keep`` used last (see the
+        module doc); returns how many. Each keeps only its summary in memory; its
+        snapshot is saved first if it took entries since its last one, so opening it
+        again replays none of its log. The hub calls this after each applied entry and
+        when idle (tables opened by pages alone), a read-only hub after each catch-up."""
+        retired = 0
+        while len(self._finished) > keep:
+            table_id, _ = self._finished.popitem(last=False)
+            table = self._tables.pop(table_id, None)
+            if table is None or not table.finished:  # reopened by an undo: awake again
+                if table is not None:
+                    self._tables[table_id] = table
+                continue
+            if table.applied_through > self._snapshot_at.get(table_id, 0):
+                self.save_snapshot(table)
+            self._dormant[table_id] = table.summary()
+            for per_table in (self._since_snapshot, self._due, self._final):
+                per_table.pop(table_id, None)
+            retired += 1
+        return retired
+
     def snapshot_due(self, limit: int = 1) -> int:
         """Take up to ``limit`` due snapshots (the hub's timer, when no device message
-        waits); returns how many were taken."""
+        waits) and put the finished tables beyond :data:`KEEP_FINISHED` to sleep;
+        returns how many snapshots were taken."""
+        self.retire_finished()
         taken = 0
         for table_id in list(self._due)[:limit]:
             table = self._tables.get(table_id)

@@ -37,8 +37,21 @@ export function gameBoard(view) {
   return root;
 }
 
+// After a round's last throw the hub has already started the next round; until the
+// referee says the palets are collected (the next round's start) the hub keeps the
+// board as that throw left it (view.round_end): every screen shows that board, the
+// round just played and who won it, so the spectators see the winning board.
+export function asShown(view) {
+  const end = view.round_end;
+  if (!end) return view;
+  const state = { ...(view.state || {}), round: end.round, hands: end.hands, boards: end.boards, holes: end.holes,
+    floor: end.floor, eliminated: end.eliminated, to_move: null, phase: "normal", target: null };
+  return { ...view, state, starter: null, collecting: end };
+}
+
 // Table, game, round and phase: the card's header, and the big screen's.
-export function head(view, tag = "h2") {
+export function head(shown, tag = "h2") {
+  const view = asShown(shown);
   const state = view.state || {};
   const caps = view.capabilities || {}; // what the game is, never its name
   return el("header", { class: "card-head" },
@@ -88,7 +101,8 @@ function statesByTable() {
 
 // `mode`: "index" (links, referee counts), "table" (the other games' board too), "big"
 // (no header: the page has one; the board; nothing for the referee only).
-export function card(view, mode) {
+export function card(live, mode) {
+  const view = asShown(live);
   const state = view.state || {};
   const boards = Boolean((view.capabilities || {}).sensor_boards); // played on sensor boards: watched, drawn as its layout
   const audience = mode === "big"; // questions and alerts are the referee's business

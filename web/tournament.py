@@ -68,6 +68,7 @@ def _follow_the_hub(state: Any) -> None:
 
 REFRESH_S = 5
 BIG_MODES = ("standings", "bracket", "calls", "podium")
+ON_DECK = 6  # matches listed as next on the calls screen
 CSV_FIELDS = ("name", "club", "licence")
 MAX_IMPORT = 10_000  # rows read from one players' list; the rest refused, counted
 MAX_REASONS = 20  # refusals shown one by one; the others counted
@@ -149,8 +150,13 @@ def big(tid: str) -> Any:
         mode = "calls"
     if mode not in BIG_MODES:
         mode = "standings"
-    return _page("big.html", view, refresh_s=REFRESH_S, mode=mode, theme="dark", body_class="big-page",
-                 brackets=_brackets(view))
+    matches = {m["id"]: m for m in view["matches"]}
+    # The calls screen (issue 32.15): the newest call first, the others, then the matches
+    # on deck (the queue: next to be called, as stations free up).
+    on_deck = [matches[mid] for mid in view["queue"] if mid in matches][:ON_DECK]
+    return _page("big.html", view, refresh_s=REFRESH_S, mode=mode, theme="dark",
+                 body_class="big-page" + (" big-calls-page" if mode == "calls" else ""),
+                 brackets=_brackets(view), matches=matches, on_deck=on_deck)
 
 
 @bp.get("/tournaments/<tid>/podium")

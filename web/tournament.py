@@ -52,6 +52,7 @@ from web.errors import status_key
 from web.flashing import flash_key, flash_refusal
 from web.hub_protocol import HubAPI, TournamentsAPI
 from web.i18n import gettext
+from web.readiness import board_choices, busy_tables
 from web.security import is_logged_in, json_error, login_required
 from web.share import phone_url, qr_data_uri, reachable_by_phones
 
@@ -313,7 +314,15 @@ def _spec_from_form() -> dict[str, Any]:
 @login_required
 def admin(tid: str) -> Any:
     view = service().view(tid)
-    return _page("admin.html", view, by_id=_players(view), caps=get_hub().game_types().get(view["spec"]["game"], {}))
+    caps = get_hub().game_types().get(view["spec"]["game"], {})
+    settings = {"board_choices": _board_choices(), "now": get_hub().now()} if caps.get("sensor_boards") else {}
+    return _page("admin.html", view, by_id=_players(view), caps=caps, settings=settings)
+
+
+def _board_choices() -> list[dict[str, Any]]:
+    """The boards the stations form offers (issue 32.21), as the admin's layout editor."""
+    hub = get_hub()
+    return board_choices(hub.boards(), hub.unregistered(), busy_tables(hub.list_tables()))
 
 
 def _entry_from_form(view: Mapping[str, Any]) -> dict[str, Any]:

@@ -46,7 +46,7 @@ def test_the_hexagons_positions_take_connected_boards_in_any_order(
         assert page.locator("#bindings b.bound[data-board=B1]").inner_text() == "pico-7"
         # pico-9 moved to B2, explicitly: its button says so; B4 is left to be typed.
         page.locator("#bindings button[data-slot=B2]").click()
-        assert "le déplacer en B2" in str(picker.locator("button[data-board=pico-9]").get_attribute("aria-label"))
+        assert "en B4\u00a0: le déplacer vers B2" in picker.locator("button[data-board=pico-9]").inner_text()
         picker.locator("button[data-board=pico-9]").click()
         assert page.locator("#bindings b.bound[data-board=B2]").inner_text() == "pico-9"
         assert page.locator("#bindings tr[data-slot=B4]").get_attribute("data-pending") == "true"

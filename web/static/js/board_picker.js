@@ -16,13 +16,13 @@ export function boardPicker({ choices, now, placedAt, moveLabel, onPick }) {
     const ago = c.last_seen ? Math.max(0, Math.round((now || 0) - c.last_seen)) : null;
     const where = c.table ? null : placedAt(c.board);
     const said = [t(`console.board.${c.state}`), ago === null ? null : t("console.board.last_contact", { s: ago })].filter(Boolean).join(" · ");
-    const label = c.table ? t("picker.taken", { table: c.table }) : where ? moveLabel(c.board, where) : said;
+    // Everything said is shown: the button's visible words are its name (what a picked
+    // board does: moved from where it is, or nothing, taken by a table in play).
+    const then = c.table ? t("picker.taken", { table: c.table }) : where ? moveLabel(c.board, where) : null;
     return el("li", { "data-board": c.board, "data-state": c.state, class: c.table ? "taken" : where ? "placed" : null },
-      el("button", { type: "button", class: "pick", "data-board": c.board, disabled: Boolean(c.table),
-        "aria-label": `${c.board}: ${label}`, onclick: () => onPick(c.board) },
+      el("button", { type: "button", class: "pick", "data-board": c.board, disabled: Boolean(c.table), onclick: () => onPick(c.board) },
         el("b", { class: "mono" }, c.board), " ",
         el("span", { class: `state ${c.state}` }, said),
-        where ? el("span", { class: "where" }, ` · ${where}`) : null,
-        c.table ? el("span", { class: "where" }, ` · ${t("picker.taken", { table: c.table })}`) : null));
+        then ? el("span", { class: "where" }, ` · ${then}`) : null));
   }));
 }

@@ -13,7 +13,7 @@ from hub.api import HubError, TableSpec, jsonlimits
 from web.context import get_hub
 from web.describe import refusal_text
 from web.flashing import flash_key, flash_refusal
-from web.readiness import board_state, busy_tables, free_boards
+from web.readiness import board_choices, board_state, busy_tables
 from web.security import login_required, text_refusals
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
@@ -103,9 +103,9 @@ def page_context(**extra: Any) -> dict[str, Any]:
     hub = get_hub()
     tables = hub.list_tables()
     boards = boards_context()
-    free = free_boards(boards["boards"], boards["unregistered"], busy_tables(tables))
+    choices = board_choices(boards["boards"], boards["unregistered"], busy_tables(tables))
     return {"games": hub.games(), "game_types": hub.game_types(), "tables": tables, **boards, "store_alert": hub.store_alert(),
-            "settings": {"mode": "admin", "free_boards": free, "now": boards["now"],
+            "settings": {"mode": "admin", "board_choices": choices, "now": boards["now"],
                          "editor": hub.layout_editor()}, **extra}
 
 

@@ -90,6 +90,28 @@ def free_boards(health: list[JSONDict], unregistered: list[JSONDict], busy_table
     return [found[k] for k in sorted(found)]
 
 
+STATE_ORDER = ("online", "faulty")
+
+
+def board_choices(health: list[JSONDict], unregistered: list[JSONDict], busy_tables: set[str]) -> list[JSONDict]:
+    """The boards a binding page offers (issue 32.21): the connected free boards
+    (:func:`free_boards`, ``table`` None), online ones first, then those heard with a
+    fault; then the boards bound to a table still in play, shown as taken (``table``: that
+    table) — a new table cannot bind them. ``{"board", "last_seen", "state", "table"}``.
+
+    >>> [(c["board"], c["state"], c["table"]) for c in board_choices(
+    ...     [{"board": "A", "status": "online", "last_seen": 1.0, "table": "t1"},
+    ...      {"board": "B", "status": "online", "last_seen": 2.0, "beam_faults": ["big"]},
+    ...      {"board": "C", "status": "online", "last_seen": 3.0}], [], {"t1"})]
+    [('C', 'online', None), ('B', 'faulty', None), ('A', 'online', 't1')]
+    """
+    free = [{**b, "table": None} for b in free_boards(health, unregistered, busy_tables)]
+    free.sort(key=lambda b: STATE_ORDER.index(b["state"]))
+    taken = [{"board": h["board"], "last_seen": h.get("last_seen"), "state": board_state(h), "table": h["table"]}
+             for h in sorted(health, key=lambda h: str(h["board"])) if h.get("table") in busy_tables]
+    return free + taken
+
+
 def busy_tables(summaries: list[JSONDict]) -> set[str]:
     """Tables still in play (``Hub.list_tables``): their boards are not free."""
     return {str(s["id"]) for s in summaries

@@ -56,6 +56,7 @@ from web.errors import status_key
 from web.flashing import flash_key, flash_refusal
 from web.hub_protocol import HubAPI, TournamentsAPI
 from web.i18n import LANGUAGES, MESSAGES, current_language, gettext, translate
+from web.readiness import board_choices, busy_tables
 from web.security import is_logged_in, json_error, login_required
 from web.share import phone_url, qr_data_uri, reachable_by_phones
 
@@ -129,6 +130,7 @@ def number_in(lang: str, value: Any) -> str:
 
 REFRESH_S = 5
 BIG_MODES = ("standings", "bracket", "calls", "podium")
+ON_DECK = 6  # matches listed as next on the calls screen
 CSV_FIELDS = ("name", "club", "licence")
 MAX_IMPORT = 10_000  # rows read from one players' list; the rest refused, counted
 MAX_REASONS = 20  # refusals shown one by one; the others counted
@@ -210,8 +212,13 @@ def big(tid: str) -> Any:
         mode = "calls"
     if mode not in BIG_MODES:
         mode = "standings"
-    return _page("big.html", view, refresh_s=REFRESH_S, mode=mode, theme="dark", body_class="big-page",
-                 brackets=_brackets(view))
+    matches = {m["id"]: m for m in view["matches"]}
+    # The calls screen (issue 32.15): the newest call first, the others, then the matches
+    # on deck (the queue: next to be called, as stations free up).
+    on_deck = [matches[mid] for mid in view["queue"] if mid in matches][:ON_DECK]
+    return _page("big.html", view, refresh_s=REFRESH_S, mode=mode, theme="dark",
+                 body_class="big-page" + (" big-calls-page" if mode == "calls" else ""),
+                 brackets=_brackets(view), matches=matches, on_deck=on_deck)
 
 
 @bp.get("/tournaments/<tid>/podium")
@@ -399,7 +406,15 @@ def _spec_from_form() -> dict[str, Any]:
 @login_required
 def admin(tid: str) -> Any:
     view = service().view(tid)
-    return _page("admin.html", view, by_id=_players(view), caps=get_hub().game_types().get(view["spec"]["game"], {}))
+    caps = get_hub().game_types().get(view["spec"]["game"], {})
+    settings = {"board_choices": _board_choices(), "now": get_hub().now()} if caps.get("sensor_boards") else {}
+    return _page("admin.html", view, by_id=_players(view), caps=caps, settings=settings)
+
+
+def _board_choices() -> list[dict[str, Any]]:
+    """The boards the stations form offers (issue 32.21), as the admin's layout editor."""
+    hub = get_hub()
+    return board_choices(hub.boards(), hub.unregistered(), busy_tables(hub.list_tables()))
 
 
 def _entry_from_form(view: Mapping[str, Any]) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from typing import Any
 from engines.core import (
     JSON,
     Game,
+    GameError,
     GameOverError,
     IllegalMoveError,
     State,
@@ -64,6 +65,10 @@ class TrigonoState(State[Action]):
         self.winner_name: str | None = None
         self.log: list[dict[str, Any]] = []
         self.events: list[dict[str, Any]] = []
+        # The palets as the last action left them when it ended a round and started the
+        # next (hands, boards, holes, floor): what the screens show while they are picked
+        # up. Not part of the position (dump, to_json): the hub replays to find it.
+        self.round_end: dict[str, Any] | None = None
         self._start_round(first)
 
     # -- rounds -------------------------------------------------------------------------
@@ -99,6 +104,9 @@ class TrigonoState(State[Action]):
                 self.to_move = None
                 self.events.append({"type": "match_won", "player": winner})
                 return
+        self.round_end = {"round": self.round, "winner": winner, "hands": dict(self.hands),
+                          "boards": dict(self.boards), "holes": dict(self.holes), "floor": self.floor,
+                          "eliminated": list(self.eliminated)}
         if winner is not None:
             starter = winner  # T4: the round's winner starts the next one
         elif opts.draw_starter == "same":
@@ -175,12 +183,17 @@ class TrigonoState(State[Action]):
         if self.winner_name is not None:
             raise GameOverError(f"the match is over: {self.winner_name} won it", "trigono.match_over",
                                 winner=self.winner_name)
-        if isinstance(action, Target):
-            self._apply_target(action)
-        elif isinstance(action, Throw):
-            self._apply_throw(action)
-        else:
-            raise IllegalMoveError(f"not a Trigono action: {action!r}", "not_an_action")
+        ended, self.round_end = self.round_end, None
+        try:
+            if isinstance(action, Target):
+                self._apply_target(action)
+            elif isinstance(action, Throw):
+                self._apply_throw(action)
+            else:
+                raise IllegalMoveError(f"not a Trigono action: {action!r}", "not_an_action")
+        except GameError:
+            self.round_end = ended  # a refused action changes nothing
+            raise
 
     # -- target (T17) -------------------------------------------------------------------------
 

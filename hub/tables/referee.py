@@ -90,6 +90,7 @@ class TrigonoTable(Table):
         self.rounds_seen = 0  # rounds finished when the last action was applied
         self.voided: list[int] = []  # sensor entries the referee voided
         self._voids_cache: tuple[Any, dict[int, bool]] | None = None  # voids_accepted's replays, per state version
+        self._round_end_cache: tuple[int, dict[str, Any] | None] | None = None  # round_end's replay, per state version
         self.bindings = Bindings(list(spec.get("boards", [])), list(self.printed().get("holes", {})))
 
     def trial(self) -> Self:
@@ -97,6 +98,7 @@ class TrigonoTable(Table):
         twin.throw = None if self.throw is None else {**self.throw, "drops": list(self.throw["drops"])}
         twin.voided = list(self.voided)
         twin._voids_cache = None  # its own (the cache's dict is filled in place)
+        twin._round_end_cache = None
         twin.landing = None if self.landing is None else dict(self.landing)
         twin.weighed = dict(self.weighed)
         twin.misread = None if self.misread is None else dict(self.misread)
@@ -582,9 +584,29 @@ class TrigonoTable(Table):
         out["landing"] = None if self.landing is None else {
             "player": self.landing["player"], "lane": self.landing["lane"], "closes_at": self.landing["closes_at"]}
         out["starter"] = self.starter()
+        out["round_end"] = self.round_end()
         sensor_events = {e["id"] for e in out["events"] if e["source"] == "device"}
         out["events"] = mark_events(out["events"], self.voids_accepted(sensor_events - set(self.voided)), self.voided)
         return out
+
+    def round_end(self) -> dict[str, Any] | None:
+        """The palets as the round's last throw left them (``round``, ``winner`` (None:
+        drawn), ``hands``, ``boards``, ``holes``, ``floor``, ``eliminated``) while they are
+        picked up: from the round's end until the referee says they are collected (the
+        next round's start), when the last action ended the round. The engine starts the
+        next round within that throw: without this the screens would jump to an empty
+        board and the spectators never see the winning one. Replayed from the actions (a
+        snapshot does not hold it), once per round end."""
+        if self.armed or self.finished or not self.actions:
+            return None
+        cached = self._round_end_cache
+        if cached is None or cached[0] != self._version:
+            state: Any = self._initial()
+            for item in self.actions:
+                state.apply(state.parse_action(item["action"]))
+            ended = getattr(state, "round_end", None)
+            self._round_end_cache = cached = (self._version, None if ended is None else dict(ended))
+        return cached[1]
 
     def starter(self) -> dict[str, Any]:
         """Who starts the round and why (T4), and the seats in the order they throw:

@@ -145,14 +145,17 @@ def test_big_screen_follows_the_calls_by_itself(browser: Any, hub: Hub, server: 
     page.goto(f"{server.url}/tournaments/S1/big?mode=calls")
     page.wait_for_function("() => window.__live && window.__live.source.readyState === 1")
     first = view["calls"][-1]
-    assert f"Match {first['number']}: {', '.join(first['players'])} → station row1" in page.inner_text(".big-calls")
+    newest = page.locator(".call.newest")  # issue 32.15: the newest call, as large as the screen allows
+    assert newest.get_attribute("data-match") == first["match"]
+    assert newest.locator(".call-station").inner_text() == "station row1"
+    assert newest.locator(".call-players").inner_text() == ", ".join(first["players"])
     called = next(m for m in view["matches"] if m["status"] == "called")
     view = svc.submit("S1", {"type": "result", "match": called["id"], "ranking": called["players"]})
     nxt = view["calls"][-1]
     assert nxt["number"] != first["number"]
     # The page reloads itself when the tournament has new entries (no manual refresh): a
     # `tournament` event on the live stream tells it.
-    page.wait_for_selector(f".big-calls .call:has-text('Match {nxt['number']}:')", timeout=10_000)
+    page.wait_for_selector(f".call.newest[data-match='{nxt['match']}']", timeout=10_000)
     # On the live stream every page shares (issue 25): no polling, the entry count is asked
     # once per page load (after the stream's first snapshot), never on a timer.
     page.wait_for_function("() => window.__live && window.__live.source.readyState === 1")

@@ -5,6 +5,7 @@
 import { t, el, page } from "./common.js";
 import { connect } from "./live.js";
 import { apply as filterTables } from "./table_filter.js";
+import { boardPicker } from "./board_picker.js";
 
 const svg = document.getElementById("layout-grid");
 const hidden = document.getElementById("layout");
@@ -66,48 +67,53 @@ function drawGrid() {
   svg.replaceChildren(...parts, ...jackpots);
 }
 
-// A board is bound by picking one of the connected free boards (settings.free_boards);
-// one that is not connected yet is typed in, and said to be so.
-const freeBoards = settings.free_boards || [];
-const LATER = "";
+// Each placed board (a position: B1, B2, …) is bound to a physical board (issue 32.21):
+// click a position, then one of the connected boards (the picker, board_picker.js), in
+// any order; a board picked with no position chosen goes to the first position without a
+// connected board. A board already at another position moves (its button says so) and
+// leaves that one to be typed. A board not connected yet is typed in, and said to be so.
+const choices = settings.board_choices || [];
+const connected = new Set(choices.filter((c) => !c.table).map((c) => c.board));
+let chosenSlot = null; // the position the next picked board goes to
 
-function boardOption(free, chosen) {
-  const ago = free.last_seen ? Math.max(0, Math.round((settings.now || 0) - free.last_seen)) : null;
-  const label = ago === null ? free.board : `${free.board} · ${t("admin.bind_seen", { s: ago })}`;
-  return el("option", { value: free.board, selected: chosen === free.board }, label);
+function pick(board) {
+  const target = placed.find((b) => b.id === chosenSlot) || placed.find((b) => !connected.has(b.device));
+  if (!target) return;
+  const before = placed.find((b) => b !== target && b.device === board);
+  if (before) before.device = before.id; // moved away: that position waits for a board (named after it)
+  target.device = board;
+  chosenSlot = null;
+  save();
 }
 
 function drawBindings() {
   if (!bindings) return;
-  const taken = (b) => new Set(placed.filter((o) => o !== b).map((o) => o.device));
-  for (const b of placed) {
-    if (b.device === undefined || b.device === "") {
-      const first = freeBoards.find((f) => !taken(b).has(f.board));
-      b.device = first ? first.board : b.id; // not connected yet: named after its place
-      b.pending = !first;
-    }
-  }
+  for (const b of placed) if (b.device === undefined || b.device === "") b.device = b.id; // typed later
+  if (!placed.some((b) => b.id === chosenSlot)) chosenSlot = null;
   bindings.replaceChildren(...placed.map((b) => {
-    const choices = freeBoards.filter((f) => f.board === b.device || !taken(b).has(f.board));
-    const pending = b.pending || !freeBoards.some((f) => f.board === b.device);
-    const select = el("select", { "data-board": b.id, "aria-label": t("admin.bind_device_of", { id: b.id }),
-      onchange: (event) => {
-        const value = event.target.value;
-        b.pending = value === LATER;
-        b.device = value === LATER ? b.id : value;
-        save();
-      } },
-      ...choices.map((f) => boardOption(f, pending ? null : b.device)),
-      el("option", { value: LATER, selected: pending }, t("admin.bind_later")));
+    const pending = !connected.has(b.device);
     const typed = pending ? el("input", {
       type: "text", value: b.device || "", "data-board": b.id, maxlength: 40, required: true,
       placeholder: t("admin.bind_later_placeholder"), "aria-label": t("admin.bind_later_id", { id: b.id }),
       oninput: (event) => { b.device = event.target.value.trim(); hidden.value = layoutJSON(); },
-    }) : null;
-    return el("tr", { "data-pending": pending ? "true" : "false" },
-      el("td", {}, b.id),
-      el("td", {}, select, typed, pending ? el("span", { class: "badge warn" }, t("admin.bind_not_connected")) : null));
+    }) : el("b", { class: "mono bound", "data-board": b.id }, b.device);
+    const slot = el("button", { type: "button", class: "slot", "data-slot": b.id, "aria-pressed": chosenSlot === b.id ? "true" : "false",
+      title: t("admin.bind_choose", { id: b.id }),
+      onclick: () => { chosenSlot = chosenSlot === b.id ? null : b.id; drawBindings(); } }, b.id);
+    return el("tr", { "data-slot": b.id, "data-pending": pending ? "true" : "false", class: chosenSlot === b.id ? "chosen" : null },
+      el("td", {}, slot),
+      el("td", {}, typed, pending ? el("span", { class: "badge warn" }, t("admin.bind_not_connected")) : null));
   }));
+  const host = document.getElementById("board-picker");
+  if (host) {
+    const at = new Map(placed.filter((b) => connected.has(b.device)).map((b) => [b.device, b.id]));
+    host.replaceChildren(boardPicker({
+      choices, now: settings.now,
+      placedAt: (board) => at.get(board) || null,
+      moveLabel: (board, where) => t("picker.move", { from: where, to: chosenSlot || t("picker.first_free") }),
+      onPick: pick,
+    }));
+  }
 }
 
 function showEditor() {

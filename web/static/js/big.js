@@ -4,7 +4,7 @@
 // the others shows, their announcements included). A header that stays says which table
 // and round; announcements go in the footer; nothing meant only for the referee.
 import { el, t, getJSON } from "./common.js";
-import { settings, card, head, isFinished, followTables, isBotTable, groupOf, GROUPS, byName, loadTournaments } from "./cards.js";
+import { settings, card, head, isFinished, followTables, isBotTable, groupOf, GROUPS, byName, loadTournaments, followMatches } from "./cards.js";
 import { announcementsBetween, setupSpeech } from "./live.js";
 import { setupSounds } from "./sounds.js";
 import { isMajor, showMoments, noteEffects, applyEffects } from "./moments.js";
@@ -190,6 +190,7 @@ function restartRotation() {
   }, rotateMs);
 }
 
+followMatches(); // a tournament's table says its station, match and round
 setupSpeech(document.getElementById("speak-toggle"));
 setupSounds(document.getElementById("sound-toggle"));
 restartRotation();

@@ -37,13 +37,28 @@ export function gameBoard(view) {
   return root;
 }
 
+// After a round's last throw the hub has already started the next round; until the
+// referee says the palets are collected (the next round's start) the hub keeps the
+// board as that throw left it (view.round_end): every screen shows that board, the
+// round just played and who won it, so the spectators see the winning board.
+export function asShown(view) {
+  const end = view.round_end;
+  if (!end) return view;
+  const state = { ...(view.state || {}), round: end.round, hands: end.hands, boards: end.boards, holes: end.holes,
+    floor: end.floor, eliminated: end.eliminated, to_move: null, phase: "normal", target: null };
+  return { ...view, state, starter: null, collecting: end };
+}
+
 // Table, game, round and phase: the card's header, and the big screen's.
-export function head(view, tag = "h2") {
+export function head(shown, tag = "h2") {
+  const view = asShown(shown);
   const state = view.state || {};
   const caps = view.capabilities || {}; // what the game is, never its name
-  return el("header", { class: "card-head" },
-    el(tag, { class: "table-name" }, tableName(view)),
-    el("span", { class: "table-id" }, view.id),
+  const where = whereShown(view);
+  return el("header", { class: where ? "card-head at-station" : "card-head" },
+    el(tag, { class: "table-name" }, where ? tournamentOf(view).name : tableName(view)), // the players are on the card
+    where ? null : el("span", { class: "table-id" }, view.id),
+    where,
     el("span", { class: "game" }, gameName(view.game)),
     caps.rounds && state.round ? el("span", { class: "round" }, t("table.round", { n: state.round })) : null,
     state.phase && state.phase !== "normal" && !isFinished(view) ? el("span", { class: `phase ${state.phase}` }, t(`table.phase.${state.phase}`)) : null);
@@ -88,7 +103,8 @@ function statesByTable() {
 
 // `mode`: "index" (links, referee counts), "table" (the other games' board too), "big"
 // (no header: the page has one; the board; nothing for the referee only).
-export function card(view, mode) {
+export function card(live, mode) {
+  const view = asShown(live);
   const state = view.state || {};
   const boards = Boolean((view.capabilities || {}).sensor_boards); // played on sensor boards: watched, drawn as its layout
   const audience = mode === "big"; // questions and alerts are the referee's business
@@ -182,6 +198,63 @@ let tournaments = [];
 export async function loadTournaments() {
   try { tournaments = await getJSON("/api/tournaments"); } catch (e) { /* none shown as such */ }
   return tournaments;
+}
+
+// Where a tournament's match is played, for the screens that say it (big.js calls
+// followMatches): table id -> {number, station, round_name, pool}, from each tournament's
+// public view; a table not known yet (a new call) has its tournament asked again.
+const matches = new Map();
+const asking = new Set();
+let matchesShown = false;
+export function followMatches() { matchesShown = true; }
+
+async function askMatches(tour) {
+  if (asking.has(tour.id)) return;
+  asking.add(tour.id);
+  try {
+    const view = await getJSON(`/api/tournaments/${encodeURIComponent(tour.id)}`);
+    for (const m of view.matches || []) if (m.table) matches.set(m.table, m);
+    redraw();
+  } catch (e) { /* the card keeps its name */ } finally { asking.delete(tour.id); }
+}
+
+export function matchOf(view) {
+  if (!matchesShown) return null;
+  const tour = tournamentOf(view);
+  if (!tour) return null;
+  const m = matches.get(view.id);
+  if (!m && !asked.has(view.id)) { asked.add(view.id); askMatches(tour); }
+  return m || null;
+}
+const asked = new Set(); // tables whose tournament was asked once for them
+
+// "station 3", but a station named "Station 3" is not "station Station 3"
+// (the tournament pages' station_label).
+export function stationLabel(station) {
+  const word = t("tour.at_station", { station: "" }).trim().toLowerCase();
+  return String(station).toLowerCase().startsWith(word) ? String(station) : t("tour.at_station", { station });
+}
+
+// The tournament pages' round_label: "Tournament round 2", "Quarter-finals", "Losers round 1"…
+export function roundLabel(name) {
+  if (!name) return "";
+  if (name.kind === "round") return t("tour.where_round", { n: name.n }); // not the game's own rounds
+
+  if (name.kind === "losers_round") return t("tour.round_name.losers_round", { n: name.n });
+  if (name.kind === "round_of") return t("tour.round_name.round_of", { matches: name.matches, players: name.players });
+  return t(`tour.round_name.${name.kind}`);
+}
+
+// A tournament table's station, match number and round (pool): where to go, and which
+// match it is; nothing for other tables.
+function whereShown(view) {
+  const m = matchOf(view);
+  if (!m) return null;
+  const round = [m.pool ? t("tour.pool", { name: m.pool }) : null, roundLabel(m.round_name)].filter(Boolean).join(" · ");
+  return el("span", { class: "where", "data-match": m.id },
+    m.station ? el("strong", { class: "station" }, stationLabel(m.station)) : null,
+    el("span", { class: "match-number" }, t("tour.match", { n: m.number })),
+    round ? el("span", { class: "tour-round" }, round) : null);
 }
 
 export function tournamentOf(view) {

@@ -84,7 +84,10 @@ export function statusLine(view) {
   const state = view.state || {};
   const caps = view.capabilities || {};
   const bits = [];
+  const end = view.collecting; // the round's last board, shown until the palets are collected (cards.js asShown)
   if (state.winner) bits.push(el("strong", { class: "winner" }, t("table.winner", { name: state.winner })));
+  else if (end) bits.push(el("strong", { class: "round-end" }, end.winner ? t("table.round_won_by", { n: end.round, name: end.winner })
+    : t("announce.round_draw", { n: end.round })), " ", el("span", { class: "collecting" }, t("table.collecting")));
   else if (state.status && state.status !== "playing") bits.push(el("strong", {}, t(caps.ends === "match" ? "table.match_over" : "table.game_over")));
   else if (state.to_move) bits.push(el("span", { class: "whose" }, el("strong", {}, state.to_move), " ", t(caps.turn === "throw" ? "table.to_throw" : "table.to_move")));
   // Who starts the round and why (T4: drawn by lot, chosen, the last round's winner),

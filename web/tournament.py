@@ -33,6 +33,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -471,6 +472,16 @@ def _entry_from_form(view: Mapping[str, Any]) -> dict[str, Any]:
     raise BadRequest("unknown action")
 
 
+def _flash_look_alikes(view: Mapping[str, Any], player: Mapping[str, Any]) -> None:
+    """After a registration: the players whose names look like the new one's (issue 32.12)."""
+    name = unicodedata.normalize("NFC", str(player.get("name", "")).strip())
+    for group in view.get("look_alikes", []):
+        names = [p["name"] for p in group]
+        if name in names:
+            flash_key("tour.look_alike_registered", "warning", name=name,
+                      others=", ".join(n for n in names if n != name))
+
+
 @bp.post("/tournaments/<tid>/admin")
 @login_required
 def admin_post(tid: str) -> Any:
@@ -504,6 +515,8 @@ def admin_post(tid: str) -> Any:
                 if request.form.get("keep_draw") == "1":
                     entry["keep_draw"] = True
             svc.submit(tid, entry, by="referee")
+            if entry["type"] == "register":  # taken; a name that only looks like another is said so
+                _flash_look_alikes(svc.view(tid), entry["player"])
             if entry["type"] == "swap":  # back to the launch preview, the swap made
                 flash_key("tour.saved")
                 return _page("launch.html", svc.view(tid), launch=svc.launch_preview(tid))

@@ -67,6 +67,7 @@ from typing import Any
 
 from engines import game_spec
 from hub.errors import BadInputError, RefusedError
+from hub.tables.names import look_alike_key
 from hub.tournament import corrections, formats, placings, scheduling, swiss
 from hub.tournament.model import (
     BRACKETS,
@@ -611,6 +612,18 @@ class Tournament:
         self.status = "finished" if finished and self.matches else "running"
 
     # -- views -------------------------------------------------------------------------------
+    def look_alikes(self) -> list[list[JSONDict]]:
+        """Players whose names only look different (full-width letters, compatibility
+        forms, case, spaces: hub/tables/names.py), grouped: perhaps one person registered
+        twice (issue 32.12). Flagged on the organizer's page, not refused: two people may
+        share a name.
+        """
+        groups: dict[str, list[JSONDict]] = {}
+        for p in self.players.values():
+            if p.status != "withdrawn":
+                groups.setdefault(look_alike_key(p.name), []).append({"player": p.id, "name": p.name})
+        return [group for group in groups.values() if len(group) > 1]
+
     def match_json(self, m: Match, names: Mapping[str, str] | None = None) -> JSONDict:
         out = m.to_json()
         out["names"] = [names[p] for p in m.players] if names else [self.name(p) for p in m.players]
@@ -632,6 +645,7 @@ class Tournament:
             "id": self.id, "spec": self.spec.to_json(), "status": self.status,
             "round": self.round, "created_at": self.created_at,
             "players": [p.to_json() for p in self.players.values()],
+            "look_alikes": self.look_alikes(),
             "stations": [s.to_json() for s in self.stations.values()],
             "matches": [{**self.match_json(m, names), "round_name": round_names[(m.stage, m.round)]}
                         for m in shown],

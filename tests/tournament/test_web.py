@@ -359,3 +359,26 @@ def test_issue32_18_a_double_elimination_names_its_losers_rounds_and_its_undecid
     page = html.unescape(referee.get("/tournaments/D8/bracket", headers={"Accept-Language": "fr"})
                          .get_data(as_text=True)).split('class="bracket-block"', 1)[1].split("<script", 1)[0]
     assert "Pas jouée\u00a0: le vainqueur du tableau des gagnants a gagné la grande finale" in page and "exempt" not in page
+
+
+def test_a_name_that_only_looks_like_a_registered_one_is_flagged_at_registration(referee: FlaskClient) -> None:
+    """Issue 32.12: "Ana" and a full-width "Ａｎａ" are two players to the hub (two people may
+    share a name) but look the same on a screen: the organizer is told at registration and
+    the players' list marks both, until one is withdrawn."""
+    token = csrf_token(referee, "/tournaments/")
+    api_post(referee, "/api/tournaments", {"id": "L1", "name": "Look", "game": "trike", "format": "swiss"}, token)
+    admin = "/tournaments/L1/admin"
+    for name in ("Ana", "Ben", "Ａｎａ"):
+        form(referee, admin, {"action": "register", "name": name, "club": ""})
+    page = referee.get(admin, headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert flashes(page) == ["Ａｎａ est inscrit, mais son nom ressemble à celui d’Ana\u00a0: même personne\u00a0?", "Enregistré."]
+    assert html.unescape(re.findall(r'<p class="notice look-alikes"[^>]*>([^<]*)</p>', page)[0]).startswith(
+        "⚠ Ces noms se ressemblent\u00a0: Ana, Ａｎａ.")
+    view = referee.get("/api/tournaments/L1").get_json()
+    assert [[p["name"] for p in group] for group in view["look_alikes"]] == [["Ana", "Ａｎａ"]]
+    flagged = re.findall(r'data-player="([^"]+)"><td><a [^>]*>[^<]*</a>&nbsp;<span class="warn"', page)
+    assert sorted(flagged) == sorted(p["player"] for p in view["look_alikes"][0])
+    ben = next(p["id"] for p in view["players"] if p["name"] == "Ben")
+    assert ben not in flagged
+    form(referee, admin, {"action": "withdraw", "player": view["look_alikes"][0][1]["player"]})
+    assert referee.get("/api/tournaments/L1").get_json()["look_alikes"] == []

@@ -37,7 +37,6 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool
 
 from hub.log import clock
-from hub.log.standby import lock_key_sql
 from hub.log.store import (
     ENTRY_COLUMNS,
     HELLO_LIKE,
@@ -59,11 +58,18 @@ from hub.log.store import (
     snapshot_damage,
 )
 
+
 # libpq options of every connection a hub opens (issue 32.6): a connection attempt into a
 # silent cut gives up after connect_timeout instead of hanging; the client's kernel ends a
 # connection whose peer stops answering its keepalives, or whose sent bytes stay
 # unacknowledged for tcp_user_timeout (ms). A cut that the kernel cannot see (a proxy
 # that stops forwarding) is the active hub's watcher's to notice (hub.log.standby).
+def lock_key_sql() -> str:
+    """The advisory lock key of the active hub (:mod:`hub.log.standby`): one per database schema, so one PostgreSQL can hold several
+    events (schemas) each with its own active hub."""
+    return "hashtext('trigono-hub:' || current_schema())"
+
+
 LIVENESS: dict[str, Any] = {"connect_timeout": 3, "keepalives": 1, "keepalives_idle": 3,
                             "keepalives_interval": 1, "keepalives_count": 3,
                             "tcp_user_timeout": 5000}

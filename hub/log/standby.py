@@ -54,7 +54,7 @@ from typing import Any
 import psycopg
 from psycopg import pq
 
-from hub.log.postgres import LIVENESS
+from hub.log.postgres import LIVENESS, lock_key_sql
 
 log = logging.getLogger("hub.log.standby")
 
@@ -67,12 +67,6 @@ STEP_DOWN_S = WATCH_EVERY_S + ANSWER_WITHIN_S  # a silent cut -> the active hub 
 LEASE_S = 2 * STEP_DOWN_S  # a lock session silent this long has lost its lease
 WAIT_SLICE_S = 1.0  # a standby looks at the active hub's lease this often
 EXIT_LOST_LOCK = 3
-
-
-def lock_key_sql() -> str:
-    """The advisory lock key: one per database schema, so one PostgreSQL can hold several
-    events (schemas) each with its own active hub."""
-    return "hashtext('trigono-hub:' || current_schema())"
 
 
 # The backend pid holding the advisory lock of :func:`lock_key_sql` in this database.

@@ -376,7 +376,7 @@ def test_a_name_that_only_looks_like_a_registered_one_is_flagged_at_registration
         "⚠ Ces noms se ressemblent\u00a0: Ana, Ａｎａ.")
     view = referee.get("/api/tournaments/L1").get_json()
     assert [[p["name"] for p in group] for group in view["look_alikes"]] == [["Ana", "Ａｎａ"]]
-    flagged = re.findall(r'data-player="([^"]+)"><td><a [^>]*>[^<]*</a>&nbsp;<span class="warn"', page)
+    flagged = re.findall(r'data-player="([^"]+)"><td><a [^>]*>[^<]*</a><span class="warn look-alike"', page)
     assert sorted(flagged) == sorted(p["player"] for p in view["look_alikes"][0])
     ben = next(p["id"] for p in view["players"] if p["name"] == "Ben")
     assert ben not in flagged

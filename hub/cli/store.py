@@ -98,20 +98,17 @@ def add_store(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("store", help="check an event store for damage, repair it",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     actions = p.add_subparsers(dest="action", required=True)
-    check = actions.add_parser(
-        "check", help="list damaged entries and snapshots (changes nothing)",
-        description="Read every entry and snapshot of the store and list those whose checksum "
-                    "(or JSON) is wrong. Changes nothing. Exit 1 when something is damaged, 2 when "
-                    "the store cannot be read.")
-    check.add_argument("--db", required=True, help="event store: a SQLite file or a postgresql:// URL")
-    check.set_defaults(func=cmd_check)
-    repair = actions.add_parser(
-        "repair", help="set damaged entries aside, drop damaged snapshots",
-        description="Keep every sound entry; move each damaged one, as it is, to the table "
-                    "log_set_aside of the same store; drop damaged snapshots (the hub rebuilds "
-                    "them from the log). Prints what it did. Refused while a hub uses the store.")
-    repair.add_argument("--db", required=True, help="event store: a SQLite file or a postgresql:// URL")
-    repair.set_defaults(func=cmd_repair)
-
+    for name, func, summary, description in (
+        ("check", cmd_check, "list damaged entries and snapshots (changes nothing)",
+         "Read every entry and snapshot of the store and list those whose checksum (or JSON) is "
+         "wrong. Changes nothing. Exit 1 when something is damaged, 2 when the store cannot be read."),
+        ("repair", cmd_repair, "set damaged entries aside, drop damaged snapshots",
+         "Keep every sound entry; move each damaged one, as it is, to the table log_set_aside of "
+         "the same store; drop damaged snapshots (the hub rebuilds them from the log). Prints what "
+         "it did. Refused while a hub uses the store."),
+    ):
+        action = actions.add_parser(name, help=summary, description=description)
+        action.add_argument("--db", required=True, help="event store: a SQLite file or a postgresql:// URL")
+        action.set_defaults(func=func)
 
 COMMANDS = [add_store]

@@ -42,12 +42,6 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
         return None
     from xdist.scheduler import LoadScopeScheduling
 
-    # Keep the collection order (COSTLY_FIRST below): xdist's default re-sorts units by their
-    # number of tests, which queued the two chip modules back to back and the worker that
-    # took the Pico W's then took the Pico's too — ~500 s in a row, the whole run's
-    # critical path. In order, each of the first units starts on a worker of its own.
-    config.option.loadscopereorder = False
-
     class ChipModulesTogether(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             if nodeid.startswith(SHARED_MODULES):

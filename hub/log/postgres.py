@@ -55,7 +55,6 @@ from hub.log.store import (
     hellos_of,
     log,
     snapshot_crcs,
-    snapshot_damage,
 )
 
 
@@ -192,6 +191,7 @@ class PostgresStore(EventStore):
     def __init__(self, url: str, *, pool_size: int = 4) -> None:
         self.url = url
         self.name = f"the PostgreSQL store {_described(url)}"
+        self.where = self.name
         # A connection of its own first: a wrong URL or a server that is down fails here
         # at once with libpq's own message, instead of as a pool timeout.
         with psycopg.connect(url, autocommit=True, **LIVENESS) as conn:
@@ -306,16 +306,6 @@ class PostgresStore(EventStore):
                                 " FROM snapshot").fetchall()
         return {r[0]: (int(r[1]), bool(r[2]), json.loads(r[3])) for r in rows
                 if self._damaged_snapshot(r) is None}
-
-    def _damaged_snapshot(self, row: Sequence[Any]) -> str | None:
-        """Why a snapshot row read is damaged (then counted and logged: the caller
-        ignores it, so its table is replayed from the log and snapshotted again)."""
-        why = snapshot_damage(row[0], int(row[1]), bool(row[2]), *row[3:])
-        if why is not None:
-            self.damaged_snapshots += 1
-            log.warning("the snapshot of table %s in %s is damaged (%s): ignored, the table is "
-                        "rebuilt from the log", row[0], self.name, why)
-        return why
 
     def damage(self) -> StoreCheck:
         """``trigono store check``: every damaged entry and snapshot (reads only)."""

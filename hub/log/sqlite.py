@@ -37,7 +37,6 @@ from hub.log.store import (
     hellos_of,
     is_postgres_url,
     snapshot_crcs,
-    snapshot_damage,
 )
 
 log = logging.getLogger("hub.log")
@@ -171,6 +170,7 @@ class SqliteStore(EventStore):
         if is_postgres_url(str(path)):  # not a file name: say so rather than create one
             raise ValueError(f"{path!r} is a PostgreSQL URL: open it with hub.log.open.open_store")
         self.path = str(path)
+        self.where = self.path
         self._lock = threading.Lock()
         try:
             if is_file(self.path):
@@ -351,16 +351,6 @@ class SqliteStore(EventStore):
                                     " NULL FROM snapshot")
         return {r[0]: (int(r[1]), bool(r[2]), json.loads(r[3])) for r in rows
                 if self._damaged_snapshot(r) is None}
-
-    def _damaged_snapshot(self, row: Sequence[Any]) -> str | None:
-        """Why a snapshot row read is damaged (then counted and logged: the caller
-        ignores it, so its table is replayed from the log and snapshotted again)."""
-        why = snapshot_damage(row[0], int(row[1]), bool(row[2]), *row[3:])
-        if why is not None:
-            self.damaged_snapshots += 1
-            log.warning("the snapshot of table %s in %s is damaged (%s): ignored, the table is "
-                        "rebuilt from the log", row[0], self.path, why)
-        return why
 
     def damage(self) -> StoreCheck:
         """``trigono store check``: every damaged entry and snapshot (reads only)."""

@@ -245,6 +245,19 @@ class EventStore(ABC):
     damaged_snapshots: int = 0
     """Snapshots found damaged and ignored (the table replayed from the log instead)."""
 
+    where: str = "the event store"
+    """How the log names this store (its file, its server)."""
+
+    def _damaged_snapshot(self, row: Sequence[Any]) -> str | None:
+        """Why a snapshot row read is damaged (then counted and logged: the caller
+        ignores it, so its table is replayed from the log and snapshotted again)."""
+        why = snapshot_damage(row[0], int(row[1]), bool(row[2]), *row[3:])
+        if why is not None:
+            self.damaged_snapshots += 1
+            log.warning("the snapshot of table %s in %s is damaged (%s): ignored, the table is "
+                        "rebuilt from the log", row[0], self.where, why)
+        return why
+
     fault: str | None = None
     """Set when the store stopped committing for good (:class:`StoreLostError`): the
     alert the admin page and the log show."""

@@ -213,7 +213,13 @@ class IngestState(Generic[LinkT]):
         known = self.clocks.get(key)
         if known is not None:
             shown_place, shown_at = self.clock_shown_by[key]
-            if place <= shown_place:
+            if place < shown_place:
+                return
+            # Health messages with no event between them share a place (seq, 1): the board made
+            # them in the order its clock says, a few seconds apart — far inside the clock's
+            # signed range. Refusing them froze a quiet board's clock at its first health, and
+            # every window waiting on it closed only at FALLBACK_S (a floor throw scored 11 s late).
+            if place == shown_place and (place[1] == 0 or protocol.t_us_diff(t_us, known) <= 0):
                 return
             step = protocol.t_us_diff(t_us, known)
             if -REORDER_US <= step <= 0 and (at - shown_at) * 1e6 < REORDER_US:

@@ -78,3 +78,20 @@ def test_the_clock_follows_the_order_the_board_made_its_messages_in_32_2() -> No
     later = (1_000 + 600_000_000 + 1_000_000_000) % wrap  # 16.7 more minutes: reads as earlier
     state._show_clock(key, later, (4, 0), at=1601.0)
     assert state.board_clock(*key) == later
+
+
+def test_a_quiet_boards_healths_move_its_clock_on_with_no_event_between_them() -> None:
+    """Two health messages after the same last seq: the later-made one shows a later time
+    (the throw line's floor throw waited 10 s of hub fallback when it did not)."""
+    from hub.devices.ingest import IngestState
+
+    state: IngestState[str] = IngestState()
+    key = ("B1", 7)
+    state._show_clock(key, 1_000, (3, 0), at=0.0)
+    state._show_clock(key, 2_000_000, (3, 1), at=2.0)
+    state._show_clock(key, 3_000_000, (3, 1), at=3.0)  # one second later, nothing sensed between
+    assert state.board_clock(*key) == 3_000_000
+    state._show_clock(key, 2_500_000, (3, 1), at=3.1)  # an older health delivered late
+    assert state.board_clock(*key) == 3_000_000
+    state._show_clock(key, 2_900_000, (3, 0), at=3.2)  # the same event shown again
+    assert state.board_clock(*key) == 3_000_000

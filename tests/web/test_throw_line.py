@@ -21,7 +21,7 @@ def floor_by_the_gate(hub: Hub, tmp_path: Path) -> None:
                      options={"first": "Ana"}, referee={"landing_s": 0.5})
     board = serial_board(hub, tmp_path)
     board.event("throw", lane="L1", t_us=1_000_000, loadcell=True)  # this board weighs its board too
-    board.event("weight", board_palets=0, t_us=1_800_000)  # the board's clock goes on: the window closes
+    board.event("weight", board_palets=0, t_us=2_000_000)  # the board's clock passes landing_s + DECIDE_S: the window closes
     assert wait_for(lambda: [a["throw"]["to"] for a in hub.export("t1")["actions"] if "throw" in a] == ["floor"],
                     timeout=15), hub.table_view("t1")["events"]
 

@@ -34,6 +34,7 @@ from typing import Any
 
 from engines import GAMES
 from firmware import protocol
+from hub.assist import AssistDesk
 from hub.devices import ingest
 from hub.devices.health import GIVE_UP_S, SeqTracker
 from hub.devices.ingest import IngestState
@@ -117,6 +118,7 @@ class Hub:
         self._threads: list[threading.Thread] = []
         self._stop = threading.Event()
         self._tournaments: TournamentService | None = None
+        self._assist: AssistDesk | None = None
         self.ingest_loop = IngestLoop(self.writer, self.tables, self.devices, self.feed, self.bots,
                                       lost_after_s)
         with self._lock:
@@ -177,6 +179,15 @@ class Hub:
                                                       create_tables=not self.follows_log)
                 self._tournaments.start()
             return self._tournaments
+
+    @property
+    def assist(self) -> AssistDesk:
+        """The calls for a referee (:mod:`hub.assist`): folded from the log on first use,
+        written through this hub's writer."""
+        with self._lock:
+            if self._assist is None:
+                self._assist = AssistDesk(self.writer)
+            return self._assist
 
     def _close_tournaments(self) -> None:
         """Stop the tournaments' follower and snapshot them (after the feed closed: the

@@ -17,8 +17,6 @@ no throws; a table that cannot be read is skipped and named in ``unread``.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -104,20 +102,3 @@ def to_json(entries: list[JSONDict], rows: list[StatRow], unread: list[str]) -> 
                          "player": r.player, "table": r.table, "counts": dict(r.counts)} for r in rows],
             "unread": unread}
 
-
-def to_csv(doc: Mapping[str, Any], *, delimiter: str = ";") -> str:
-    """One line per match of the statistics document, a column per counter (blank when
-    the match's game has none). ``;`` and a BOM (the caller's encoding): what French Excel
-    opens."""
-    counters: list[str] = []
-    for line in doc["matches"]:
-        for key in line["counts"]:
-            if key not in counters:
-                counters.append(key)
-    out = io.StringIO()
-    writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
-    writer.writerow(["tournament", "match", "game", "player", "table", *counters])
-    for line in doc["matches"]:
-        writer.writerow([line["tournament"], line["number"], line["game"], line["player"], line["table"] or "",
-                         *[line["counts"].get(c, "") for c in counters]])
-    return out.getvalue()

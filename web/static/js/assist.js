@@ -1,0 +1,19 @@
+// Calls for a referee (hub/assist.py), shown on the big screen and a table's page until a
+// referee takes them on the console: the stream's `assist` event (and the snapshot's
+// `assist`) carries every open call.
+import { el, t } from "./common.js";
+
+export function assistText(request) {
+  const who = request.who === "table" ? t("assist.who_table") : request.who;
+  return t("assist.item", { table: request.table, who });
+}
+
+// `only`: a table's page shows the calls of its own table.
+export function showAssist(list, only = null) {
+  const band = document.getElementById("assist-band");
+  if (!band) return;
+  const shown = (list || []).filter((r) => !only || r.table === only);
+  band.hidden = shown.length === 0;
+  band.replaceChildren(...(shown.length ? [el("span", {}, t("assist.band"))] : []),
+    ...shown.map((r) => el("span", { class: "assist-item", "data-table": r.table }, assistText(r))));
+}

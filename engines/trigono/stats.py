@@ -46,7 +46,9 @@ def count(state: Any, actions: Sequence[JSON]) -> dict[str, dict[str, int]]:
             mine["invalid"] += int(action.invalid)
             mine["knock_ins"] += len(action.knocked)
             mine["palets"] += int(state.log[-1]["points"])
-    played = len(state.round_results) + (0 if state.is_terminal() else 1)
+    # A round counts once thrown in: a match that goes on already shows its next round.
+    started = not state.is_terminal() and any(e["round"] == state.round for e in state.log)
+    played = len(state.round_results) + int(started)
     for p in state.players:
         out[p]["matches"] = 1
         out[p]["rounds"] = played

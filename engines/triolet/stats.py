@@ -1,5 +1,6 @@
-"""What a Triolet game's log says of each player (issue 34.4): plays, the sets they made,
-their trios (a "triolet": three tokens of one play making 15, the bonus of L9), points."""
+"""What a Triolet game's log says of each player (issue 34.4): plays, the sets they made
+(L8), their trios among them (three tokens making 15, L8), their *triolets* (a whole
+rack laid as one trio, the bonus of L9), points."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from engines.core import JSON, PlayerStats
 
-COUNTERS = ("games", "wins", "plays", "sets", "trios", "points")
+COUNTERS = ("games", "wins", "plays", "sets", "trios", "triolets", "points")
 
 
 def count(state: Any, actions: Sequence[JSON]) -> dict[str, dict[str, int]]:
@@ -21,7 +22,8 @@ def count(state: Any, actions: Sequence[JSON]) -> dict[str, dict[str, int]]:
         mine = out[entry["player"]]
         mine["plays"] += 1
         mine["sets"] += len(entry["sets"])
-        mine["trios"] += int(bool(entry.get("triolet")))
+        mine["trios"] += sum(1 for s in entry["sets"] if len(s["cells"]) == 3)
+        mine["triolets"] += int(bool(entry.get("triolet")))
         mine["points"] += int(entry["points"])
     winner = state.winner() if state.is_terminal() else None
     for p in state.players:

@@ -7,7 +7,8 @@ written through the hub's one :class:`~hub.log.writer.LogWriter` like every othe
 stored, then folded here, then announced on the change feed as ``{"kind": "assist"}``
 (the web's stream sends the open requests to every page). A restart folds them again.
 
-- ``{"type": "request", "table", "who", "tournament"?}``: refused while the table has a
+- ``{"type": "request", "table", "who", "tournament"?, "place"?}`` (``place``: where the
+  players are, as they call it — a tournament's station — when it is not the table's id): refused while the table has a
   request open (one per table: the second press says so), and within
   :data:`COOLDOWN_S` of the table's last request (a phone pressed in a loop is not a
   queue of referees);
@@ -65,7 +66,7 @@ class AssistDesk:
         table = str(body.get("table"))
         if body.get("type") == "request":
             request = {"id": entry_id, "table": table, "who": body.get("who"), "at": at,
-                       "tournament": body.get("tournament")}
+                       "tournament": body.get("tournament"), "place": body.get("place") or table}
             self._open[table] = request
             self._last[table] = at
             return request
@@ -77,7 +78,8 @@ class AssistDesk:
         with self._lock:
             return sorted((dict(r) for r in self._open.values()), key=lambda r: float(r["at"]))
 
-    def request(self, table: str, who: str, *, tournament: str | None = None) -> JSONDict:
+    def request(self, table: str, who: str, *, tournament: str | None = None,
+                place: str | None = None) -> JSONDict:
         """Ask for a referee at ``table`` (refused: one open per table, a cooldown)."""
         table, who = _text(table, "table"), _text(who, "who")
         with self._lock:
@@ -90,7 +92,9 @@ class AssistDesk:
                                    "assist_cooldown", table=table, seconds=round(wait))
             body: JSONDict = {"type": "request", "table": table, "who": who}
             if tournament:
-                body["tournament"] = tournament
+                body["tournament"] = _text(tournament, "tournament")
+            if place:
+                body["place"] = _text(place, "place")
             return self._write(body, now)
 
     def take(self, table: str, by: str) -> JSONDict:

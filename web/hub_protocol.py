@@ -106,7 +106,8 @@ class AssistAPI(Protocol):
         """The requests no referee has taken, oldest first."""
         ...
 
-    def request(self, table: str, who: str, *, tournament: str | None = None) -> JSONDict:
+    def request(self, table: str, who: str, *, tournament: str | None = None,
+                place: str | None = None) -> JSONDict:
         """Ask for a referee at a table (refused: one open per table, a cooldown)."""
         ...
 

@@ -150,13 +150,13 @@ def me_referee(tid: str, token: str) -> Any:
     if call is None:
         flash_key("phone.no_table", "error")
     else:
-        _ask(call["table"] or call["station"], player["name"], tid)
+        _ask(call["table"] or call["station"], player["name"], tid, call["station"])
     return redirect(url_for("phone.me", tid=tid, token=token))
 
 
-def _ask(table: str, who: str, tournament: str | None) -> bool:
+def _ask(table: str, who: str, tournament: str | None = None, place: str | None = None) -> bool:
     try:
-        get_hub().assist.request(table, who, tournament=tournament)
+        get_hub().assist.request(table, who, tournament=tournament, place=place)
     except HubError as err:
         flash_refusal(refusal_text(err))
         return False
@@ -168,7 +168,7 @@ def _ask(table: str, who: str, tournament: str | None) -> bool:
 @bp.post("/tables/<table_id>/referee")
 def table_referee(table_id: str) -> Any:
     get_hub().table_view(table_id)  # 404 for an unknown table
-    _ask(table_id, "table", None)
+    _ask(table_id, "table")
     return redirect(url_for("dashboard.table", table_id=table_id))
 
 

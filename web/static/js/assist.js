@@ -5,7 +5,7 @@ import { el, t } from "./common.js";
 
 export function assistText(request) {
   const who = request.who === "table" ? t("assist.who_table") : request.who;
-  return t("assist.item", { table: request.table, who });
+  return t("assist.item", { table: request.place || request.table, who });
 }
 
 // `only`: a table's page shows the calls of its own table.
@@ -14,6 +14,8 @@ export function showAssist(list, only = null) {
   if (!band) return;
   const shown = (list || []).filter((r) => !only || r.table === only);
   band.hidden = shown.length === 0;
+  const button = document.getElementById("call-referee");
+  if (button && only) button.hidden = shown.length > 0; // called already: one open call per table
   band.replaceChildren(...(shown.length ? [el("span", {}, t("assist.band"))] : []),
     ...shown.map((r) => el("span", { class: "assist-item", "data-table": r.table }, assistText(r))));
 }

@@ -34,7 +34,6 @@ from typing import Any
 
 from engines import GAMES
 from firmware import protocol
-from hub.assist import AssistDesk
 from hub.devices import ingest
 from hub.devices.health import GIVE_UP_S, SeqTracker
 from hub.devices.ingest import IngestState
@@ -55,6 +54,7 @@ from hub.log.sqlite import SqliteStore
 from hub.log.store import Entry, EventStore, HubBusyError, with_id
 from hub.log.writer import LogWriter
 from hub.tables import moments
+from hub.tables.assist import AssistDesk
 from hub.tables.bots import BotTurn, BotWorker
 from hub.tables.drawing import layout_editor
 from hub.tables.spec import TableSpec
@@ -182,7 +182,7 @@ class Hub:
 
     @property
     def assist(self) -> AssistDesk:
-        """The calls for a referee (:mod:`hub.assist`): folded from the log on first use,
+        """The calls for a referee (:mod:`hub.tables.assist`): folded from the log on first use,
         written through this hub's writer."""
         with self._lock:
             if self._assist is None:

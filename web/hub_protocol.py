@@ -100,7 +100,7 @@ class TournamentsAPI(Protocol):
 
 
 class AssistAPI(Protocol):
-    """The calls for a referee (:class:`hub.assist.AssistDesk`)."""
+    """The calls for a referee (:class:`hub.tables.assist.AssistDesk`)."""
 
     def open_requests(self) -> list[JSONDict]:
         """The requests no referee has taken, oldest first."""

@@ -11,7 +11,7 @@ match is called to a free station, which the tournament director does by itself 
 table's game ends, sensors included (web/static/js/phone.js). Check-in and "call the
 referee" are forms on that page (no login: the link is the key).
 
-Calls for a referee (:mod:`hub.assist`): from a player's page or a table's public page;
+Calls for a referee (:mod:`hub.tables.assist`): from a player's page or a table's public page;
 they show on the referee console and the big screen until a logged-in referee takes one.
 
 Statistics (issue 34.4): ``/tournaments/<id>/players/<pid>/stats.json`` and ``.csv`` for

@@ -13,8 +13,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from hub import assist
 from hub.facade import Hub
+from hub.tables import assist
 from tests.web.conftest import csrf_token, login
 
 EN = {"Accept-Language": "en"}

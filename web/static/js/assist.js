@@ -1,4 +1,4 @@
-// Calls for a referee (hub/assist.py), shown on the big screen and a table's page until a
+// Calls for a referee (hub/tables/assist.py), shown on the big screen and a table's page until a
 // referee takes them on the console: the stream's `assist` event (and the snapshot's
 // `assist`) carries every open call.
 import { el, t } from "./common.js";

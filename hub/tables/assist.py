@@ -58,11 +58,22 @@ class AssistDesk:
         self._lock: threading.RLock = writer.lock
         self._open: dict[str, JSONDict] = {}
         self._last: dict[str, float] = {}
+        self._through = 0  # the newest entry folded
         for entry in writer.store.entries():
-            if entry.source == SOURCE and entry.table_id is None and isinstance(entry.body.get("assist"), dict):
-                self._fold(entry.body["assist"], entry.at, entry.id)
+            self.follow(entry)
+
+    def follow(self, entry: Entry) -> bool:
+        """Fold an entry read from the log, if it is a call not folded yet (a read-only
+        replica follows the log another hub writes, :mod:`hub.replica`); whether it was."""
+        if (entry.source != SOURCE or entry.table_id is not None or entry.id is None
+                or entry.id <= self._through or not isinstance(entry.body.get("assist"), dict)):
+            return False
+        with self._lock:
+            self._fold(entry.body["assist"], entry.at, entry.id)
+        return True
 
     def _fold(self, body: JSONDict, at: float, entry_id: int | None) -> JSONDict:
+        self._through = max(self._through, entry_id or 0)
         table = str(body.get("table"))
         if body.get("type") == "request":
             request = {"id": entry_id, "table": table, "who": body.get("who"), "at": at,

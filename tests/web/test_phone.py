@@ -139,3 +139,24 @@ def test_the_receipt_and_the_sheets_carry_the_personal_qr_codes(app: Flask, clie
     hub.tournaments.submit("T1", {"type": "start"})
     sheets = client.get("/tournaments/T1/sheets", headers=EN).get_data(as_text=True)
     assert sheets.count('class="qr qr-own"') == 4
+
+
+def test_a_read_only_replica_follows_the_calls(tmp_path: Any) -> None:
+    from hub.replica import ReadOnlyHub
+
+    db = str(tmp_path / "event.db")
+    active = Hub(db)
+    replica = ReadOnlyHub(db)
+    try:
+        active.create_table("trike", seats=["Ana", "Ben"], table_id="t1")
+        active.assist.request("t1", "Ana")
+        replica.catch_up()
+        assert [r["who"] for r in replica.assist.open_requests()] == ["Ana"]
+        last = replica.last_change_id()
+        active.assist.take("t1", "referee")
+        replica.catch_up()
+        assert replica.assist.open_requests() == []
+        assert "assist" in [c["kind"] for c in replica.changes_since(last, 0)]
+    finally:
+        replica.close()
+        active.close()

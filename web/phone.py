@@ -249,5 +249,15 @@ def api_stats() -> Any:
 
 @bp.record_once
 def _helpers(state: Any) -> None:
-    """Template helpers: the personal link and its QR code of an entry (the match sheets)."""
-    state.app.jinja_env.globals.update(entry_link=entry_link, entry_qr=entry_qr)
+    """Template helpers: the personal link and its QR code of an entry (the match sheets),
+    its statistics (the player's page)."""
+    state.app.jinja_env.globals.update(entry_link=entry_link, entry_qr=entry_qr, entry_stats=entry_stats_view)
+
+
+def entry_stats_view(tid: str, pid: str) -> JSONDict:
+    """One entry's statistics for a page (the player's tournament page): per game, its
+    shares then its counts; ``{}`` when the entry is unknown."""
+    try:
+        return dict(get_hub().tournaments.stats([(tid, pid)])["games"])
+    except HubError:
+        return {}

@@ -141,6 +141,10 @@ def test_a_tournament_entrys_statistics_equal_an_independent_tally(hub: Hub, cli
     assert body.startswith("\ufeff")
     rows = list(csv.DictReader(io.StringIO(body[1:]), delimiter=";"))
     assert len(rows) == 2 and sum(int(r["throws"]) for r in rows) == tally["T1"]["Ana"]["throws"]
+    # The player's page shows them, in the page's language.
+    page = client.get("/tournaments/T1/players/p1", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    share = round(svc.stats([entries[0]])["games"]["trigono"]["ratios"]["floor_share"] * 100, 1)
+    assert one["floor"] and "lancers" in page and f"{share:g}".replace(".", ",") + "\u00a0%" in page
     assert client.get("/api/stats?entry=T1").status_code == 400
     assert client.get("/tournaments/T9/players/p1/stats.json").status_code == 404
 

@@ -77,7 +77,7 @@ def test_the_phone_calls_the_player_within_5_s_of_a_sensor_ended_match(
     assert time.monotonic() - ended < CALL_DEADLINE_MS / 1000
     call = f"{waiting['id']}@7"
     assert page.locator("#phone-body").get_attribute("data-call") == call
-    assert "Table 7" in page.locator(".callup-where").inner_text()
+    assert page.locator(".callup-where").inner_text().casefold() == "poste 7"
     alerts = page.evaluate("() => window.__phoneAlerts")
     assert f"call:{call}" in alerts and "notification" in alerts and alerts.count("beep") >= 2
     assert [m["status"] for m in svc.view("T1")["matches"] if m["id"] == playing["id"]] == ["done"]

@@ -73,7 +73,7 @@ def test_check_in_from_the_phone_then_the_call_up(app: Flask, client: FlaskClien
     other = called["names"][1]
     html = client.get(link_of(app, pid), headers=FR).get_data(as_text=True)
     assert 'data-call="' + called["id"] + '@row1"' in html
-    assert "Table row1" in html and f"contre {other}" in html
+    assert "poste row1" in html and f"contre {other}" in html
     status = client.get("/api" + link_of(app, pid)).get_json()
     assert status["call"]["station"] == "row1" and status["call"]["opponents"] == [other]
     waiting = next(p for p in ("p1", "p2", "p3", "p4") if p not in called["players"])

@@ -5,7 +5,10 @@ import { el, t } from "./common.js";
 
 export function assistText(request) {
   const who = request.who === "table" ? t("assist.who_table") : request.who;
-  return t("assist.item", { table: request.place || request.table, who });
+  // A tournament's station is said as its pages say it ("poste 7"), a hub table by its id.
+  const where = request.place && request.place !== request.table
+    ? t("tour.at_station", { station: request.place }) : t("assist.at_table", { table: request.table });
+  return t("assist.item", { where, who });
 }
 
 // `only`: a table's page shows the calls of its own table.

@@ -15,6 +15,7 @@ import pytest
 from hub.devices.transport import FakeTransport
 from hub.facade import Hub
 from tests.web.conftest import login_page, new_page, server, wait_settled, watch_settling  # noqa: F401
+from tests.web.test_accessibility import serious_violations
 from web.server import ServerHandle
 
 pytestmark = pytest.mark.browser
@@ -80,6 +81,9 @@ def test_the_phone_calls_the_player_within_5_s_of_a_sensor_ended_match(
     assert page.locator(".callup-where").inner_text().casefold() == "poste 7"
     alerts = page.evaluate("() => window.__phoneAlerts")
     assert f"call:{call}" in alerts and "notification" in alerts and alerts.count("beep") >= 2
+    # Read in sunlight: no serious contrast (or other) fault in the call-up (axe-core).
+    page.emulate_media(reduced_motion="reduce")
+    assert serious_violations(page) == []
     assert [m["status"] for m in svc.view("T1")["matches"] if m["id"] == playing["id"]] == ["done"]
     page.click("#on-my-way")
     page.wait_for_function("() => !document.body.classList.contains('ringing')")

@@ -282,19 +282,20 @@ class TournamentService:
     def stats(self, entries: list[tuple[str, str]]) -> JSONDict:
         """The statistics of a LIST of entries ``(tournament id, player id)`` (a person's
         entries across events, or one), from their tables' logs (:mod:`hub.tournament.stats`).
-        A finished table's counts are kept: its log no longer changes."""
+        The matches are read under the lock, the tables' logs after it (a cold count
+        replays every table: the hub must not wait on it); a finished table's counts are
+        kept, its log no longer changes."""
         rows: list[stats.StatRow] = []
-        unread: list[str] = []
         named: list[JSONDict] = []
-        for tid, pid in entries:
-            t = self.get(tid)
-            p = t.player(pid)
-            named.append({"tournament": tid, "player": pid, "name": p.name, "key": p.key,
-                          "tournament_name": t.spec.name, "game": t.spec.game})
-            found, missed = stats.entry_rows(t, pid, self._table_counts)
-            rows += found
-            unread += missed
-        return stats.to_json(named, rows, unread)
+        with self._lock:
+            for tid, pid in entries:
+                t = self._get(tid)
+                p = t.player(pid)
+                named.append({"tournament": tid, "player": pid, "name": p.name, "key": p.key,
+                              "tournament_name": t.spec.name, "game": t.spec.game})
+                rows += stats.entry_rows(t, pid)
+        found, unread = stats.counted(rows, self._table_counts)
+        return stats.to_json(named, found, unread)
 
     def _table_counts(self, table_id: str) -> dict[str, dict[str, int]] | None:
         cached = self._counts.get(table_id)

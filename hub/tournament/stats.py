@@ -18,7 +18,7 @@ no throws; a table that cannot be read is skipped and named in ``unread``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engines import GAMES
@@ -72,26 +72,28 @@ def aggregate(rows: Iterable[StatRow]) -> JSONDict:
     return {"games": games}
 
 
-def entry_rows(t: Any, player_id: str, record_of: Callable[[str], Mapping[str, dict[str, int]] | None]
-               ) -> tuple[list[StatRow], list[str]]:
-    """The rows of one entry of tournament ``t`` (a :class:`hub.tournament.state.Tournament`):
-    its done matches, each with its table's counts for the player (``record_of(table)``:
-    the counts by name, None when unreadable). Returns (rows, tables not read)."""
-    rows: list[StatRow] = []
-    unread: list[str] = []
+def entry_rows(t: Any, player_id: str) -> list[StatRow]:
+    """The done matches of one entry of tournament ``t`` (a
+    :class:`hub.tournament.state.Tournament`), counts not read yet (:func:`counted`)."""
     name = t.name(player_id)
-    for m in t.matches.values():
-        if m.status != "done" or m.bye or player_id not in m.players or player_id in m.forfeits:
-            continue
-        counts: Mapping[str, int] = {}
-        if m.table:
-            found = record_of(m.table)
-            if found is None:
-                unread.append(m.table)
-            else:
-                counts = found.get(name, {})
-        rows.append(StatRow(t.id, m.id, m.number, t.spec.game, name, counts, m.table))
-    return rows, unread
+    return [StatRow(t.id, m.id, m.number, t.spec.game, name, {}, m.table) for m in t.matches.values()
+            if m.status == "done" and not m.bye and player_id in m.players and player_id not in m.forfeits]
+
+
+def counted(rows: list[StatRow], record_of: Callable[[str], Mapping[str, dict[str, int]] | None]
+            ) -> tuple[list[StatRow], list[str]]:
+    """The rows with their tables' counts for their player (``record_of(table)``: the
+    counts by player name, None when unreadable); a match without a table (a result by
+    hand) keeps none. Returns (rows, tables not read)."""
+    out: list[StatRow] = []
+    unread: list[str] = []
+    for row in rows:
+        found = record_of(row.table) if row.table else {}
+        if found is None:
+            unread.append(str(row.table))
+            found = {}
+        out.append(replace(row, counts=found.get(row.player, {})))
+    return out, unread
 
 
 def to_json(entries: list[JSONDict], rows: list[StatRow], unread: list[str]) -> JSONDict:

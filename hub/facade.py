@@ -166,6 +166,8 @@ class Hub:
         self._close_tournaments()
         with self._lock:
             self.tables.snapshot_changed()
+            if self._assist is not None:
+                self._assist.snapshot()
             self.store.close()
 
     @property

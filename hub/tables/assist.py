@@ -5,7 +5,8 @@ screen until a referee takes it.
 Requests are log entries (``source = "assist"``, no table id, body ``{"assist": {...}}``),
 written through the hub's one :class:`~hub.log.writer.LogWriter` like every other entry:
 stored, then folded here, then announced on the change feed as ``{"kind": "assist"}``
-(the web's stream sends the open requests to every page). A restart folds them again.
+(the web's stream sends the open requests to every page). A restart folds them again
+(from the snapshot the hub's close kept, then the log after it).
 
 - ``{"type": "request", "table", "who", "tournament"?, "place"?}`` (``place``: where the
   players are, as they call it — a tournament's station — when it is not the table's id): refused while the table has a
@@ -40,6 +41,7 @@ from hub.log.writer import LogWriter
 JSONDict = dict[str, Any]
 SOURCE = "assist"
 COOLDOWN_S = 60.0
+SNAPSHOT_KEY = "assist/calls"  # never a table id: hub.tables.spec.check_table_id refuses "/"
 MAX_TEXT = 80
 
 
@@ -59,8 +61,20 @@ class AssistDesk:
         self._open: dict[str, JSONDict] = {}
         self._last: dict[str, float] = {}
         self._through = 0  # the newest entry folded
-        for entry in writer.store.entries():
+        snap = writer.store.snapshot(SNAPSHOT_KEY)
+        if snap is not None:  # the calls as the last close left them, then the log after
+            self._through = snap[0]
+            self._open = {str(r["table"]): dict(r) for r in snap[1].get("open", [])}
+            self._last = {str(k): float(v) for k, v in snap[1].get("last", {}).items()}
+        for entry in writer.store.entries(after=self._through):
             self.follow(entry)
+
+    def snapshot(self) -> None:
+        """Keep the open calls in the store's snapshot table (the hub closes), so the
+        next start reads only the log after it instead of the whole log."""
+        with self._lock:
+            data = {"open": list(self._open.values()), "last": dict(self._last)}
+            self.writer.store.save_snapshot(SNAPSHOT_KEY, self.writer.store.last_id(), data, summary={}, final=False)
 
     def follow(self, entry: Entry) -> bool:
         """Fold an entry read from the log, if it is a call not folded yet (a read-only

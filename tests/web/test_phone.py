@@ -13,6 +13,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from hub.errors import HubError
 from hub.facade import Hub
 from hub.tables import assist
 from tests.web.conftest import csrf_token, login
@@ -160,3 +161,23 @@ def test_a_read_only_replica_follows_the_calls(tmp_path: Any) -> None:
     finally:
         replica.close()
         active.close()
+
+
+def test_the_calls_survive_a_restart(tmp_path: Any) -> None:
+    db = str(tmp_path / "event.db")
+    first = Hub(db)
+    first.create_table("trike", seats=["Ana", "Ben"], table_id="t1")
+    first.create_table("trike", seats=["Chloé", "Dan"], table_id="t2")
+    first.assist.request("t1", "Ana")
+    first.close()  # keeps a snapshot of the calls
+    second = Hub(db)
+    second.assist.request("t2", "Chloé")  # after the snapshot: read from the log
+    second.close()
+    third = Hub(db)
+    try:
+        assert [(r["table"], r["who"]) for r in third.assist.open_requests()] == [("t1", "Ana"), ("t2", "Chloé")]
+        with pytest.raises(HubError) as refused:
+            third.assist.request("t1", "Ben")  # still open: one call per table
+        assert refused.value.kind == "assist_open"
+    finally:
+        third.close()

@@ -370,6 +370,18 @@ PlaceLabel = tuple[str, dict[str, JSON]]
 
 
 @dataclass(frozen=True)
+class PlayerStats:
+    """What one game's log says of each player (issue 34.4), as whole counts that add up
+    across games: ``count(state, actions)`` applies ``actions`` to ``state`` (a record's
+    initial state) and returns ``{player: {counter: n}}``; ``ratios`` name the shares a
+    page shows, ``(name, numerator, denominator)`` over the summed counters (a share of
+    sums, never an average of shares)."""
+
+    count: Callable[[Any, Sequence[JSON]], dict[str, dict[str, int]]]
+    ratios: tuple[tuple[str, str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class GameSpec(Generic[StateT, ActionT]):
     """One game's registration: everything a caller needs, by name, with no probing.
 
@@ -396,6 +408,8 @@ class GameSpec(Generic[StateT, ActionT]):
     - ``detailed_ranking(printed)``: a finer ranking of a finished game than its scores
       (a tournament's ``trigono_detailed``), or None.
     - ``short_options``: options for a short game (the simulated tournaments).
+    - ``player_stats``: what a game's log says of each player (:class:`PlayerStats`:
+      Trigono's holes and finals, Triominos' points per tile...), or None.
     """
 
     name: str
@@ -413,6 +427,7 @@ class GameSpec(Generic[StateT, ActionT]):
     place_label: Callable[[str], PlaceLabel] | None = None
     detailed_ranking: Callable[[Mapping[str, JSON]], list[list[str]]] | None = None
     short_options: Mapping[str, JSON] = field(default_factory=lambda: MappingProxyType({}))
+    player_stats: PlayerStats | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameSpec[StateT, ActionT]:
         return self  # one registration per game, never changed: copies of a table share it
@@ -466,6 +481,7 @@ def build_spec(
     place_label: Callable[[str], PlaceLabel] | None = None,
     detailed_ranking: Callable[[Mapping[str, JSON]], list[list[str]]] | None = None,
     short_options: Mapping[str, JSON] | None = None,
+    player_stats: PlayerStats | None = None,
 ) -> GameSpec[StateT, ActionT]:
     """A game package's :class:`GameSpec`, from its classes and its ``actions`` and
     ``bot`` modules (the notation and the opponent are those modules' functions).
@@ -478,7 +494,7 @@ def build_spec(
     opponent = None if bot is None else Bot(bot.choose, bot.hint)
     return GameSpec(name, game, state, actions.parse_action, actions.action_to_json, game_type, opponent, analyze,
                     always_a_winner, scoreboard, hexagon_boards, fixed_board, place_label, detailed_ranking,
-                    MappingProxyType(dict(short_options or {})))
+                    MappingProxyType(dict(short_options or {})), player_stats)
 
 
 class SeatScoreState(State[ActionT]):

@@ -54,6 +54,7 @@ from hub.log.sqlite import SqliteStore
 from hub.log.store import Entry, EventStore, HubBusyError, with_id
 from hub.log.writer import LogWriter
 from hub.tables import moments
+from hub.tables.assist import AssistDesk
 from hub.tables.bots import BotTurn, BotWorker
 from hub.tables.drawing import layout_editor
 from hub.tables.spec import TableSpec
@@ -117,6 +118,7 @@ class Hub:
         self._threads: list[threading.Thread] = []
         self._stop = threading.Event()
         self._tournaments: TournamentService | None = None
+        self._assist: AssistDesk | None = None
         self.ingest_loop = IngestLoop(self.writer, self.tables, self.devices, self.feed, self.bots,
                                       lost_after_s)
         with self._lock:
@@ -164,6 +166,8 @@ class Hub:
         self._close_tournaments()
         with self._lock:
             self.tables.snapshot_changed()
+            if self._assist is not None:
+                self._assist.snapshot()
             self.store.close()
 
     @property
@@ -177,6 +181,15 @@ class Hub:
                                                       create_tables=not self.follows_log)
                 self._tournaments.start()
             return self._tournaments
+
+    @property
+    def assist(self) -> AssistDesk:
+        """The calls for a referee (:mod:`hub.tables.assist`): folded from the log on first use,
+        written through this hub's writer."""
+        with self._lock:
+            if self._assist is None:
+                self._assist = AssistDesk(self.writer)
+            return self._assist
 
     def _close_tournaments(self) -> None:
         """Stop the tournaments' follower and snapshot them (after the feed closed: the

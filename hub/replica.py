@@ -185,6 +185,8 @@ class ReadOnlyHub(Hub):
                     changes.append({"kind": "board", "board": entry.board})
                 if entry.table_id is not None and self._apply(entry):
                     changes.append({"kind": "table", "table": entry.table_id})
+                if entry.table_id is None and self.assist.follow(entry):  # a call for a referee
+                    changes.append({"kind": "assist", "table": entry.body["assist"].get("table")})
             self._mark_silent(clock.now(), changes)
             self.tables.retire_finished()  # as the hub: finished tables sleep (issue 32.7)
         self.feed.changed(changes)

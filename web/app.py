@@ -64,6 +64,9 @@ def create_app(test_config: Mapping[str, Any] | None = None, hub: HubAPI | None 
     from web import tournament  # issue 16: tournament pages and API
 
     app.register_blueprint(tournament.bp)
+    from web import phone  # issue 34.5: players' phones, calls for a referee
+
+    app.register_blueprint(phone.bp)
     return app
 
 

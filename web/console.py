@@ -109,7 +109,8 @@ def boards_readiness(view: dict[str, Any]) -> dict[str, Any]:
 
 @bp.get("/")
 def index() -> Any:
-    return render_template("console/index.html", tables=live_first(get_hub().list_tables()))
+    return render_template("console/index.html", tables=live_first(get_hub().list_tables()),
+                           assist=get_hub().assist.open_requests())
 
 
 @bp.get("/<table_id>")

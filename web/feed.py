@@ -171,6 +171,8 @@ class Feed:
                 key = ("table", str(change.get("table")))
             elif kind == "board":
                 key = ("boards", "")
+            elif kind == "assist":  # the open calls for a referee, whichever table changed
+                key = ("assist", "")
             elif kind == "tournament":  # {"id", "entries"}: its pages reload when they are behind
                 key = ("tournament", f"{change.get('tournament')}/{change.get('entries')}")
             else:
@@ -217,6 +219,8 @@ class Feed:
             tid, entries = table.rsplit("/", 1)  # a tournament id has no "/"
             return StreamEvent(event_id, "tournament", f"tournament/{tid}",
                                sse_frame("tournament", {"id": tid, "entries": int(entries)}, event_id))
+        if kind == "assist":
+            return StreamEvent(event_id, "assist", None, sse_frame("assist", self.hub.assist.open_requests(), event_id))
         if kind == "tables":
             return StreamEvent(event_id, "tables", None, sse_frame("tables", self.hub.list_tables(), event_id))
         # "reset" and anything unknown: everything again.
@@ -253,7 +257,8 @@ class Feed:
             except Exception:  # one table's fault must not leave new viewers with none
                 log.exception("the snapshot skipped table %s", summary.get("id"))
         health = self.hub.boards()
-        return {"tables": tables, "boards": health, "board_states": board_states(health)}
+        return {"tables": tables, "boards": health, "board_states": board_states(health),
+                "assist": self.hub.assist.open_requests()}
 
     def cached_snapshot(self) -> tuple[int, bytes] | None:
         """The snapshot frame if it is still current, without asking the hub."""

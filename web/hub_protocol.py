@@ -68,6 +68,10 @@ class TournamentsAPI(Protocol):
         """A player's matches across tournaments."""
         ...
 
+    def stats(self, entries: list[tuple[str, str]]) -> JSONDict:
+        """Statistics of a list of entries (tournament id, player id), from their tables' logs."""
+        ...
+
     def create(self, spec: Mapping[str, Any], *, tournament_id: str | None = None,
                by: str | None = None) -> JSONDict:
         """Create a tournament from its spec; its view."""
@@ -92,6 +96,23 @@ class TournamentsAPI(Protocol):
 
     def preview(self, tid: str, body: Mapping[str, Any]) -> JSONDict:
         """What a correction would change, without making it."""
+        ...
+
+
+class AssistAPI(Protocol):
+    """The calls for a referee (:class:`hub.tables.assist.AssistDesk`)."""
+
+    def open_requests(self) -> list[JSONDict]:
+        """The requests no referee has taken, oldest first."""
+        ...
+
+    def request(self, table: str, who: str, *, tournament: str | None = None,
+                place: str | None = None) -> JSONDict:
+        """Ask for a referee at a table (refused: one open per table, a cooldown)."""
+        ...
+
+    def take(self, table: str, by: str) -> JSONDict:
+        """A referee takes the table's open request."""
         ...
 
 
@@ -195,6 +216,11 @@ class HubAPI(Protocol):
     @property
     def tournaments(self) -> TournamentsAPI:
         """The hub's tournament service."""
+        ...
+
+    @property
+    def assist(self) -> AssistAPI:
+        """The calls for a referee."""
         ...
 
     @property

@@ -10,7 +10,7 @@ Played by people with real palets: no bot and no analysis.
 """
 
 from engines.core import GameType, build_spec
-from engines.trigono import actions
+from engines.trigono import actions, stats
 from engines.trigono.actions import (
     Action,
     Knock,
@@ -32,7 +32,8 @@ SPEC = build_spec("trigono", TrigonoGame, TrigonoState, actions, always_a_winner
                   game_type=GameType("trigono", drawing="board_layout", sensor_boards=True, turn="throw",
                                      ends="match", rounds=True, tally="hands"),
                   scoreboard=describe_scoreboard, hexagon_boards=hexagon_boards, place_label=place_label,
-                  detailed_ranking=detailed_ranking, short_options={"palets_per_player": 3, "rounds_to_win": 2})
+                  detailed_ranking=detailed_ranking, short_options={"palets_per_player": 3, "rounds_to_win": 2},
+                  player_stats=stats.PLAYER_STATS)
 
 __all__ = [
     "SPEC",

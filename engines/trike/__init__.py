@@ -5,7 +5,7 @@
 """
 
 from engines.core import GameType, build_spec
-from engines.trike import actions, bot, solver
+from engines.trike import actions, bot, solver, stats
 from engines.trike.actions import (
     SWAP_ACTION,
     TrikeAction,
@@ -16,7 +16,8 @@ from engines.trike.actions import (
 from engines.trike.game import TrikeGame, TrikeState
 
 SPEC = build_spec("trike", TrikeGame, TrikeState, actions, bot, analyze=solver.analyze,
-                  game_type=GameType("trike", drawing="hex_triangle", max_players=2), short_options={"size": 5})
+                  game_type=GameType("trike", drawing="hex_triangle", max_players=2), short_options={"size": 5},
+                  player_stats=stats.PLAYER_STATS)
 
 __all__ = [
     "SPEC",

@@ -7,7 +7,7 @@
 """
 
 from engines.core import GameType, Pass, build_spec
-from engines.triolet import actions, board, bot
+from engines.triolet import actions, board, bot, stats
 from engines.triolet.actions import (
     Action,
     Exchange,
@@ -21,7 +21,8 @@ from engines.triolet.game import TrioletGame, TrioletState
 from engines.triolet.rules import Rules
 
 SPEC = build_spec("triolet", TrioletGame, TrioletState, actions, bot, analyze=bot.analyze,
-                  game_type=GameType("triolet", drawing="fixed_board", max_players=4), fixed_board=board.fixed_board)
+                  game_type=GameType("triolet", drawing="fixed_board", max_players=4), fixed_board=board.fixed_board,
+                  player_stats=stats.PLAYER_STATS)
 
 __all__ = [
     "SPEC",

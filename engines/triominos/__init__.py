@@ -7,7 +7,7 @@
 """
 
 from engines.core import GameType, Pass, build_spec
-from engines.triominos import actions, bot
+from engines.triominos import actions, bot, stats
 from engines.triominos.actions import (
     Action,
     Draw,
@@ -20,7 +20,8 @@ from engines.triominos.game import TriominosGame, TriominosState
 from engines.triominos.rules import Rules
 
 SPEC = build_spec("triominos", TriominosGame, TriominosState, actions, bot,
-                  game_type=GameType("triominos", drawing="tile_cells", max_players=6))
+                  game_type=GameType("triominos", drawing="tile_cells", max_players=6),
+                  player_stats=stats.PLAYER_STATS)
 
 __all__ = [
     "SPEC",

@@ -50,7 +50,7 @@ from hub.errors import BadInputError, ConflictError, HubError
 from hub.log.store import Entry, EventStore
 from hub.log.writer import LogWriter
 from hub.tables.names import player_name
-from hub.tournament import corrections, scheduling
+from hub.tournament import corrections, scheduling, stats
 from hub.tournament.model import JSONDict, UnknownTournamentError
 from hub.tournament.ratings import Rating, rate
 from hub.tournament.state import Tournament
@@ -93,6 +93,7 @@ class TournamentService:
         self._version = 0  # bumped by every stored entry: the caches below are of a version
         self._views: dict[str, tuple[int, JSONDict]] = {}
         self._ratings: tuple[int, dict[str, Rating]] = (-1, {})
+        self._counts: dict[str, dict[str, dict[str, int]]] = {}  # finished table -> its stats by name
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._restore()
@@ -277,6 +278,38 @@ class TournamentService:
                                     **t.match_json(m),
                                     "placing": m.placing(ids[0]) if m.status == "done" and m.ranking else None})
         return out
+
+    def stats(self, entries: list[tuple[str, str]]) -> JSONDict:
+        """The statistics of a LIST of entries ``(tournament id, player id)`` (a person's
+        entries across events, or one), from their tables' logs (:mod:`hub.tournament.stats`).
+        The matches are read under the lock, the tables' logs after it (a cold count
+        replays every table: the hub must not wait on it); a finished table's counts are
+        kept, its log no longer changes."""
+        rows: list[stats.StatRow] = []
+        named: list[JSONDict] = []
+        with self._lock:
+            for tid, pid in entries:
+                t = self._get(tid)
+                p = t.player(pid)
+                named.append({"tournament": tid, "player": pid, "name": p.name, "key": p.key,
+                              "tournament_name": t.spec.name, "game": t.spec.game})
+                rows += stats.entry_rows(t, pid)
+        found, unread = stats.counted(rows, self._table_counts)
+        return stats.to_json(named, found, unread)
+
+    def _table_counts(self, table_id: str) -> dict[str, dict[str, int]] | None:
+        cached = self._counts.get(table_id)
+        if cached is not None or self.hub is None:
+            return cached
+        try:
+            record = self.hub.export(table_id)
+            counts = stats.count_record(record)
+        except (HubError, ValueError) as err:
+            log.warning("table %s: no statistics: %s", table_id, err)
+            return None
+        if self.hub.game_over(table_id):
+            self._counts[table_id] = counts
+        return counts
 
     # -- writing --------------------------------------------------------------------------
     def create(self, spec: Mapping[str, Any], *, tournament_id: str | None = None,

@@ -4,6 +4,7 @@
 import { page, t, el, gameName, getJSON, addMessages, lang } from "./common.js";
 import { layoutSvg, playerRows, statusLine, counts } from "./trigono_view.js";
 import { connect } from "./live.js";
+import { showAssist } from "./assist.js";
 
 export const settings = page.settings || {};
 
@@ -150,8 +151,10 @@ export function followTables({ table = null, onTable = () => {}, draw }) {
       tables.clear();
       for (const view of data.tables || []) tables.set(view.id, view);
       setStates(data.board_states);
+      showAssist(data.assist, settings.table);
       draw();
     },
+    onAssist(list) { showAssist(list, settings.table); },
     onBoardStates(states) {
       const before = statesByTable();
       setStates(states);

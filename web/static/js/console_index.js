@@ -1,5 +1,5 @@
 // The console's table list: redrawn from the server when any table changes (new table,
-// new question for the referee, new alert), the search and status filter kept.
+// new question for the referee, new alert, a call for a referee), the search and status filter kept.
 import { connect } from "./live.js";
 import { apply } from "./table_filter.js";
 
@@ -22,4 +22,4 @@ function soon() {
 
 // The snapshot too: a table created between the page's HTML and the stream's first
 // connection (or during an outage too long to replay) arrives only in the snapshot.
-connect({ onSnapshot: soon, onTable: soon, onTables: soon });
+connect({ onSnapshot: soon, onTable: soon, onTables: soon, onAssist: soon });

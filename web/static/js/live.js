@@ -15,7 +15,7 @@ export function retryDelay(attempt, random = Math.random) {
   return step / 2 + random() * (step / 2);
 }
 
-export function connect({ table = null, onSnapshot, onTable, onTables, onBoards, onBoardStates, onRemoved, onTournament }) {
+export function connect({ table = null, onSnapshot, onTable, onTables, onBoards, onBoardStates, onRemoved, onTournament, onAssist }) {
   // Board health is sent only to the pages that show it.
   const query = new URLSearchParams();
   if (table) query.set("table", table);
@@ -28,10 +28,12 @@ export function connect({ table = null, onSnapshot, onTable, onTables, onBoards,
     status.textContent = t(`live.${state}`);
   };
   // `tournament`: {id, entries} after a tournament's new log entries (its pages reload).
+  // `assist`: the open calls for a referee [{id, table, who, at}] after any change (the
+  // snapshot holds them too, as `assist`).
   // `board_states`: [{board, table, state}] whenever a board's state changed (every page;
   // the snapshot holds them too, as `board_states`).
   const handlers = { snapshot: onSnapshot, table: onTable, tables: onTables, boards: onBoards, table_removed: onRemoved,
-    tournament: onTournament, board_states: onBoardStates };
+    tournament: onTournament, board_states: onBoardStates, assist: onAssist };
   let lastEventId = null;
   let attempt = 0;
   let source = null;

@@ -8,6 +8,7 @@
 // (browsers need that click).
 import { getJSON, t } from "./common.js";
 import { connect, setupSpeech, speak } from "./live.js";
+import { showAssist } from "./assist.js";
 
 const root = document.getElementById("tour-live");
 const printButton = document.getElementById("print-sheets");
@@ -38,7 +39,8 @@ if (root) {
     }
   };
   connect({
-    onSnapshot: async () => {
+    onSnapshot: async (data) => {
+      showAssist(data.assist); // the big screen's band of calls for a referee (absent elsewhere)
       try {
         follow((await getJSON(root.dataset.api)).entries);
       } catch (err) {
@@ -46,5 +48,6 @@ if (root) {
       }
     },
     onTournament: (change) => { if (change.id === tid) follow(change.entries); },
+    onAssist: (list) => showAssist(list),
   });
 }

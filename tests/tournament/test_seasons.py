@@ -16,7 +16,9 @@ from openskill.models import PlackettLuce
 from hub.errors import RefusedError
 from hub.facade import Hub
 from hub.log.sqlite import SqliteStore
+from hub.log.store import EventStore
 from hub.tournament import placings
+from hub.tournament.model import Player
 from hub.tournament.people import Circuit
 from hub.tournament.service import TournamentService
 from hub.tournament.state import Tournament
@@ -64,7 +66,7 @@ def tournament(service: TournamentService, tid: str, game: str, fmt: str,
 MONTH = 30.44 * DAY
 
 
-def fold(store: SqliteStore, points: list[list[float]], best: int, at: float) -> tuple[list[tuple[str, float]],
+def fold(store: EventStore, points: list[list[float]], best: int, at: float) -> tuple[list[tuple[str, float]],
                                                                                       dict[str, dict[str, Any]]]:
     """The season's (identity, points) best first and each game's ratings, from the raw log."""
     logs: dict[str, list[tuple[dict[str, Any], float]]] = {}
@@ -91,7 +93,7 @@ def fold(store: SqliteStore, points: list[list[float]], best: int, at: float) ->
             elif b["type"] == "season_add":
                 season.append(b["tournament"])
 
-    def who(tid: str, p: Any) -> str:
+    def who(tid: str, p: Player) -> str:
         found = links.get((tid, p.id)) or licences.get(p.key)
         if found is None:
             return "~" + p.key
@@ -131,7 +133,7 @@ def fold(store: SqliteStore, points: list[list[float]], best: int, at: float) ->
     return table, ratings
 
 
-def check_against_fold(service: TournamentService, store: SqliteStore, best: int) -> dict[str, Any]:
+def check_against_fold(service: TournamentService, store: EventStore, best: int) -> dict[str, Any]:
     view = service.season_view("S1")
     table, ratings = fold(store, view["season"]["points"], best, service.clock())
     lines = view["divisions"][0]["lines"]

@@ -63,13 +63,16 @@ def rate(results: Iterable[KeyRanking]) -> dict[str, Rating]:
     return {k: Rating(float(r.mu), float(r.sigma), counts[k]) for k, r in current.items()}
 
 
-PROVISIONAL_UNDER = 12
+PROVISIONAL_UNDER = 20
 """A rating is *provisional* until its player has this many rated matches. Measured with
-bench/season_rerank.py's ``--provisional`` (docs/performance.md, "Issue 34"): OpenSkill's
-sigma starts at 8.33 and, in duels against a field of mixed levels, falls under half of
-that (4.2) after 10–12 matches; before, the cautious ordinal (mu − 3 sigma) is still
-mostly the prior's and seeds a player far below their level. Scoreholio's 10 games and
-FargoRate's 200 bracket it: 12 duels is about two club evenings."""
+``python bench/season_rerank.py --provisional`` (docs/performance.md, "Issue 34"):
+OpenSkill's sigma starts at 8.33 and, in duels against a field of mixed levels, falls
+under half of that after 23 duels (median; 21 at the 10th percentile, 31 at the 90th).
+Before, the cautious ordinal (mu − 3 sigma) is still mostly the prior's and says little
+about the player; under 20 matches virtually nobody is settled. A match of k players
+tells more than a duel, so in free-for-all games the flag goes sooner than it should —
+it errs on the side of saying "provisional". (Scoreholio's 10 games are too few for this
+model's start; FargoRate's 200 are for a different, fixed-variance rating.)"""
 MONTH_S = 30.44 * 86400
 DECAY_PER_MONTH = 1.0
 """Variance added to sigma² per whole month without a rated match (never past the

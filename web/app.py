@@ -64,6 +64,9 @@ def create_app(test_config: Mapping[str, Any] | None = None, hub: HubAPI | None 
     from web import tournament  # issue 16: tournament pages and API
 
     app.register_blueprint(tournament.bp)
+    from web import people  # issue 34: persons, seasons
+
+    app.register_blueprint(people.bp)
     return app
 
 

@@ -180,10 +180,26 @@ def index() -> Any:
     return _page("index.html", None, tournaments=service().summaries(), games=get_hub().games())
 
 
+def chances_words(tid: str, match: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """"Inès 62 %, Hugo 38 %": each player's chance to win a match (ratings in its game,
+    issue 34), best first; "" when there is nothing to say."""
+    try:
+        chances = service().win_chances(tid, str(match["id"]))
+    except HubError:
+        return ""
+    lang = current_language()
+    return ", ".join(translate(lang, "tour.win_chance", name=names.get(p, p), chance=round(100 * c))
+                     for p, c in sorted(chances.items(), key=lambda pc: -pc[1]))
+
+
 @bp.get("/tournaments/<tid>")
 def overview(tid: str) -> Any:
     view = service().view(tid)
-    return _page("overview.html", view, refresh_s=REFRESH_S, by_id=_players(view))
+    names = {p["id"]: p["name"] for p in view["players"]}
+    by_match = {m["id"]: m for m in view["matches"]}
+    chances = {c["match"]: chances_words(tid, by_match[c["match"]], names)
+               for c in list(reversed(view["pending_calls"]))[:6] if c["match"] in by_match}
+    return _page("overview.html", view, refresh_s=REFRESH_S, by_id=_players(view), chances=chances)
 
 
 @bp.get("/tournaments/<tid>/standings")
@@ -236,8 +252,10 @@ def match(tid: str, mid: str) -> Any:
         abort(404)
     # A referee entering the result on this page (from the sheet's QR code) must not
     # have the form reloaded under their fingers.
+    chances = (chances_words(tid, found, {p["id"]: p["name"] for p in view["players"]})
+               if found["status"] in ("called", "ready") and len(found["players"]) > 1 else "")
     return _page("match.html", view, refresh_s=None if is_logged_in() else REFRESH_S, m=found,
-                 by_id=_players(view))
+                 by_id=_players(view), chances=chances)
 
 
 @bp.get("/tournaments/<tid>/players/<pid>")

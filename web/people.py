@@ -30,7 +30,7 @@ from web.security import is_logged_in, login_required
 from web.tournament import _csv, number_in
 
 bp = Blueprint("people", __name__)
-CHART_W, CHART_H = 640, 220
+CHART_W, CHART_H = 640, 260
 GAME_COLOURS = ("#2471a3", "#c0392b", "#1e8449", "#b9770e", "#7d3c98")
 
 
@@ -62,7 +62,7 @@ def form_chart(form: Mapping[str, Sequence[Sequence[Any]]], label: str) -> Marku
     if high - low < 1.0:
         low, high = low - 0.5, high + 0.5
     longest = max(len(p) for p in series.values())
-    pad_l, pad_r, pad_t, pad_b = 44, 12, 12, 24
+    pad_l, pad_r, pad_t, pad_b = 64, 14, 14, 34
     w, h = CHART_W - pad_l - pad_r, CHART_H - pad_t - pad_b
 
     def x(i: int) -> float:
@@ -72,18 +72,18 @@ def form_chart(form: Mapping[str, Sequence[Sequence[Any]]], label: str) -> Marku
         return pad_t + h * (high - v) / (high - low)
 
     parts = [f'<svg class="form-chart" viewBox="0 0 {CHART_W} {CHART_H}" role="img" '
-             f'aria-label="{escape(label)}" preserveAspectRatio="none">']
+             f'aria-label="{escape(label)}">']
     for k in range(5):  # grid lines with their values
         v = low + (high - low) * k / 4
         parts.append(f'<line x1="{pad_l}" x2="{CHART_W - pad_r}" y1="{y(v):.1f}" y2="{y(v):.1f}" class="grid"/>'
-                     f'<text x="{pad_l - 6}" y="{y(v) + 4:.1f}" text-anchor="end" class="axis">'
+                     f'<text x="{pad_l - 8}" y="{y(v) + 7:.1f}" text-anchor="end" class="axis">'
                      f'{escape(number_in(current_language(), round(v, 1)))}</text>')
     parts.append(f'<text x="{pad_l}" y="{CHART_H - 6}" class="axis">1</text>'
                  f'<text x="{CHART_W - pad_r}" y="{CHART_H - 6}" text-anchor="end" class="axis">{longest}</text>')
     for n, (game, pts) in enumerate(sorted(series.items())):
         colour = GAME_COLOURS[n % len(GAME_COLOURS)]
         line = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(pts))
-        parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="3" '
+        parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="4" '
                      f'stroke-linejoin="round" data-game="{escape(game)}"/>')
         if len(pts) == 1:
             parts.append(f'<circle cx="{x(0):.1f}" cy="{y(pts[0]):.1f}" r="4" fill="{colour}"/>')

@@ -73,11 +73,11 @@ def build(tournaments: Mapping[str, Tournament], circuit: Circuit,
     for game, results in by_game.items():
         origins = origin_by_game[game]
 
-        def note(i: int, at: float, changed: dict[str, GameRating], game: str = game,
+        def note(i: int, at: float, changed: list[tuple[str, float]], game: str = game,
                  origins: list[str] = origins) -> None:
             tid = origins[i]
-            for who, r in changed.items():
-                book.form.setdefault(who, []).append((at, game, r.ordinal, tid))
+            for who, ordinal in changed:
+                book.form.setdefault(who, []).append((at, game, ordinal, tid))
 
         book.ratings[game] = rate_timed(results, note)
     return book

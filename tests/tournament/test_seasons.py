@@ -20,6 +20,7 @@ from hub.log.store import EventStore
 from hub.tournament import placings
 from hub.tournament.model import Player
 from hub.tournament.people import Circuit
+from hub.tournament.ratings import plackett_luce
 from hub.tournament.service import TournamentService
 from hub.tournament.state import Tournament
 
@@ -144,7 +145,8 @@ def check_against_fold(service: TournamentService, store: EventStore, best: int)
         assert set(book.ratings[game]) == set(table_)
         for k, (mu, sigma, n, _) in table_.items():
             got = book.ratings[game][k]
-            assert (got.matches, round(got.mu, 9), round(got.sigma, 9)) == (n, round(mu, 9), round(sigma, 9))
+            assert got.matches == n and math.isclose(got.mu, mu, abs_tol=1e-9) and math.isclose(
+                got.sigma, sigma, abs_tol=1e-9)
     return view
 
 
@@ -304,3 +306,17 @@ def test_divisions_promote_and_relegate_at_the_season_end(hub: Hub) -> None:
     s2 = service.season_view("S2")
     assert ids[0] in [ln["identity"] for ln in s2["divisions"][0]["lines"]]
     assert d1["lines"][-1]["identity"] in [ln["identity"] for ln in s2["divisions"][1]["lines"]]
+
+
+def test_the_written_out_plackett_luce_update_is_openskills() -> None:
+    import random
+
+    rng = random.Random(34)
+    model = PlackettLuce()
+    for _ in range(500):
+        n = rng.choice([2, 2, 3, 4, 6])
+        players = [(rng.gauss(25, 5), rng.uniform(0.5, 8.4)) for _ in range(n)]
+        ranks = [float(rng.randint(1, n)) for _ in range(n)]
+        library = model.rate([[model.rating(mu=m, sigma=s)] for m, s in players], ranks=ranks)
+        for (mu, sigma), (r,) in zip(plackett_luce(players, ranks), library, strict=True):
+            assert math.isclose(mu, r.mu, abs_tol=1e-12) and math.isclose(sigma, r.sigma, abs_tol=1e-12)

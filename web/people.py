@@ -154,6 +154,8 @@ def merge_preview() -> Any:
     keep, gone = request.args.get("keep", ""), request.args.get("gone", "")
     svc = service()
     names = {p["id"]: p for p in svc.persons()}
+    if not keep and not gone:
+        return redirect(url_for("people.admin") + "#duplicates")
     if keep not in names or gone not in names:
         abort(404)
     preview = svc.merge_preview(keep, gone)

@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 from hub.facade import Hub
 from tests.tournament.test_seasons import DAY, JAN, STRENGTH, Clock, tournament
 from tests.web.conftest import csrf_token, login_page, new_page, server, shot  # noqa: F401
+from tests.web.test_accessibility import serious_violations
 
 
 def season(hub: Hub) -> dict[str, str]:
@@ -104,19 +105,25 @@ def test_screenshots_of_the_person_and_season_pages(browser: Any, hub: Hub, serv
     who = season(hub)
     hub.tournaments.season_view("S1")
     hub.tournaments.people_submit({"type": "merge", "keep": who["ines"], "gone": who["twin"]})
+    failures = []
     for width, height, tag in ((390, 844, "phone"), (1920, 1080, "1080p")):
         page = new_page(browser, locale=locale, width=width, height=height)
         page.goto(f"{server.url}/people/{who['ines']}")
         assert page.locator("svg.form-chart polyline").count() == 2  # Trike and Triolet
         shot(page, f"issue34-person-{tag}-{lang}.png")
+        failures += serious_violations(page)
         page.goto(f"{server.url}/seasons/S1" + ("?mode=big" if tag == "1080p" else ""))
         assert page.locator(".season-table tbody tr").count() >= 6
         assert "↑" in page.locator(".moves").inner_text()  # the merge moved the others up
         shot(page, f"issue34-season-{tag}-{lang}.png")
+        failures += serious_violations(page)
         if tag == "1080p":
             login_page(page, server, "/people")
+            failures += serious_violations(page)
             page.goto(f"{server.url}/people/merge?keep=P4&gone=P7")  # Marc, Zoé: one person?
             assert page.locator("#confirm-merge").count() == 1
             shot(page, f"issue34-merge-{lang}.png")
+            failures += serious_violations(page)
         assert not page.js_errors
         page.context.close()
+    assert not failures, failures

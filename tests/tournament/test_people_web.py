@@ -5,8 +5,8 @@ the win chances of a called match; a real Chromium takes the screenshots."""
 from __future__ import annotations
 
 import csv
-import re
 import io
+import re
 from typing import Any
 
 import pytest
@@ -100,7 +100,7 @@ def test_a_called_match_shows_each_players_chance(client: FlaskClient, hub: Hub)
 
 
 @pytest.mark.parametrize("lang,locale", [("fr", "fr-FR"), ("en", "en-GB")])
-def test_screenshots_of_the_person_and_season_pages(browser: Any, hub: Hub, server: Any, lang: str,
+def test_screenshots_of_the_person_and_season_pages(browser: Any, hub: Hub, server: Any, lang: str,  # noqa: F811
                                                     locale: str) -> None:
     who = season(hub)
     hub.tournaments.season_view("S1")

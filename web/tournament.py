@@ -500,6 +500,19 @@ def _flash_look_alikes(view: Mapping[str, Any], player: Mapping[str, Any]) -> No
                       others=", ".join(n for n in names if n != name))
 
 
+def _flash_person(tid: str, player: Mapping[str, Any]) -> None:
+    """After a registration: the person it is (by licence), or those it may be — for the
+    organizer to confirm on the persons' page (issue 34: never linked by a similar name)."""
+    who = service().identity(tid, player["id"])
+    if not who.startswith("~"):
+        flash_key("people.registered_as", name=player["name"], person=who)
+        return
+    candidates = service().link_candidates(tid, player["id"])
+    if candidates:
+        flash_key("people.may_be", "warning", name=player["name"],
+                  others=", ".join(f"{c['name']} ({c['id']})" for c in candidates))
+
+
 @bp.post("/tournaments/<tid>/admin")
 @login_required
 def admin_post(tid: str) -> Any:
@@ -535,6 +548,7 @@ def admin_post(tid: str) -> Any:
             svc.submit(tid, entry, by="referee")
             if entry["type"] == "register":  # taken; a name that only looks like another is said so
                 _flash_look_alikes(svc.view(tid), entry["player"])
+                _flash_person(tid, svc.view(tid)["players"][-1])
             if entry["type"] == "swap":  # back to the launch preview, the swap made
                 flash_key("tour.saved")
                 return _page("launch.html", svc.view(tid), launch=svc.launch_preview(tid))

@@ -127,3 +127,16 @@ def test_screenshots_of_the_person_and_season_pages(browser: Any, hub: Hub, serv
         assert not page.js_errors
         page.context.close()
     assert not failures, failures
+
+
+def test_registration_says_who_the_entry_is_or_may_be(referee: FlaskClient, hub: Hub) -> None:
+    service = hub.tournaments
+    service.people_submit({"type": "person", "person": {"name": "Inès Morel", "licence": "29001"}})
+    service.create({"name": "Friday", "game": "trike", "format": "swiss", "check_in": False}, tournament_id="F1")
+    token = csrf_token(referee, "/tournaments/F1/admin")
+    for form in ({"name": "Inès Morel", "licence": "29001"}, {"name": "Ines Morel"}):
+        referee.post("/tournaments/F1/admin", data={"csrf_token": token, "action": "register", **form})
+    page = referee.get("/tournaments/F1/admin", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Inès Morel is P1 (their licence)." in page
+    assert "Ines Morel may be Inès Morel (P1): confirm on the Persons page." in page
+    assert service.identity("F1", "p2") == "~ines morel"  # proposed, not linked

@@ -190,6 +190,14 @@ def _season_from_form() -> dict[str, Any]:
         body["tiebreaks"] = tiebreaks
     if request.form.get("previous"):
         body["previous"] = request.form["previous"]
+    lines = [line.strip() for line in request.form.get("divisions", "").splitlines() if line.strip()]
+    if lines:  # "D1: P1 P2 P3" a line, the highest first
+        names, divisions = [], []
+        for line in lines:
+            name, colon, ids = line.rpartition(":") if ":" in line else ("", "", line)
+            names.append(name.strip() or str(len(names) + 1))
+            divisions.append(ids.replace(",", " ").split())
+        body["divisions"], body["division_names"] = divisions, names
     for key in ("promote", "relegate"):
         if request.form.get(key):
             body[key] = _int(key, 0)

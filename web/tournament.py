@@ -266,7 +266,9 @@ def player(tid: str, pid: str) -> Any:
         abort(404)
     history = service().player_history(found["key"])
     line = next((s for s in view["standings"] if s["player"] == pid), None)
-    rating = service().ratings().get(found["key"])
+    # Their rating in this tournament's game, as a person across events (issue 34).
+    who = service().identity(tid, pid)
+    rating = service().game_ratings(view["spec"]["game"]).get(who)
     # In plain words: where they play now or next, their place (final, else in their pool).
     mine = [m for m in view["matches"] if pid in m["players"] and pid not in m["forfeits"]]
     now = next((m for m in mine if m["status"] == "called"), None)
@@ -274,7 +276,8 @@ def player(tid: str, pid: str) -> Any:
     final = next((r for r in view["ranking"] if r["player"] == pid), None) if view["status"] == "finished" else None
     pool = next(((pl["name"], s["rank"]) for pl in view["pools"] for s in pl["standings"] if s["player"] == pid), None)
     return _page("player.html", view, p=found, history=history, line=line, now=now, upcoming=upcoming,
-                 final=final, pool=pool, rating=rating.to_json() if rating else None, refresh_s=REFRESH_S)
+                 final=final, pool=pool, rating=rating, person=None if who.startswith("~") else who,
+                 refresh_s=REFRESH_S)
 
 
 @bp.get("/tournaments/<tid>/export.json")

@@ -61,6 +61,24 @@ def test_the_season_and_person_pages_are_public_and_the_csv_is_french_excel(clie
     assert ines[3] == "Inès Morel" and ines[4] == "Quimper" and ines[6] == "2"
     assert client.get("/people/P99").status_code == 404 and client.get("/seasons/nope").status_code == 404
     assert client.get("/people").status_code == 302  # the organizer's page needs a login
+    player = client.get("/tournaments/T2/players/p2", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "/people/P2" in player and "provisional" in player  # Hugo: his Trike rating, as a person
+
+
+def test_a_league_with_divisions_is_made_by_form(referee: FlaskClient, hub: Hub) -> None:
+    season(hub)
+    token = csrf_token(referee, "/people")
+    referee.post("/people", data={"csrf_token": token, "action": "season", "id": "L1", "name": "Ligue",
+                                  "best": "0", "points": "1:10 2:6 0:1", "tiebreaks": ["wins", "best"],
+                                  "divisions": "Élite: P1 P2 P3\nHonneur: P4, P6, P7", "promote": "1", "relegate": "1"})
+    spec = next(s for s in hub.tournaments.seasons() if s["id"] == "L1")
+    assert spec["divisions"] == [["P1", "P2", "P3"], ["P4", "P6", "P7"]] and spec["division_names"] == ["Élite", "Honneur"]
+    assert spec["points"] == [[1, 10.0], [2, 6.0], [0, 1.0]] and spec["tiebreaks"] == ["wins", "best"]
+    for tid in ("T1", "T3"):
+        referee.post("/people", data={"csrf_token": token, "action": "season_add", "season": "L1", "tournament": tid})
+    referee.post("/people", data={"csrf_token": token, "action": "season_close", "season": "L1"})
+    page = referee.get("/seasons/L1", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert "Division Élite" in page and "Division Honneur" in page and "monte" in page and "descend" in page
 
 
 def test_a_merge_is_shown_then_confirmed_then_undone(referee: FlaskClient, hub: Hub) -> None:

@@ -143,6 +143,14 @@ class TournamentsAPI(Protocol):
         """Each player's chance to win a match, by player id."""
         ...
 
+    def game_ratings(self, game: str) -> dict[str, JSONDict]:
+        """Every identity's rating in a game, seen now (``provisional``, widened by inactivity)."""
+        ...
+
+    def link_candidates(self, tid: str, pid: str) -> list[JSONDict]:
+        """The persons an entry may be (same licence, or a similar name), to confirm."""
+        ...
+
 
 class HubAPI(Protocol):
     """The hub as the web sees it (:class:`hub.facade.Hub` implements it)."""

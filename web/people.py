@@ -192,7 +192,8 @@ def _season_from_form() -> dict[str, Any]:
         body["previous"] = request.form["previous"]
     lines = [line.strip() for line in request.form.get("divisions", "").splitlines() if line.strip()]
     if lines:  # "D1: P1 P2 P3" a line, the highest first
-        names, divisions = [], []
+        names: list[str] = []
+        divisions: list[list[str]] = []
         for line in lines:
             name, colon, ids = line.rpartition(":") if ":" in line else ("", "", line)
             names.append(name.strip() or str(len(names) + 1))

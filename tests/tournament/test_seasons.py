@@ -320,3 +320,19 @@ def test_the_written_out_plackett_luce_update_is_openskills() -> None:
         library = model.rate([[model.rating(mu=m, sigma=s)] for m, s in players], ranks=ranks)
         for (mu, sigma), (r,) in zip(plackett_luce(players, ranks), library, strict=True):
             assert math.isclose(mu, r.mu, abs_tol=1e-12) and math.isclose(sigma, r.sigma, abs_tol=1e-12)
+
+
+def test_a_replica_reads_persons_and_seasons_from_the_log(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "hub.db")
+    writer = TournamentService(store)
+    writer.people_submit({"type": "person", "person": {"name": "Inès Morel", "licence": "29001"}})
+    reader = TournamentService(SqliteStore(tmp_path / "hub.db"), follows_log=True)
+    assert [p["name"] for p in reader.persons()] == ["Inès Morel"]
+    writer.people_submit({"type": "person", "person": {"name": "Ines Morel"}})
+    writer.people_submit({"type": "season", "season": {"id": "S1", "name": "Circuit"}})
+    writer.people_submit({"type": "merge", "keep": "P1", "gone": "P2"})
+    reader.tail()
+    assert reader.circuit.merged == {"P2": "P1"} and [s["id"] for s in reader.seasons()] == ["S1"]
+    with pytest.raises(RefusedError) as taken:
+        writer.people_submit({"type": "person", "person": {"name": "Someone", "licence": "29001"}})
+    assert taken.value.kind == "people_licence_taken"

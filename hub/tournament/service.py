@@ -591,15 +591,17 @@ class TournamentService:
                     ratings.append(row)
             seasons_out: list[JSONDict] = []
             for sid in self.circuit.seasons:
-                old = {ln.identity: ln.rank for _, lines in league.season_tables(before, self.circuit,
-                                                                                   self._tournaments, sid)
-                       for ln in lines}
-                new = {ln.identity: ln.rank for _, lines in league.season_tables(after, trial, self._tournaments, sid)
-                       for ln in lines}
-                moved: list[JSONDict] = [{"identity": w, "name": after.names.get(w, w), "before": old.get(w), "after": r}
-                         for w, r in new.items() if old.get(w) != r]
-                moved += [{"identity": gone, "name": before.names.get(gone, gone), "before": old[gone], "after": None}
-                          ] if gone in old else []
+                old = {ln.identity: (ln.rank, ln.points) for _, lines in
+                       league.season_tables(before, self.circuit, self._tournaments, sid) for ln in lines}
+                new = {ln.identity: (ln.rank, ln.points) for _, lines in
+                       league.season_tables(after, trial, self._tournaments, sid) for ln in lines}
+                moved: list[JSONDict] = [
+                    {"identity": w, "name": after.names.get(w, w), "before": old[w][0] if w in old else None,
+                     "after": r, "points_before": old[w][1] if w in old else None, "points_after": pts}
+                    for w, (r, pts) in new.items() if old.get(w) != (r, pts)]
+                if gone in old:
+                    moved.append({"identity": gone, "name": before.names.get(gone, gone), "before": old[gone][0],
+                                  "after": None, "points_before": old[gone][1], "points_after": None})
                 if moved:
                     moved.sort(key=lambda m: int(m["after"] or 10**9))
                     seasons_out.append({"id": sid, "name": self.circuit.seasons[sid].name, "moves": moved})

@@ -87,7 +87,7 @@ def test_a_merge_is_shown_then_confirmed_then_undone(referee: FlaskClient, hub: 
     assert "Perhaps one person" in admin and f"keep={who['ines']}&amp;gone={who['twin']}" in admin
     preview = referee.get(f"/people/merge?keep={who['ines']}&gone={who['twin']}",
                           headers={"Accept-Language": "fr"}).get_data(as_text=True)
-    assert "Confirmer la fusion" in preview and "Rangs de saison qui changent" in preview
+    assert "Confirmer la fusion" in preview and "Lignes de saison qui changent" in preview
     assert hub.tournaments.identity("T2", "p1") == who["twin"]  # nothing changed yet
     token = csrf_token(referee, "/people")
     done = referee.post("/people", data={"csrf_token": token, "action": "merge", "keep": who["ines"],
@@ -130,6 +130,12 @@ def test_screenshots_of_the_person_and_season_pages(browser: Any, hub: Hub, serv
         assert page.locator("svg.form-chart polyline").count() == 2  # Trike and Triolet
         shot(page, f"issue34-person-{tag}-{lang}.png")
         failures += serious_violations(page)
+        if lang == "fr":  # the device's dark scheme: its contrasts
+            page.emulate_media(color_scheme="dark")
+            failures += serious_violations(page, ["color-contrast"])
+            page.goto(f"{server.url}/seasons/S1")
+            failures += serious_violations(page, ["color-contrast"])
+            page.emulate_media(color_scheme="light")
         page.goto(f"{server.url}/seasons/S1" + ("?mode=big" if tag == "1080p" else ""))
         assert page.locator(".season-table tbody tr").count() >= 6
         assert "↑" in page.locator(".moves").inner_text()  # the merge moved the others up

@@ -115,8 +115,8 @@ class TournamentsAPI(Protocol):
         """Link an entry to a person (a new one made from it when None); the person's id."""
         ...
 
-    def unlinked(self) -> list[JSONDict]:
-        """Entries no person holds yet, with the persons they may be."""
+    def unlinked(self, limit: int = 50) -> list[JSONDict]:
+        """Entries no person holds yet (the newest ``limit``), with the persons they may be."""
         ...
 
     def duplicates(self) -> list[JSONDict]:

@@ -144,7 +144,7 @@ def person(who: str) -> Any:
 @login_required
 def admin() -> Any:
     svc = service()
-    return _page("admin.html", persons=svc.persons(), duplicates=svc.duplicates(), unlinked=svc.unlinked()[:50],
+    return _page("admin.html", persons=svc.persons(), duplicates=svc.duplicates(), unlinked=svc.unlinked(50),
                  seasons=svc.seasons(), tournaments=svc.summaries())
 
 

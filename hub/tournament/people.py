@@ -94,7 +94,10 @@ def similar(a: str, b: str) -> bool:
     """
     ka, kb = look_alike_key(a), look_alike_key(b)
     ka, kb = _plain(ka), _plain(kb)
-    return ka == kb or difflib.SequenceMatcher(None, ka, kb).ratio() >= SIMILAR
+    if ka == kb:
+        return True
+    match = difflib.SequenceMatcher(None, ka, kb)  # the cheap upper bounds first: most pairs stop there
+    return match.real_quick_ratio() >= SIMILAR and match.quick_ratio() >= SIMILAR and match.ratio() >= SIMILAR
 
 
 def _plain(key: str) -> str:

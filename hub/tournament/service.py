@@ -544,18 +544,21 @@ class TournamentService:
                     out.append({**person.to_json(), "why": "name"})
             return out
 
-    def unlinked(self) -> list[JSONDict]:
-        """The entries no person holds yet (newest tournament first), with their candidates."""
+    def unlinked(self, limit: int = 50) -> list[JSONDict]:
+        """The entries no person holds yet, newest tournament first (at most ``limit``:
+        each is compared with every person), with the persons they may be."""
         with self._lock:
             book = self.book()
+            found = [(self._tournaments[tid].created_at, tid, pid) for (tid, pid), who in book.identity.items()
+                     if who.startswith(league.UNLINKED)]
+            found.sort(key=lambda e: -e[0])
             out: list[JSONDict] = []
-            for (tid, pid), who in book.identity.items():
-                if who.startswith(league.UNLINKED):
-                    t = self._tournaments[tid]
-                    out.append({"tournament": tid, "tournament_name": t.spec.name, "player": pid,
-                                "name": t.players[pid].name, "club": t.players[pid].club,
-                                "candidates": self.link_candidates(tid, pid), "created_at": t.created_at})
-            return sorted(out, key=lambda e: -e["created_at"])
+            for created, tid, pid in found[:limit]:
+                p = self._tournaments[tid].players[pid]
+                out.append({"tournament": tid, "tournament_name": self._tournaments[tid].spec.name, "player": pid,
+                            "name": p.name, "club": p.club, "candidates": self.link_candidates(tid, pid),
+                            "created_at": created})
+            return out
 
     def duplicates(self) -> list[JSONDict]:
         """Pairs of persons proposed as one (similar names, never at the same time in two places)."""

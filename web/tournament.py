@@ -277,6 +277,7 @@ def player(tid: str, pid: str) -> Any:
     pool = next(((pl["name"], s["rank"]) for pl in view["pools"] for s in pl["standings"] if s["player"] == pid), None)
     return _page("player.html", view, p=found, history=history, line=line, now=now, upcoming=upcoming,
                  final=final, pool=pool, rating=rating, person=None if who.startswith("~") else who,
+                 chances=chances_words(tid, now, {p["id"]: p["name"] for p in view["players"]}) if now else "",
                  refresh_s=REFRESH_S)
 
 

@@ -115,6 +115,11 @@ def test_a_called_match_shows_each_players_chance(client: FlaskClient, hub: Hub)
     chances = service.win_chances("T9", "m1")
     assert chances["p1"] > chances["p2"]
     assert f"Inès Morel {round(100 * chances['p1'])}\u00a0%" in page
+    service.submit("T9", {"type": "station", "station": {"id": "row1", "seats": 2}})  # called there now
+    assert service.view("T9")["matches"][0]["status"] == "called"
+    for url in ("/tournaments/T9", "/tournaments/T9/players/p2"):
+        shown = client.get(url, headers={"Accept-Language": "en"}).get_data(as_text=True)
+        assert f"Marc Riou {round(100 * chances['p2'])} %" in shown, url
 
 
 @pytest.mark.parametrize("lang,locale", [("fr", "fr-FR"), ("en", "en-GB")])

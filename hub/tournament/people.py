@@ -48,6 +48,7 @@ from __future__ import annotations
 import copy
 import difflib
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -101,7 +102,7 @@ def similar(a: str, b: str) -> bool:
 
 
 def _plain(key: str) -> str:
-    import unicodedata
+    """Without accents: "Inès" and "Ines" are typed for one person."""
     return "".join(c for c in unicodedata.normalize("NFD", key) if not unicodedata.combining(c))
 
 

@@ -67,6 +67,9 @@ def create_app(test_config: Mapping[str, Any] | None = None, hub: HubAPI | None 
     from web import phone  # issue 34.5: players' phones, calls for a referee
 
     app.register_blueprint(phone.bp)
+    from web import people  # issue 34: persons, seasons
+
+    app.register_blueprint(people.bp)
     return app
 
 

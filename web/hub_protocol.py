@@ -98,6 +98,63 @@ class TournamentsAPI(Protocol):
         """What a correction would change, without making it."""
         ...
 
+    # Persons and seasons (issue 34: hub/tournament/people.py, seasons.py, league.py).
+    def entries_of(self, person: str) -> list[tuple[str, str]]:
+        """A person's tournament entries (tournament id, player id), merged ones included."""
+        ...
+
+    def identity(self, tid: str, pid: str) -> str:
+        """Who a tournament entry is: a person's id, else ``~<key>``."""
+        ...
+
+    def persons(self) -> list[JSONDict]:
+        """Every person (``merged_into`` for those merged), with their entry count."""
+        ...
+
+    def people_submit(self, body: Mapping[str, Any], *, by: str | None = None) -> JSONDict:
+        """Store one person or season entry (person, link, merge, unmerge, season...)."""
+        ...
+
+    def register_person(self, tid: str, pid: str, person: str | None = None, *, by: str | None = None) -> str:
+        """Link an entry to a person (a new one made from it when None); the person's id."""
+        ...
+
+    def unlinked(self, limit: int = 50) -> list[JSONDict]:
+        """Entries no person holds yet (the newest ``limit``), with the persons they may be."""
+        ...
+
+    def duplicates(self) -> list[JSONDict]:
+        """Pairs of persons proposed as one."""
+        ...
+
+    def merge_preview(self, keep: str, gone: str) -> JSONDict:
+        """What a merge would change (ratings, season ranks), or why it is refused."""
+        ...
+
+    def seasons(self) -> list[JSONDict]:
+        """Every season's spec."""
+        ...
+
+    def season_view(self, sid: str) -> JSONDict:
+        """A season's standings per division, re-ranked from the log, with the moves."""
+        ...
+
+    def person_view(self, who: str) -> JSONDict:
+        """A person's tournaments, ratings per game, form, last matches, season ranks."""
+        ...
+
+    def win_chances(self, tid: str, mid: str) -> dict[str, float]:
+        """Each player's chance to win a match, by player id."""
+        ...
+
+    def game_ratings(self, game: str) -> dict[str, JSONDict]:
+        """Every identity's rating in a game, seen now (``provisional``, widened by inactivity)."""
+        ...
+
+    def link_candidates(self, tid: str, pid: str) -> list[JSONDict]:
+        """The persons an entry may be (same licence, or a similar name), to confirm."""
+        ...
+
 
 class AssistAPI(Protocol):
     """The calls for a referee (:class:`hub.tables.assist.AssistDesk`)."""

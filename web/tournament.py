@@ -180,10 +180,26 @@ def index() -> Any:
     return _page("index.html", None, tournaments=service().summaries(), games=get_hub().games())
 
 
+def chances_words(tid: str, match: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """"Inès 62 %, Hugo 38 %": each player's chance to win a match (ratings in its game,
+    issue 34), best first; "" when there is nothing to say."""
+    try:
+        chances = service().win_chances(tid, str(match["id"]))
+    except HubError:
+        return ""
+    lang = current_language()
+    return ", ".join(translate(lang, "tour.win_chance", name=names.get(p, p), chance=round(100 * c))
+                     for p, c in sorted(chances.items(), key=lambda pc: -pc[1]))
+
+
 @bp.get("/tournaments/<tid>")
 def overview(tid: str) -> Any:
     view = service().view(tid)
-    return _page("overview.html", view, refresh_s=REFRESH_S, by_id=_players(view))
+    names = {p["id"]: p["name"] for p in view["players"]}
+    by_match = {m["id"]: m for m in view["matches"]}
+    chances = {c["match"]: chances_words(tid, by_match[c["match"]], names)
+               for c in list(reversed(view["pending_calls"]))[:6] if c["match"] in by_match}
+    return _page("overview.html", view, refresh_s=REFRESH_S, by_id=_players(view), chances=chances)
 
 
 @bp.get("/tournaments/<tid>/standings")
@@ -236,8 +252,10 @@ def match(tid: str, mid: str) -> Any:
         abort(404)
     # A referee entering the result on this page (from the sheet's QR code) must not
     # have the form reloaded under their fingers.
+    chances = (chances_words(tid, found, {p["id"]: p["name"] for p in view["players"]})
+               if found["status"] in ("called", "ready") and len(found["players"]) > 1 else "")
     return _page("match.html", view, refresh_s=None if is_logged_in() else REFRESH_S, m=found,
-                 by_id=_players(view))
+                 by_id=_players(view), chances=chances)
 
 
 @bp.get("/tournaments/<tid>/players/<pid>")
@@ -248,7 +266,9 @@ def player(tid: str, pid: str) -> Any:
         abort(404)
     history = service().player_history(found["key"])
     line = next((s for s in view["standings"] if s["player"] == pid), None)
-    rating = service().ratings().get(found["key"])
+    # Their rating in this tournament's game, as a person across events (issue 34).
+    who = service().identity(tid, pid)
+    rating = service().game_ratings(view["spec"]["game"]).get(who)
     # In plain words: where they play now or next, their place (final, else in their pool).
     mine = [m for m in view["matches"] if pid in m["players"] and pid not in m["forfeits"]]
     now = next((m for m in mine if m["status"] == "called"), None)
@@ -256,7 +276,9 @@ def player(tid: str, pid: str) -> Any:
     final = next((r for r in view["ranking"] if r["player"] == pid), None) if view["status"] == "finished" else None
     pool = next(((pl["name"], s["rank"]) for pl in view["pools"] for s in pl["standings"] if s["player"] == pid), None)
     return _page("player.html", view, p=found, history=history, line=line, now=now, upcoming=upcoming,
-                 final=final, pool=pool, rating=rating.to_json() if rating else None, refresh_s=REFRESH_S)
+                 final=final, pool=pool, rating=rating, person=None if who.startswith("~") else who,
+                 chances=chances_words(tid, now, {p["id"]: p["name"] for p in view["players"]}) if now else "",
+                 refresh_s=REFRESH_S)
 
 
 @bp.get("/tournaments/<tid>/export.json")
@@ -482,6 +504,19 @@ def _flash_look_alikes(view: Mapping[str, Any], player: Mapping[str, Any]) -> No
                       others=", ".join(n for n in names if n != name))
 
 
+def _flash_person(tid: str, player: Mapping[str, Any]) -> None:
+    """After a registration: the person it is (by licence), or those it may be — for the
+    organizer to confirm on the persons' page (issue 34: never linked by a similar name)."""
+    who = service().identity(tid, player["id"])
+    if not who.startswith("~"):
+        flash_key("people.registered_as", name=player["name"], person=who)
+        return
+    candidates = service().link_candidates(tid, player["id"])
+    if candidates:
+        flash_key("people.may_be", "warning", name=player["name"],
+                  others=", ".join(f"{c['name']} ({c['id']})" for c in candidates))
+
+
 @bp.post("/tournaments/<tid>/admin")
 @login_required
 def admin_post(tid: str) -> Any:
@@ -517,6 +552,7 @@ def admin_post(tid: str) -> Any:
             svc.submit(tid, entry, by="referee")
             if entry["type"] == "register":  # taken; a name that only looks like another is said so
                 _flash_look_alikes(svc.view(tid), entry["player"])
+                _flash_person(tid, svc.view(tid)["players"][-1])
             if entry["type"] == "swap":  # back to the launch preview, the swap made
                 flash_key("tour.saved")
                 return _page("launch.html", svc.view(tid), launch=svc.launch_preview(tid))

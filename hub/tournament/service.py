@@ -43,15 +43,17 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from hub.errors import BadInputError, ConflictError, HubError
 from hub.log.store import Entry, EventStore
 from hub.log.writer import LogWriter
 from hub.tables.names import player_name
-from hub.tournament import corrections, scheduling, stats
+from hub.tournament import corrections, league, people, scheduling, stats
+from hub.tournament import seasons as seasons_mod
 from hub.tournament.model import JSONDict, UnknownTournamentError
+from hub.tournament.people import Circuit
 from hub.tournament.ratings import Rating, rate
 from hub.tournament.state import Tournament
 from hub.tournament.tables import MatchTables, TableHub, result_entry, tables_in_play
@@ -94,6 +96,14 @@ class TournamentService:
         self._views: dict[str, tuple[int, JSONDict]] = {}
         self._ratings: tuple[int, dict[str, Rating]] = (-1, {})
         self._counts: dict[str, dict[str, dict[str, int]]] = {}  # finished table -> its stats by name
+        self.clock: Callable[[], float] = time.time
+        """Stamps the entries (tests drive it: an inactive player's months pass in a line)."""
+        self.circuit = Circuit()
+        """Persons and seasons (:mod:`hub.tournament.people`), the fold of the ``people`` entries."""
+        self._people: list[tuple[JSONDict, float]] = []  # as stored, for the snapshot
+        self._book: tuple[int, league.Book | None] = (-1, None)
+        self._finals: dict[str, tuple[int, list[tuple[int, str]]]] = {}
+        self._season_ranks: dict[str, tuple[int, dict[str, int], dict[str, int] | None, JSONDict]] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._restore()
@@ -110,6 +120,8 @@ class TournamentService:
             after = snap[0]
             for tid, items in snap[1]["logs"].items():
                 bodies[tid] = [(body, at) for body, at in items]
+            for body, at in snap[1].get("people", []):  # a snapshot older than issue 34 has none
+                self._fold_people(body, at)
         for tid, body, at in self._scan(after):
             bodies.setdefault(tid, []).append((body, at))
         for tid, items in bodies.items():
@@ -133,6 +145,18 @@ class TournamentService:
             self._through = entry.id
             if entry.source == SOURCE and entry.table_id is None and "tournament" in entry.body:
                 yield entry.body["tournament"], entry.body["entry"], entry.at
+            elif entry.source == people.SOURCE and entry.table_id is None and "people" in entry.body:
+                self._fold_people(entry.body["people"], entry.at)
+                self._version += 1
+
+    def _fold_people(self, body: JSONDict, at: float) -> None:
+        """A stored ``people`` entry folded at restart or read from another hub's log."""
+        try:
+            self.circuit.apply(body)
+        except HubError as err:  # stored entries were valid when stored
+            log.error("people entry %s: %s", body.get("type"), err)
+            return
+        self._people.append((body, at))
 
     def tail(self) -> int:
         """Read on the log another hub writes (a read-only replica): apply the tournament
@@ -164,7 +188,8 @@ class TournamentService:
         by :meth:`close`)."""
         with self._lock:
             through = self.store.last_id()  # every tournament entry is at or below it
-            data = {"logs": {tid: [[body, at] for body, at in items] for tid, items in self._entries.items()}}
+            data = {"logs": {tid: [[body, at] for body, at in items] for tid, items in self._entries.items()},
+                    "people": [[body, at] for body, at in self._people]}
             self.store.save_snapshot(SNAPSHOT_KEY, through, data, summary={}, final=False)
             self._since_snapshot = 0
 
@@ -325,7 +350,7 @@ class TournamentService:
                 raise BadInputError("tournament id: 1 to 30 letters, digits, - or _", "tour_bad_id")
             elif tournament_id in self._tournaments:
                 raise ConflictError(f"tournament id {tournament_id!r} is taken", "tour_id_taken", tournament=tournament_id)
-            now = time.time()
+            now = self.clock()
             t = Tournament.create(tournament_id, {"type": "create", "spec": dict(spec)}, now)
             self._commit(tournament_id, t, [t.log[0]], now, by)
         return self.view(tournament_id)
@@ -346,7 +371,7 @@ class TournamentService:
         accepted: list[JSONDict] = []
         with self._lock:
             trial = self._get(tid).trial()
-            now = time.time()
+            now = self.clock()
             for i, body in enumerate(bodies):
                 try:
                     body = checked_names(body) if isinstance(body, Mapping) else body
@@ -386,7 +411,7 @@ class TournamentService:
     def _apply(self, tid: str, body: JSONDict, by: str | None) -> None:
         """Try ``body`` on a copy (raises, changing nothing, when refused), then store,
         apply and announce it (:meth:`_commit`)."""
-        now = time.time()
+        now = self.clock()
         trial = self._tournaments[tid].trial()
         trial.admit(body)
         trial.apply(body, now)
@@ -419,7 +444,7 @@ class TournamentService:
         with self._lock:
             if not ID_PATTERN.match(tid) or tid in self._tournaments:
                 raise ConflictError(f"tournament id {tid!r} is taken or malformed")
-            at = time.time()
+            at = self.clock()
             t = Tournament.create(tid, entries[0], at)
             for body in entries[1:]:
                 t.apply(body, at)  # raises before anything is stored
@@ -439,6 +464,234 @@ class TournamentService:
         (:func:`hub.tournament.corrections.preview`)."""
         with self._lock:
             return corrections.preview(self._get(tid), body)
+
+    # -- persons and seasons (:mod:`hub.tournament.people`, :mod:`hub.tournament.league`) ---
+    def book(self) -> league.Book:
+        """Who every entry is, every game's ratings and every identity's form, for this
+        version of the log (rebuilt after a new entry only: a whole re-rank)."""
+        with self._lock:
+            if self._book[0] == self._version and self._book[1] is not None:
+                return self._book[1]
+            version = self._version
+            book = league.build(self._tournaments, self.circuit, self._final_places())
+            self._book = (version, book)
+            return book
+
+    def _final_places(self) -> dict[str, list[tuple[int, str]]]:
+        out = {}
+        for tid, t in self._tournaments.items():
+            cached = self._finals.get(tid)
+            if cached is None or cached[0] != t.applied:
+                cached = (t.applied, league.final_places(t))
+                self._finals[tid] = cached
+            if cached[1]:
+                out[tid] = cached[1]
+        return out
+
+    def entries_of(self, person: str) -> list[tuple[str, str]]:
+        """The tournament entries (tournament id, player id) of a person — theirs and
+        those of everyone merged into them, linked or found by licence — oldest
+        tournament first. Per-person statistics are keyed by these. An id that is no
+        person (``~<key>``: an entry nobody linked yet) gives that key's entries."""
+        with self._lock:
+            return list(self.book().entries.get(person, []))
+
+    def identity(self, tid: str, pid: str) -> str:
+        """Who a tournament entry is: a person's id, else ``~<key>``."""
+        with self._lock:
+            t = self._get(tid)
+            return league.identity_of(self.circuit, tid, pid, t.player(pid).key)
+
+    def spans(self) -> dict[str, tuple[float, float]]:
+        """Each tournament's first and last entry times (when it was played)."""
+        with self._lock:
+            return {tid: (items[0][1], items[-1][1]) for tid, items in self._entries.items() if items}
+
+    def persons(self) -> list[JSONDict]:
+        """Every person (merged ones say into whom), with how many entries they have."""
+        with self._lock:
+            book = self.book()
+            return [{**p.to_json(), "merged_into": self.circuit.merged.get(p.id),
+                     "entries": len(book.entries.get(p.id, []))} for p in self.circuit.persons.values()]
+
+    def people_submit(self, body: Mapping[str, Any], *, by: str | None = None) -> JSONDict:
+        """Store one ``people`` entry (:mod:`hub.tournament.people`): tried on a copy first
+        (a refusal raises and stores nothing), then written through the hub's writer.
+        Returns ``{"person": id}`` for a new person, else ``{}``."""
+        if not isinstance(body, Mapping):
+            raise BadInputError("an entry is an object")
+        with self._lock:
+            entry = copy.deepcopy(dict(body))
+            self._admit_people(entry)
+            trial = self.circuit.copy()
+            trial.apply(entry)
+            at = self.clock()
+            payload: JSONDict = {"people": entry}
+            if by:
+                payload["by"] = by
+
+            def apply(stored: list[Entry | None]) -> list[JSONDict]:
+                self.circuit = trial
+                self._people.append((entry, at))
+                self._version += 1
+                self._since_snapshot += 1
+                return [{"kind": "tournament", "tournament": "people", "entries": len(self._people)}]
+
+            self.writer.write([Entry.new(people.SOURCE, payload, at=at)], apply)
+            return {"person": f"P{len(self.circuit.persons)}"} if entry.get("type") == "person" else {}
+
+    def _admit_people(self, entry: Mapping[str, Any]) -> None:
+        kind = entry.get("type")
+        if kind == "link":
+            self._get(str(entry.get("tournament"))).player(entry.get("player"))
+        elif kind == "merge":
+            self.circuit.admit_merge(str(entry.get("keep")), str(entry.get("gone")),
+                                     self.entries_of, self.spans())
+        elif kind == "season_add":
+            self._get(str(entry.get("tournament")))
+
+    def register_person(self, tid: str, pid: str, person: str | None = None, *, by: str | None = None) -> str:
+        """Link a tournament entry to ``person`` (the organizer confirmed the match), or to
+        a new person made from the entry (its name, club and licence) when None."""
+        with self._lock:
+            p = self._get(tid).player(pid)
+            if person is None:
+                licence = p.key if p.key != p.name.casefold() else ""
+                body: JSONDict = {"name": p.name, "club": p.club}
+                if licence and licence not in self.circuit.licences:
+                    body["licence"] = licence
+                person = str(self.people_submit({"type": "person", "person": body}, by=by)["person"])
+            self.people_submit({"type": "link", "tournament": tid, "player": pid, "person": person}, by=by)
+            return person
+
+    def link_candidates(self, tid: str, pid: str) -> list[JSONDict]:
+        """The persons a tournament entry may be, for the organizer to confirm: the one
+        holding its licence, and those with a similar name (never linked silently)."""
+        with self._lock:
+            p = self._get(tid).player(pid)
+            out: list[JSONDict] = []
+            for person in self.circuit.live():
+                if person.licence and person.licence == p.key:
+                    out.insert(0, {**person.to_json(), "why": "licence"})
+                elif people.similar(person.name, p.name):
+                    out.append({**person.to_json(), "why": "name"})
+            return out
+
+    def unlinked(self, limit: int = 50) -> list[JSONDict]:
+        """The entries no person holds yet, newest tournament first (at most ``limit``:
+        each is compared with every person), with the persons they may be."""
+        with self._lock:
+            book = self.book()
+            found = [(self._tournaments[tid].created_at, tid, pid) for (tid, pid), who in book.identity.items()
+                     if who.startswith(league.UNLINKED)]
+            found.sort(key=lambda e: -e[0])
+            out: list[JSONDict] = []
+            for created, tid, pid in found[:limit]:
+                p = self._tournaments[tid].players[pid]
+                out.append({"tournament": tid, "tournament_name": self._tournaments[tid].spec.name, "player": pid,
+                            "name": p.name, "club": p.club, "candidates": self.link_candidates(tid, pid),
+                            "created_at": created})
+            return out
+
+    def duplicates(self) -> list[JSONDict]:
+        """Pairs of persons proposed as one (similar names, never at the same time in two places)."""
+        with self._lock:
+            pairs = self.circuit.duplicates(self.entries_of, self.spans())
+            return [{"keep": self.circuit.persons[a].to_json(), "gone": self.circuit.persons[b].to_json()}
+                    for a, b in pairs]
+
+    def merge_preview(self, keep: str, gone: str) -> JSONDict:
+        """What merging ``gone`` into ``keep`` would change, changing nothing: each game's
+        rating of the merged person (before: both; after: one), and each season's ranks
+        that move. ``refused``: the reason when the merge cannot be made."""
+        with self._lock:
+            body = {"type": "merge", "keep": keep, "gone": gone}
+            refused = None
+            try:
+                self._admit_people(body)
+                trial = self.circuit.copy()
+                trial.apply(body)
+            except HubError as err:
+                refused = {"kind": err.kind, **err.params, "message": str(err)}
+                return {"keep": keep, "gone": gone, "refused": refused, "ratings": [], "seasons": []}
+            before = self.book()
+            after = league.build(self._tournaments, trial, self._final_places())
+            now = self.clock()
+            ratings: list[JSONDict] = []
+            for game in sorted(set(before.ratings) | set(after.ratings)):
+                row: JSONDict = {"game": game}
+                for name, book, who in (("keep", before, keep), ("gone", before, gone), ("after", after, keep)):
+                    r = book.ratings.get(game, {}).get(who)
+                    row[name] = r.at(now).to_json() if r is not None else None
+                if row["keep"] or row["gone"]:
+                    ratings.append(row)
+            seasons_out: list[JSONDict] = []
+            for sid in self.circuit.seasons:
+                old = {ln.identity: (ln.rank, ln.points) for _, lines in
+                       league.season_tables(before, self.circuit, self._tournaments, sid) for ln in lines}
+                new = {ln.identity: (ln.rank, ln.points) for _, lines in
+                       league.season_tables(after, trial, self._tournaments, sid) for ln in lines}
+                moved: list[JSONDict] = [
+                    {"identity": w, "name": after.names.get(w, w), "before": old[w][0] if w in old else None,
+                     "after": r, "points_before": old[w][1] if w in old else None, "points_after": pts}
+                    for w, (r, pts) in new.items() if old.get(w) != (r, pts)]
+                if gone in old:
+                    moved.append({"identity": gone, "name": before.names.get(gone, gone), "before": old[gone][0],
+                                  "after": None, "points_before": old[gone][1], "points_after": None})
+                if moved:
+                    moved.sort(key=lambda m: int(m["after"] or 10**9))
+                    seasons_out.append({"id": sid, "name": self.circuit.seasons[sid].name, "moves": moved})
+            return {"keep": keep, "gone": gone, "refused": None, "ratings": ratings, "seasons": seasons_out}
+
+    def seasons(self) -> list[JSONDict]:
+        with self._lock:
+            return [s.to_json() for s in self.circuit.seasons.values()]
+
+    def season_view(self, sid: str) -> JSONDict:
+        """A season's standings (re-ranked from the whole log), each line's move since
+        the season's ranks last changed (in this process)."""
+        with self._lock:
+            self.circuit.season(sid)
+            book = self.book()
+            cached = self._season_ranks.get(sid)
+            if cached is not None and cached[0] == self._version:
+                return cached[3]
+            view = league.season_view(book, self.circuit, self._tournaments, sid)
+            now: dict[str, int] = view["ranks"]
+            before: dict[str, int] | None = None
+            if cached is not None:  # moved since the ranks last changed (else, the moves shown last)
+                before = cached[2] if cached[1] == now else cached[1]
+            moved = seasons_mod.moves(list(before.items()), list(now.items())) if before else {}
+            for division in view["divisions"]:
+                for line in division["lines"]:
+                    line["move"] = moved.get(line["identity"], 0)
+            view["moves"] = [{"identity": w, "name": book.names.get(w, w), "move": n} for w, n in
+                             sorted(moved.items(), key=lambda kv: now[kv[0]])]
+            self._season_ranks[sid] = (self._version, now, before, view)
+            return view
+
+    def person_view(self, who: str) -> JSONDict:
+        """A person's public page data (:func:`hub.tournament.league.person_view`)."""
+        with self._lock:
+            if not who.startswith(league.UNLINKED):
+                self.circuit.person(who)
+            book = self.book()
+            if who.startswith(league.UNLINKED) and who not in book.entries:
+                raise people.UnknownPersonError(f"no person {who!r}", "people_no_person", person=who)
+            ranks = {sid: self.season_view(sid)["ranks"] for sid in self.circuit.seasons}
+            return league.person_view(book, self.circuit, self._tournaments, self.circuit.root(who),
+                                      self.clock(), ranks)
+
+    def game_ratings(self, game: str) -> dict[str, JSONDict]:
+        """Every identity's rating in ``game`` seen now (inactivity widens sigma)."""
+        with self._lock:
+            now = self.clock()
+            return {w: r.at(now).to_json() for w, r in self.book().ratings.get(game, {}).items()}
+
+    def win_chances(self, tid: str, mid: str) -> dict[str, float]:
+        """Each player's chance to win a match, by player id (shown when it is called)."""
+        with self._lock:
+            return league.match_chances(self.book(), self._get(tid), mid, self.clock())
 
     # -- tables on the hub (:mod:`hub.tournament.tables`) ---------------------------------
     def table_changed(self, table_id: str) -> None:

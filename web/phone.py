@@ -251,7 +251,8 @@ def api_stats() -> Any:
 def _helpers(state: Any) -> None:
     """Template helpers: the personal link and its QR code of an entry (the match sheets),
     its statistics (the player's page)."""
-    state.app.jinja_env.globals.update(entry_link=entry_link, entry_qr=entry_qr, entry_stats=entry_stats_view)
+    state.app.jinja_env.globals.update(entry_link=entry_link, entry_qr=entry_qr, entry_stats=entry_stats_view,
+                                  person_stats=person_stats_view)
 
 
 def entry_stats_view(tid: str, pid: str) -> JSONDict:
@@ -261,3 +262,15 @@ def entry_stats_view(tid: str, pid: str) -> JSONDict:
         return dict(get_hub().tournaments.stats([(tid, pid)])["games"])
     except HubError:
         return {}
+
+
+def person_stats_view(who: str) -> tuple[JSONDict, list[str]]:
+    """A person's statistics over all their entries (the person page, issue 34.4), and
+    those entries as ``TOURNAMENT:PLAYER`` for the export links (the newest
+    :data:`MAX_STATS_ENTRIES`)."""
+    try:
+        entries = get_hub().tournaments.entries_of(who)[-MAX_STATS_ENTRIES:]
+        games = dict(get_hub().tournaments.stats(entries)["games"]) if entries else {}
+    except HubError:
+        return {}, []
+    return games, [f"{tid}:{pid}" for tid, pid in entries]

@@ -208,7 +208,6 @@ def person_view(book: Book, circuit: Circuit, tournaments: Mapping[str, Tourname
         "ratings": ratings, "form": form, "last_matches": [r[2] for r in matches[:LAST_MATCHES]],
         "seasons": [{"id": sid, "name": circuit.seasons[sid].name, "rank": ranks[who]}
                     for sid, ranks in season_ranks.items() if who in ranks],
-        "statistics": None,  # issue 34.4 (h5): statistics by entry, summed over book.entries[who]
     }
 
 

@@ -169,3 +169,24 @@ def test_registration_says_who_the_entry_is_or_may_be(referee: FlaskClient, hub:
     assert "Inès Morel is P1 (their licence)." in page
     assert "Ines Morel may be Inès Morel (P1): confirm on the Persons page." in page
     assert service.identity("F1", "p2") == "~ines morel"  # proposed, not linked
+
+
+def test_the_person_page_sums_the_statistics_of_every_entry_of_the_person(client: FlaskClient, hub: Hub) -> None:
+    """Issue 34.4 on the person page: the statistics of all the person's entries (both of
+    Inès's persons once merged), and export links naming exactly those entries."""
+    who = season(hub)
+    service = hub.tournaments
+    service.people_submit({"type": "merge", "keep": who["ines"], "gone": who["twin"]})
+    entries = service.entries_of(who["ines"])
+    assert {tid for tid, _ in entries} == {"T1", "T2", "T3"}
+    games = service.stats(entries)["games"]
+    assert set(games) == {"trike", "triolet"} and games["trike"]["matches"] == sum(
+        service.stats([e])["games"].get("trike", {}).get("matches", 0) for e in entries)
+    page = client.get(f"/people/{who['ines']}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    section = page[page.index('id="person-statistics"'):]
+    assert f"Trike · matches {games['trike']['matches']}<" in section
+    assert f"Triolet · matches {games['triolet']['matches']}<" in section
+    export = re.search(r'href="(/api/stats\?[^"]*format=csv[^"]*)"', section)
+    assert export is not None
+    named = re.findall(r"entry=([^&]+)", export.group(1).replace("&amp;", "&"))
+    assert sorted(n.replace("%3A", ":") for n in named) == sorted(f"{t}:{p}" for t, p in entries)

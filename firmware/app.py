@@ -112,7 +112,8 @@ def build(cfg, board, storage=None, crash=None):
                 getattr(gc, "mem_free", None), board.reset, board.rssi, crash=crash,
                 journal=FileJournal(OUTBOX_FILE), random16=board.random16,
                 weigh=board.weigh if cfg.get("loadcell") else None,
-                cell=LoadCell() if cfg.get("loadcell") else None, cell_storage=FileStorage(LOADCELL_FILE))
+                cell=LoadCell() if cfg.get("loadcell") else None, cell_storage=FileStorage(LOADCELL_FILE),
+                indicate=getattr(board, "indicate", None))
     serial = None
     if "serial" in cfg["links"]:
         serial = SerialLink(stdout_write, SerialInput(board.ticks_ms))

@@ -20,6 +20,10 @@ _KIND_COUNTER = {"drop": "drops", "bounce": "bounces", "blocked": "blocked", "cl
 DEAD_B = "emitter off but beam B still sees light"  # health.SelfTest's words for a dead beam B
 
 
+IDENTIFY_MS = 10_000  # `cmd identify`: the LED / buzzer blinks this long
+BLINK_MS = 250
+
+
 class Node:
     """One sensor board.
 
@@ -36,11 +40,12 @@ class Node:
     weigh()      -> a raw load-cell reading or None (firmware.loadcell.Hx711.read), with
     cell         a firmware.loadcell.LoadCell (palet count -> `weight` events) and
     cell_storage its tare and calibration in flash (storage callable)
+    indicate(on) switches the board's LED / buzzer (`cmd identify` blinks it IDENTIFY_MS)
     """
 
     def __init__(self, cfg, clock, read_beam, set_emitter=None, storage=None, mem_free=None,
                  reboot=None, rssi=None, fw=FW_VERSION, crash=None, journal=None, random16=None,
-                 weigh=None, cell=None, cell_storage=None):
+                 weigh=None, cell=None, cell_storage=None, indicate=None):
         self.cfg = cfg
         self.board = cfg["board"]
         self.th = cfg["thresholds"]
@@ -113,6 +118,8 @@ class Node:
         self._quiet_from = 0  # uptime_ms of the last edge or busy hole (journal writes wait)
         self._progress_at = 0  # last ack progress (or first send after an empty outbox)
         self._backoff = 1
+        self.indicate = indicate
+        self._identify_until = None  # uptime_ms when the identify blinking stops
         self.events = []  # every event of this boot when keep_events is set (tests, simulator)
         self.keep_events = False
 
@@ -191,6 +198,8 @@ class Node:
             self.uptime_ms += elapsed // 1000
             self._last_now = ticks_add(now, -(elapsed % 1000))
         self._expire_buttons(now)
+        if self._identify_until is not None:
+            self._blink()
         self._keep_journal()
         weigh, cell = self.weigh, self.cell
         if weigh is not None and cell is not None and self.uptime_ms - self._last_weigh >= self.th["loadcell_ms"]:
@@ -270,8 +279,30 @@ class Node:
                 self._backoff = 1
             elif cmd in ("tare", "calibrate") and self.cell is not None:
                 self._cell_command(cmd, self.cell)
+            elif cmd == "identify":  # the organizer looks for this board among sixty
+                self._identify_until = self.uptime_ms + IDENTIFY_MS
+            elif cmd == "rearm":
+                self.rearm()
         else:
             self.counters["bad_input"] += 1
+
+    def rearm(self):
+        """The hub's `cmd rearm`: forget what each hole concluded about its beams (a beam B
+        taken as dead, a suspect beam, a failed self-test), take the beams' levels as they
+        are now and self-test them again: a repaired hole works at once."""
+        now = self.clock()
+        for hole in self.holes:
+            hole.a_alone = False
+            hole.suspect = None
+            hole.reset([self.read_beam(ch) for ch in self._hole_channels(hole)], now)
+        self.start_selftest(now)
+
+    def _blink(self):
+        on = self.uptime_ms < self._identify_until and (self.uptime_ms // BLINK_MS) % 2 == 0
+        if self.indicate is not None:
+            self.indicate(on)
+        if self.uptime_ms >= self._identify_until:
+            self._identify_until = None
 
     def loop_gap(self, ms):
         """The board's loop took `ms` between two polls: keep the longest (health)."""

@@ -27,9 +27,11 @@
 #   health   uptime_s, mem_free, beams {hole: "open"|"closed"|"blocked"}, counters {str: int},
 #            overflow (int), rssi optional     not queued, not acknowledged
 # Hub to board: ack {boot, seq} (cumulative: everything up to seq of that boot was
-# stored) and cmd {cmd: "selftest"|"health"|"reboot"|"resend"|"newboot"|"tare"|"calibrate"} (newboot: the
+# stored) and cmd {cmd: "selftest"|"health"|"reboot"|"resend"|"newboot"|"tare"|"calibrate"|"identify"|"rearm"} (newboot: the
 # hub saw this boot id before; the board takes a fresh one for its unacknowledged events).
 # tare: the board is empty (start of a round); calibrate: one palet lies on the tared board.
+# identify: blink the board's LED / buzzer for 10 s (the fleet page, issue 33); rearm: forget
+# what the holes concluded about their beams, resync their levels and self-test them again.
 #
 # Bounds (validated at the edge, so nothing downstream meets a number or a string the
 # firmware cannot produce): boot and seq < 2**31, t_us within the ticks mask (2**30 - 1,
@@ -49,7 +51,7 @@ HOLE_EVENTS = ("drop", "bounce", "blocked", "cleared")
 EVENT_TYPES = ("hello", "drop", "bounce", "blocked", "cleared", "fault", "button", "weight", "throw")
 DEVICE_TYPES = EVENT_TYPES + ("health",)
 HUB_TYPES = ("ack", "cmd")
-COMMANDS = ("selftest", "health", "reboot", "resend", "newboot", "tare", "calibrate")
+COMMANDS = ("selftest", "health", "reboot", "resend", "newboot", "tare", "calibrate", "identify", "rearm")
 TOPIC_KINDS = ("event", "status", "health", "cmd", "ack")
 STATUS_VALUES = ("online", "lost")
 

@@ -48,6 +48,8 @@ from hub.errors import (
     UnknownGameError,
     UnknownTableError,
 )
+from hub.fleet import view as fleet_view
+from hub.fleet.service import FleetService, Updater
 from hub.log import clock
 from hub.log.changes import ChangeFeed
 from hub.log.sqlite import SqliteStore
@@ -117,6 +119,10 @@ class Hub:
         self._threads: list[threading.Thread] = []
         self._stop = threading.Event()
         self._tournaments: TournamentService | None = None
+        self._fleet: FleetService | None = None
+        self.updater: Updater | None = None
+        """How a bundle reaches one board (:data:`hub.fleet.service.Updater`); None: the
+        default, :func:`hub.fleet.transfer.update_board` when present."""
         self.ingest_loop = IngestLoop(self.writer, self.tables, self.devices, self.feed, self.bots,
                                       lost_after_s)
         with self._lock:
@@ -140,6 +146,12 @@ class Hub:
         with self._lock:
             for table in self.tables.loaded():
                 self.bots.request(table.id)
+        if not self.follows_log:
+            # A rollout a restart interrupted goes on (issue 33.4); the log is read in the
+            # rollout's own thread, not on the way to a started hub.
+            thread = threading.Thread(target=lambda: self.fleet.start(), name="hub-fleet-restore", daemon=True)
+            thread.start()
+            self._threads.append(thread)
 
     def add_transport(self, transport: Transport) -> None:
         """Attach a device link and start it."""
@@ -161,6 +173,8 @@ class Hub:
         self.bots.stop()
         for thread in self._threads:
             thread.join(timeout=5.0)
+        if self._fleet is not None:
+            self._fleet.stop()
         self._close_tournaments()
         with self._lock:
             self.tables.snapshot_changed()
@@ -177,6 +191,17 @@ class Hub:
                                                       create_tables=not self.follows_log)
                 self._tournaments.start()
             return self._tournaments
+
+    @property
+    def fleet(self) -> FleetService:
+        """The hub's fleet (:mod:`hub.fleet.service`): built on first use from the log's
+        fleet entries (target, actions, rollouts)."""
+        with self._lock:
+            if self._fleet is None:
+                fleet = FleetService(self, self.updater)
+                fleet.restore(self.store.entries())
+                self._fleet = fleet
+            return self._fleet
 
     def _close_tournaments(self) -> None:
         """Stop the tournaments' follower and snapshot them (after the feed closed: the
@@ -413,6 +438,52 @@ class Hub:
         """Health of every board seen or bound, sorted by board id (see the module doc)."""
         with self._door():
             return [self.devices.health[b].to_json() for b in sorted(self.devices.health)]
+
+    def fleet_view(self, which: str = "all", day_start: float | None = None) -> JSONDict:
+        """The fleet page (issue 33.1): ``rows`` (one per board seen or configured, most
+        trouble first; ``which``: all, outdated, offline, live, trouble), ``summary`` (the
+        counts of every filter), ``target`` (firmware and config), ``rollout`` (the
+        current one, or None), ``actions`` (the newest logged ones) and ``now``."""
+        if which not in fleet_view.FILTERS:
+            raise BadInputError(f"fleet filter {which!r}: expected one of {', '.join(fleet_view.FILTERS)}",
+                                "bad_filter", filter=which)
+        fleet = self.fleet
+        with self._door():
+            now = clock.now()
+            rows = fleet.rows(now, day_start)
+            return {"rows": fleet_view.select(rows, which), "summary": fleet_view.summary(rows),
+                    "filter": which, "target": {"fw": fleet.target.fw, "config": fleet.target.config},
+                    "rollout": fleet.rollout_view(), "actions": [dict(a) for a in fleet.actions[-10:]],
+                    "now": now}
+
+    def board_action(self, board: str, action: str, *, force: bool = False) -> JSONDict:
+        """Send an action to a board (identify, selftest, rearm, reboot): refused with a
+        :class:`hub.fleet.service.BoardLiveError` (409) while a match is live on it, unless
+        ``force``."""
+        fleet = self.fleet
+        with self._door():
+            return fleet.act(board, action, force=force)
+
+    def fleet_target(self, fw: str | None, config: str | None = None) -> None:
+        """Set the firmware version and config hash the fleet should run (logged)."""
+        fleet = self.fleet
+        with self._door():
+            fleet.set_target(fw, config)
+
+    def start_rollout(self, version: str, bundle: Any, boards: list[str] | None = None,
+                      canary: str | None = None, wave: int = 5) -> JSONDict:
+        """Start a staged rollout (:mod:`hub.fleet.rollout`) and return its view."""
+        fleet = self.fleet
+        with self._door():
+            out = fleet.start_rollout(version, bundle, boards, canary, wave)
+        fleet.start()
+        return out
+
+    def cancel_rollout(self) -> None:
+        """Stop the current rollout: the boards under way finish, no more start."""
+        fleet = self.fleet
+        with self._door():
+            fleet.cancel_rollout()
 
     def store_alert(self) -> str | None:
         """Why the store stopped committing for good (its file deleted or replaced), else

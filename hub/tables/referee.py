@@ -108,6 +108,9 @@ class TrigonoTable(Table):
     def physical_boards(self) -> list[str]:
         return self.bindings.boards()
 
+    def position_of(self, board: str) -> str | None:
+        return self.bindings.engine_board(board) if self.bindings.get(board) is not None else None
+
     def _where_choices(self) -> list[str]:
         """Where a palet can rest; plus every hole whose sensor has an open fault, so the
         referee scores that hole by hand until the board says it works again."""

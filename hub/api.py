@@ -23,7 +23,14 @@ imports no CLI, no simulator, no drawing helper.
 from __future__ import annotations
 
 from hub import jsonlimits
-from hub.errors import BadInputError, ConflictError, HubError, StaleViewError, UnknownBoardError, UnknownTableError
+from hub.errors import (
+    BadInputError,
+    ConflictError,
+    HubError,
+    StaleViewError,
+    UnknownBoardError,
+    UnknownTableError,
+)
 from hub.facade import Hub
 from hub.log.store import HubBusyError, StoreOpenError, StoreWriteError
 from hub.tables.spec import TableSpec

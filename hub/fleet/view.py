@@ -175,7 +175,7 @@ def _row(h: Mapping[str, Any], target: Target, now: float, placement: Placement 
         "table": placement.table if placement else h.get("table"),
         "position": placement.position if placement else None,
         "live": bool(placement and placement.live),
-        "update": dict(update) if update is not None else None,
+        "rollout": dict(update) if update is not None else None,
         "trouble": sum(TROUBLES[k] for k in troubles),
         "troubles": troubles,
     }

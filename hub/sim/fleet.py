@@ -61,7 +61,7 @@ class SimFleet(Transport):
     def __init__(self, n: int = 0, *, boards: list[str] | None = None, seed: int = 1, fw: str = "1.0.0") -> None:
         rng = random.Random(seed)
         names = boards if boards is not None else [f"S{i:02d}" for i in range(1, n + 1)]
-        self.boards = {b: SimBoardState(b, fw=fw, boot=rng.randrange(1, 1 << 20), rssi=rng.randrange(-85, -45))
+        self.boards = {b: SimBoardState(b, fw=fw, boot=rng.randrange(1, 1 << 20), rssi=rng.randrange(-76, -45))
                        for b in names}
         self.sink: DeviceSink | None = None
         self.fail: dict[str, str] = {}

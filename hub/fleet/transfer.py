@@ -256,7 +256,7 @@ class SerialUpdateLink:
         while True:
             while b"\n" in self.buffer:
                 line, self.buffer = self.buffer.split(b"\n", 1)
-                msg, _ = protocol.decode_line(line)
+                msg: dict[str, Any] | None = protocol.decode_line(line)[0]
                 if msg is not None and msg.get("type") in protocol.DEVICE_TYPES:
                     return msg
             if time.monotonic() >= until:

@@ -113,6 +113,7 @@ class _Update:
         self.started = time.monotonic()
         self.before: str | None = None
         self.hellos: list[dict[str, Any]] = []
+        self.old_boots: set[Any] = set()  # boots heard before the switch: their hellos are old news
 
     def result(self, outcome: Outcome, after: str | None, reason: str = "") -> UpdateResult:
         if outcome == "updated":
@@ -142,6 +143,7 @@ class _Update:
                     break
                 if got.get("board") != self.board:
                     continue
+                self.old_boots.add(got.get("boot"))
                 if got.get("type") == "update_state":
                     return got
                 if got.get("type") == "hello":
@@ -186,13 +188,16 @@ class _Update:
         next_status = 0.0
         while time.monotonic() < until:
             for hello in self.hellos:
+                if hello.get("boot") in self.old_boots:
+                    continue  # a resent hello of the boot before the switch
                 if hello.get("fw") == self.bundle.version:
                     new_boot = True
                 elif hello.get("rollback"):
                     return self.result("rolled_back", hello.get("fw"), str(hello["rollback"]))
             self.hellos.clear()
-            if new_boot and time.monotonic() >= next_status:
-                self.tell("trial", self.total)
+            if time.monotonic() >= next_status:  # also when its hello was missed
+                if new_boot:
+                    self.tell("trial", self.total)
                 next_status = time.monotonic() + STATUS_EVERY_S
                 self.link.send(self.msg("status"))
             got = self.link.receive(min(STATUS_EVERY_S, max(until - time.monotonic(), 0.01)))
@@ -200,6 +205,8 @@ class _Update:
                 continue
             if got.get("type") == "hello":
                 self.hellos.append(got)
+            elif got.get("boot") in self.old_boots:
+                continue
             elif got.get("type") == "update_state" and got.get("state") == "running":
                 if got.get("version") == self.bundle.version:
                     return self.result("updated", self.bundle.version)

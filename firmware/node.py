@@ -45,7 +45,7 @@ class Node:
 
     def __init__(self, cfg, clock, read_beam, set_emitter=None, storage=None, mem_free=None,
                  reboot=None, rssi=None, fw=FW_VERSION, crash=None, journal=None, random16=None,
-                 weigh=None, cell=None, cell_storage=None, indicate=None):
+                 weigh=None, cell=None, cell_storage=None, updater=None, indicate=None):
         self.cfg = cfg
         self.board = cfg["board"]
         self.th = cfg["thresholds"]
@@ -105,6 +105,7 @@ class Node:
         self.weigh = weigh
         self.cell = cell
         self.cell_storage = cell_storage
+        self.updater = updater  # firmware.update.Updater: bundles, slots, trial (issue 33)
         self._last_weigh = 0
         self.outbox = Outbox(self.board, 0, self.th["outbox_size"], journal)  # boot set by start()
         self.boot = None  # None until start()
@@ -156,6 +157,9 @@ class Node:
             hello["lanes"] = [self.gate.name]
         if self.cell is not None:
             hello["loadcell"] = True
+        if self.updater is not None:
+            for key, value in self.updater.hello_fields().items():
+                hello[key] = value
         self._emit("hello", now, hello)
         if error is not None:
             self._emit("fault", now, {"reason": error})
@@ -214,6 +218,21 @@ class Node:
         for link in self.links:
             link.service(now)
         self.flush(now)
+        if self.updater is not None and self.updater.poll(self) and self.reboot is not None:
+            if not self.updater.switching:  # a trial that did not commit in time
+                self._note_crash("no commit within " + str(self.updater.trial_ms // 1000) + " s")
+            self.outbox.flush()
+            self.reboot()
+
+    def _note_crash(self, text):
+        note = getattr(self.updater, "note_crash", None)
+        if note is not None:
+            note(text)
+
+    def selftests_passed(self):
+        """Every emitter self-test ran since boot and none failed (a trial's commit)."""
+        return (self.counters["selftests"] >= len(self.selftests) and not self._selftest_failed
+                and all(test.phase == SelfTest.IDLE for test in self.selftests))
 
     def flush(self, now=None):
         """Send what each up link has not sent yet; resend when acks stop coming."""
@@ -283,6 +302,8 @@ class Node:
                 self._identify_until = self.uptime_ms + IDENTIFY_MS
             elif cmd == "rearm":
                 self.rearm()
+        elif kind == "update" and self.updater is not None and msg.get("boot") in (self.boot, 0):
+            self.send_direct("update_state", self.updater.handle(msg))
         else:
             self.counters["bad_input"] += 1
 
@@ -346,6 +367,18 @@ class Node:
         for key in fields:
             msg[key] = fields[key]
         return msg
+
+    def send_direct(self, kind, fields):
+        """A message that is not queued nor acknowledged (an update answer), on every up link."""
+        if self.boot is None:
+            return
+        msg = {"type": kind, "board": self.board, "boot": self.boot, "seq": self.outbox.seq,
+               "t_us": self.clock()}
+        for key in fields:
+            msg[key] = fields[key]
+        for link in self.links:
+            if link.is_up():
+                link.send(msg)
 
     def send_health(self, now):
         if self.boot is None:

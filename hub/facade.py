@@ -533,11 +533,23 @@ class Hub:
     # -- the DeviceSink side (called by transports, any thread) --------------------------
     def device_message(self, transport: Transport, msg: JSONDict, link: str,
                        raw: str | None = None) -> None:
+        fleet = self._fleet
+        if (fleet is not None and fleet.tapping or msg.get("type") == "update_state") and self._for_transfer(msg):
+            return
         self.ingest_loop.put(transport, msg, link, raw)
 
     def device_messages(self, transport: Transport, messages: list[tuple[JSONDict, str | None]],
                         link: str, retained: bool = False) -> None:
+        fleet = self._fleet
+        if fleet is not None and fleet.tapping:
+            messages = [(m, r) for m, r in messages if not self._for_transfer(m)]
         self.ingest_loop.put_many(transport, messages, link, retained)
+
+    def _for_transfer(self, msg: JSONDict) -> bool:
+        """An update under way sees its board's answers (:meth:`FleetService.tap`); an
+        ``update_state`` is the transfer's only, never stored."""
+        fleet = self._fleet
+        return fleet.tap(msg) if fleet is not None else msg.get("type") == "update_state"
 
     def device_status(self, transport: Transport, board: str, status: str, link: str) -> None:
         self.device_message(transport, {"type": "status", "board": board, "status": status}, link)

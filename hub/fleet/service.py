@@ -11,14 +11,15 @@ each rollout step (:mod:`hub.fleet.rollout`): a restarted hub folds them again a
 interrupted rollout goes on.
 
 The transfer of a bundle to one board is not here: an :data:`Updater` does it, by default
-:func:`hub.fleet.transfer.update_board` when that module is present (issue 33.3).
+:func:`hub.fleet.hub_link.transfer_updater` (:func:`hub.fleet.transfer.update_board` over
+the hub's own links, issue 33.3).
 """
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import logging
+import queue
 import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -27,6 +28,7 @@ from firmware import protocol
 from hub.devices import ingest
 from hub.errors import ConflictError, RefusedError, UnknownBoardError
 from hub.fleet import view
+from hub.fleet.hub_link import transfer_updater
 from hub.fleet.rollout import Rollout, RolloutError
 from hub.log import clock
 from hub.log.store import Entry
@@ -52,16 +54,6 @@ class BoardLiveError(ConflictError):
     """An action on a board a live match uses (409): allowed only when forced."""
 
 
-def default_updater() -> Updater | None:
-    """:func:`hub.fleet.transfer.update_board` when it is there, else None."""
-    try:
-        module = importlib.import_module("hub.fleet.transfer")
-    except ImportError:
-        return None
-    found = getattr(module, "update_board", None)
-    return found if callable(found) else None
-
-
 def failure(result: Any) -> str | None:
     """Why an updater's result is a failure, or None for a success.
 
@@ -84,7 +76,8 @@ class FleetService:
 
     def __init__(self, hub: Hub, updater: Updater | None = None) -> None:
         self.hub = hub
-        self.updater = updater if updater is not None else default_updater()
+        self.updater = updater if updater is not None else transfer_updater(self)
+        self._taps: dict[str, queue.Queue[JSONDict]] = {}
         self.target = view.Target()
         self.selftests: dict[str, int] = {}  # board -> its self-test counter when one was asked
         self.actions: list[JSONDict] = []  # the newest actions (the page shows them)
@@ -95,6 +88,26 @@ class FleetService:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+
+    # -- the transfer's tap on the hub's device messages -------------------------------
+    def open_tap(self, board: str, inbox: queue.Queue[JSONDict]) -> None:
+        self._taps[board] = inbox
+
+    def close_tap(self, board: str) -> None:
+        self._taps.pop(board, None)
+
+    @property
+    def tapping(self) -> bool:
+        return bool(self._taps)
+
+    def tap(self, msg: JSONDict) -> bool:
+        """A device message arrives (any transport thread): a copy goes to the transfer
+        under way with its board; True when it is for the transfer only (``update_state``)."""
+        inbox = self._taps.get(msg.get("board"))  # type: ignore[arg-type]
+        kind = msg.get("type")
+        if inbox is not None and kind in ("update_state", "hello"):
+            inbox.put(msg)
+        return kind == "update_state"
 
     # -- the log ---------------------------------------------------------------------
     def restore(self, entries: Iterable[Entry]) -> None:

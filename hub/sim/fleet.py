@@ -2,8 +2,12 @@
 boards in a test — each says ``hello`` and ``health`` as the firmware does (the codec
 checks every message), answers the hub's commands (``identify``, ``selftest``,
 ``rearm``, ``reboot``, ``health``), keeps its events until they are acknowledged, and
-takes a firmware update through :meth:`SimFleet.update_board` — the
-:data:`hub.fleet.service.Updater` contract, with a progress callback and chosen failures.
+takes a firmware update two ways: the hub's ``update`` messages, answered with
+``update_state`` as firmware/update.py does (the board pulls file by file, checks each
+file's SHA-256 against the manifest, switches and says ``hello`` on the new version:
+what :func:`hub.fleet.transfer.update_board` drives over the hub's own link), or the
+shortcut :meth:`SimFleet.update_board` (the :data:`hub.fleet.service.Updater` contract
+itself, with a progress callback and chosen failures).
 
 No thread of its own: the caller drives it (``hub.flush()`` then look), so a test waits
 for conditions, never for time. The real firmware on real links is tested elsewhere
@@ -12,6 +16,9 @@ for conditions, never for time. The real firmware on real links is tested elsewh
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import random
 import threading
 from collections.abc import Callable
@@ -47,6 +54,9 @@ class SimBoardState:
     online: bool = True
     identified: int = 0
     selftests: int = 0
+    incoming: dict[int, bytes] = field(default_factory=dict)  # an update being received, by file index
+    incoming_id: str | None = None
+    incoming_version: str | None = None
     commands: list[str] = field(default_factory=list)
 
 
@@ -88,8 +98,22 @@ class SimFleet(Transport):
                 if msg["boot"] == b.boot:
                     b.unacked = [e for e in b.unacked if e["seq"] > msg["seq"]]
                 return True
-            b.commands.append(msg["cmd"])
-            cmd = msg["cmd"]
+            if msg["type"] == "update":
+                answer, switch = self._update_message(b, msg)
+            else:
+                b.commands.append(msg["cmd"])
+                cmd = msg["cmd"]
+        if msg["type"] == "update":
+            self._deliver(answer)
+            if switch is not None:
+                if board in self.fail:  # the new version fails its trial: back on the old one, said in its hello
+                    self.boot(board, rollback=f"{switch}: {self.fail[board]}")
+                else:
+                    with self._lock:
+                        b.fw = switch
+                        self.updated.append(board)
+                    self.boot(board)
+            return True
         if cmd == "identify":
             b.identified += 1
         elif cmd == "reboot":
@@ -104,6 +128,59 @@ class SimFleet(Transport):
             for event in list(b.unacked):
                 self._deliver(event)
         return True
+
+    # -- the update protocol (firmware/update.py, as the hub sees it) -------------------
+    def _update_message(self, b: SimBoardState, msg: JSONDict) -> tuple[JSONDict, str | None]:
+        """The board's ``update_state`` answer to one ``update`` message, and the version
+        it switches to (it then restarts) or None."""
+        op = msg["op"]
+        if op == "status" or op == "abort":
+            if op == "abort":
+                b.incoming, b.incoming_id = {}, None
+            return self._stamp(b, "update_state", {"state": "running", "version": b.fw}, False), None
+        if op == "begin":
+            if b.incoming_id != msg["id"]:
+                b.incoming, b.incoming_id, b.incoming_version = {}, msg["id"], msg["version"]
+                b.incoming[-1] = int(msg["msize"]).to_bytes(4, "big")  # the manifest's size, kept aside
+            return self._want(b), None
+        if b.incoming_id != msg["id"]:
+            return self._stamp(b, "update_state", {"state": "refused", "reason": "no update begun"}, False), None
+        file, off = int(msg["file"]), int(msg["off"])
+        held = b.incoming.get(file, b"")
+        if off == len(held):
+            b.incoming[file] = held + base64.b64decode(msg["data"])
+        answer = self._want(b)
+        if answer["state"] == "switching":
+            return answer, b.incoming_version
+        return answer, None
+
+    def _sizes(self, b: SimBoardState) -> list[int] | None:
+        """Each file's size by index once the manifest is in (None before)."""
+        msize = int.from_bytes(b.incoming[-1], "big")
+        manifest = b.incoming.get(1, b"")
+        if len(manifest) < msize:
+            return None
+        listed = json.loads(manifest)["files"]
+        return [64, msize, *[size for _path, size, _digest in listed]]
+
+    def _want(self, b: SimBoardState) -> JSONDict:
+        for file in (0, 1):
+            size = 64 if file == 0 else int.from_bytes(b.incoming[-1], "big")
+            if len(b.incoming.get(file, b"")) < size:
+                return self._stamp(b, "update_state", {"state": "want", "id": b.incoming_id, "file": file,
+                                                        "off": len(b.incoming.get(file, b""))}, False)
+        sizes = self._sizes(b) or []
+        listed = json.loads(b.incoming[1])["files"]
+        for file, size in enumerate(sizes):
+            if len(b.incoming.get(file, b"")) < size:
+                return self._stamp(b, "update_state", {"state": "want", "id": b.incoming_id, "file": file,
+                                                        "off": len(b.incoming.get(file, b""))}, False)
+        for index, (_path, _size, digest) in enumerate(listed, start=2):
+            if hashlib.sha256(b.incoming[index]).hexdigest() != digest:
+                b.incoming, b.incoming_id = {}, None
+                return self._stamp(b, "update_state", {"state": "refused", "reason": "bad hash"}, False)
+        b.incoming, b.incoming_id = {}, None
+        return self._stamp(b, "update_state", {"state": "switching", "version": b.incoming_version}, False)
 
     # -- what the boards say ---------------------------------------------------------
     def _deliver(self, msg: JSONDict) -> None:
@@ -121,12 +198,14 @@ class SimFleet(Transport):
             b.unacked.append(msg)
         return msg
 
-    def hello(self, board: str) -> None:
+    def hello(self, board: str, rollback: str | None = None) -> None:
         with self._lock:
             b = self.boards[board]
             fields: JSONDict = {"fw": b.fw, "config": b.config, "holes": list(b.holes)}
             if b.crash:
                 fields["crash"] = b.crash
+            if rollback:
+                fields["rollback"] = rollback
             msg = self._stamp(b, "hello", fields, True)
         self._deliver(msg)
 
@@ -150,15 +229,16 @@ class SimFleet(Transport):
         self._deliver(msg)
         return msg
 
-    def boot(self, board: str, crash: str | None = None) -> None:
-        """The board (re)starts: a new boot id, its hello and a health."""
+    def boot(self, board: str, crash: str | None = None, rollback: str | None = None) -> None:
+        """The board (re)starts: a new boot id, its hello (``rollback``: the version that
+        failed its trial, and why) and a health."""
         with self._lock:
             b = self.boards[board]
             b.boot += 1
             b.seq = 0
             b.crash = crash
             b.unacked = [e for e in b.unacked if e["type"] != "hello"]
-        self.hello(board)
+        self.hello(board, rollback)
         self.health(board)
 
     def start_all(self) -> None:

@@ -21,6 +21,7 @@ import hashlib
 import json
 import random
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,7 +69,8 @@ class SimFleet(Transport):
 
     name = "simfleet"
 
-    def __init__(self, n: int = 0, *, boards: list[str] | None = None, seed: int = 1, fw: str = "1.0.0") -> None:
+    def __init__(self, n: int = 0, *, boards: list[str] | None = None, seed: int = 1, fw: str = "1.0.0",
+                 round_trip_s: float = 0.0) -> None:
         rng = random.Random(seed)
         names = boards if boards is not None else [f"S{i:02d}" for i in range(1, n + 1)]
         self.boards = {b: SimBoardState(b, fw=fw, boot=rng.randrange(1, 1 << 20), rssi=rng.randrange(-76, -45))
@@ -77,6 +79,12 @@ class SimFleet(Transport):
         self.fail: dict[str, str] = {}
         self.gate: Callable[[str], None] | None = None
         self.updated: list[str] = []
+        self.round_trip_s = round_trip_s
+        """Each ``update`` message waits this long for its answer: a link's round trip (the
+        transfer's thread waits, as on a real link; nothing else does)."""
+        self.ack_latency_s: list[tuple[str, float]] = []
+        """(board, event made → acknowledged) for every event acknowledged (the bench reads it)."""
+        self._made: dict[tuple[str, int, int], float] = {}
         self._lock = threading.RLock()
 
     # -- Transport -------------------------------------------------------------------
@@ -96,6 +104,11 @@ class SimFleet(Transport):
                 return False
             if msg["type"] == "ack":
                 if msg["boot"] == b.boot:
+                    now = time.monotonic()
+                    for e in b.unacked:
+                        made = self._made.pop((board, e["boot"], e["seq"]), None)
+                        if e["seq"] <= msg["seq"] and made is not None:
+                            self.ack_latency_s.append((board, now - made))
                     b.unacked = [e for e in b.unacked if e["seq"] > msg["seq"]]
                 return True
             if msg["type"] == "update":
@@ -104,6 +117,8 @@ class SimFleet(Transport):
                 b.commands.append(msg["cmd"])
                 cmd = msg["cmd"]
         if msg["type"] == "update":
+            if self.round_trip_s:
+                time.sleep(self.round_trip_s)  # the link's round trip, in the transfer's own thread
             self._deliver(answer)
             if switch is not None:
                 if board in self.fail:  # the new version fails its trial: back on the old one, said in its hello
@@ -196,6 +211,7 @@ class SimFleet(Transport):
         msg = {"type": kind, "board": b.board, "boot": b.boot, "seq": b.seq, "t_us": b.t_us, **fields}
         if queued:
             b.unacked.append(msg)
+            self._made[(b.board, b.boot, b.seq)] = time.monotonic()
         return msg
 
     def hello(self, board: str, rollback: str | None = None) -> None:

@@ -33,7 +33,6 @@ from hub.facade import Hub  # noqa: E402
 from hub.fleet import bundle as bundles  # noqa: E402
 from hub.sim.fleet import SimFleet  # noqa: E402
 
-
 HEALTH_EVERY_S = 10.0  # firmware/config.py health_every_s
 
 

@@ -20,8 +20,6 @@ import os
 
 import slots
 
-from firmware import ed25519
-
 CHUNK_MAX = 480  # bytes of file data per `upd data` (640 base64 characters: one short line)
 REBOOT_DELAY_MS = 300  # the `switching` answer leaves before the reset
 MAX_FILES = 40
@@ -253,6 +251,8 @@ class Updater:
         with open(where + slots.SIGNATURE, "rb") as f:
             signature = f.read()
         digest = binascii.unhexlify(self.id)
+        from firmware import ed25519  # only now: its import costs the chip ~0.45 s and RAM
+
         if not any(ed25519.verify(key, digest, signature) for key in self.keys):
             return "bad signature"
         try:

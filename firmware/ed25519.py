@@ -45,12 +45,11 @@ def _ror(x, n):
 
 def sha512(data):
     """SHA-512 of bytes (FIPS 180-4), in plain Python: hashlib.sha512 when there is one."""
-    try:
-        import hashlib
+    import hashlib
 
-        return hashlib.sha512(data).digest()
-    except (ImportError, AttributeError):
-        pass
+    native = getattr(hashlib, "sha512", None)
+    if native is not None:
+        return native(data).digest()
     k = _k()
     h = [0x6A09E667F3BCC908, 0xBB67AE8584CAA73B, 0x3C6EF372FE94F82B, 0xA54FF53A5F1D36F1,
          0x510E527FADE682D1, 0x9B05688C2B3E6C1F, 0x1F83D9ABFB41BD6B, 0x5BE0CD19137E2179]

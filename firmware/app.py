@@ -268,6 +268,8 @@ async def run(node, board, serial, stop=None):
     node.start()
     period = node.th["poll_ms"]
     watchdog = board.watchdog(node.th["watchdog_ms"])
+    if watchdog is not None and node.updater is not None:
+        node.updater.feed = watchdog.feed  # fed through the update's signature check too
     # An MQTT-only board still watches its USB console, for the two Ctrl-C that stop it
     # (one stray Ctrl-C must not leave it at the REPL); other bytes are dropped.
     console_input = SerialInput(board.ticks_ms) if serial is None else None

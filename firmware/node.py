@@ -356,6 +356,8 @@ class Node:
         self.counters["acked"] = self.outbox.acked  # highest seq the hub acknowledged
         self.counters["unacked"] = self.outbox.unacked()
         counters = dict(self.counters)
+        if self.updater is not None and self.updater.check_ms:
+            counters["update_check_ms"] = self.updater.check_ms  # the last signature check (issue 33)
         if self.outbox.items:  # what the board still holds, so the hub knows what may come
             counters["oldest_boot"] = self.outbox.items[0]["boot"]
             counters["oldest_seq"] = self.outbox.items[0]["seq"]

@@ -55,6 +55,7 @@ The hub (event store, sensor boards, referee):
   trigono sim --tables 3                a simulated event against the real hub
   trigono tournament ...                tournaments (see its --help)
   trigono store check --db event.db     damaged entries and snapshots (store repair: set aside)
+  trigono boards keygen / bundle        the signing key and signed firmware update bundles
   trigono boards update FW.bundle --version 1.1 --url http://hub:8000
                                         update the boards' firmware in waves, with a progress bar
 

@@ -22,6 +22,7 @@ from hub.fleet.bundle import Bundle
 CHUNK = 480  # bytes per `update data`: 640 base64 characters, one short serial line, well
 # under the ~2 KB burst the board's MQTT client takes (firmware/update.py CHUNK_MAX)
 ASKS = 4  # a silent board is asked this many times before it is "unreachable"
+NOT_UNDER_WAY = "no transfer under way"  # firmware/update.py: data after the board's reset
 STATUS_EVERY_S = 1.0  # during the trial: asking the status proves the link (the board commits)
 
 Outcome = Literal["updated", "already", "refused", "rolled_back", "unreachable"]
@@ -161,9 +162,16 @@ class _Update:
         self.before = status.get("version")
         if status.get("version") == self.bundle.version and status.get("state") == "running":
             return self.result("already", self.before)
-        answer = self.ask(self.msg("begin", id=self.bundle.id, version=self.bundle.version,
-                                   msize=len(self.bundle.manifest)))
-        while answer is not None and answer.get("state") == "want":
+        begin = self.msg("begin", id=self.bundle.id, version=self.bundle.version, msize=len(self.bundle.manifest))
+        answer = self.ask(begin)
+        restarts = 0
+        while answer is not None and answer.get("state") in ("want", "refused"):
+            if answer.get("state") == "refused":
+                if answer.get("reason") != NOT_UNDER_WAY or restarts >= ASKS:
+                    break
+                restarts += 1  # the board reset mid-transfer: offer again, it resumes from its flash
+                answer = self.ask(begin)
+                continue
             file, off = int(answer.get("file", 0)), int(answer.get("off", 0))
             if file >= len(self.parts) or off >= len(self.parts[file]):
                 return self.result("refused", self.before, f"the board wants file {file} at {off}")

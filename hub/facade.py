@@ -34,7 +34,7 @@ from typing import Any
 
 from engines import GAMES
 from firmware import protocol
-from hub.devices import ingest
+from hub.devices import board_id, ingest
 from hub.devices.health import GIVE_UP_S, SeqTracker
 from hub.devices.ingest import IngestState
 from hub.devices.ingest_loop import IngestLoop
@@ -49,7 +49,7 @@ from hub.errors import (
     UnknownTableError,
 )
 from hub.fleet import view as fleet_view
-from hub.fleet.service import FleetService, Updater
+from hub.fleet.service import BoardLiveError, FleetService, Updater
 from hub.log import clock
 from hub.log.changes import ChangeFeed
 from hub.log.sqlite import SqliteStore
@@ -463,6 +463,37 @@ class Hub:
         fleet = self.fleet
         with self._door():
             return fleet.act(board, action, force=force)
+
+    def assign_board(self, board: str, table_id: str, position: str, *, force: bool = False) -> JSONDict:
+        """Put ``board`` at ``position`` (an engine board) of ``table_id`` in place of the
+        board there (a dead board swapped for a spare): the table's ``rebind`` input,
+        stored in its log. Refused while the table has a live match unless ``force``, and
+        while ``board`` serves another live table. Returns the table's view."""
+        refusal = board_id.refusal(board)
+        if refusal is not None:
+            raise BadInputError(refusal, "bad_board", board=board)
+        with self._door():
+            table = self.tables[table_id]
+            if not table.finished and not force:
+                raise BoardLiveError(f"table {table_id} has a match live: assigning board {board} there refused "
+                                     "(force it to do it anyway)", "table_live", board=board, table=table_id)
+            other = self.devices.bound.get(board)
+            if other is not None and other != table_id and not self.tables.is_over(other):
+                raise ConflictError(f"board {board} is bound to table {other}", "board_bound", board=board,
+                                    table=other)
+            before = table.physical_boards()
+            self._apply_checked(table, Entry.new("console", {"input": {"rebind": {"position": position,
+                                                                                  "board": board}},
+                                                             "by": "referee"}, table_id=table_id))
+            for gone in set(before) - set(table.physical_boards()):
+                if self.devices.bound.get(gone) == table_id:
+                    del self.devices.bound[gone]
+                    if gone in self.devices.health:
+                        self.devices.health[gone].table = None
+            self.devices.bind(board, table_id)
+            self._ask_resend([board])
+            self.feed.boards([board, *before])
+            return self._view(table)
 
     def fleet_target(self, fw: str | None, config: str | None = None) -> None:
         """Set the firmware version and config hash the fleet should run (logged)."""

@@ -58,6 +58,24 @@ def act(board: str, action: str) -> Any:
     return redirect(back + f"#board-{board}", code=303)
 
 
+@bp.post("/admin/fleet/<board>/assign")
+@login_required
+def assign(board: str) -> Any:
+    table, position = request.form.get("table", "").strip(), request.form.get("position", "").strip()
+    if not table or not position:
+        raise BadRequest("table and position are required")
+    force = request.form.get("force") == "1"
+    try:
+        get_hub().assign_board(board, table, position, force=force)
+    except HubError as err:
+        flash_refusal(refusal_text(err))
+        if err.kind == "table_live":
+            return redirect(url_for("fleet.page", force=board) + f"#board-{board}", code=303)
+        return redirect(url_for("fleet.page"), code=303)
+    flash_key("fleet.done.assign", board=board)
+    return redirect(url_for("fleet.page") + f"#board-{board}", code=303)
+
+
 def rollout_body(data: dict[str, Any]) -> dict[str, Any]:
     """A rollout request from the form or the JSON body: the bundle (a path on the hub's
     machine, as ``trigono boards bundle`` wrote it), its version, the wave size, the
@@ -112,6 +130,15 @@ def api_act(board: str) -> Any:
     if not isinstance(data, dict) or data.get("action") not in ACTIONS:
         raise BadRequest(f"the body is {{\"action\": one of {', '.join(ACTIONS)}, \"force\": bool}}")
     return jsonify(get_hub().board_action(board, data["action"], force=data.get("force") is True))
+
+
+@bp.post("/api/fleet/boards/<board>/assign")
+@login_required
+def api_assign(board: str) -> Any:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict) or not isinstance(data.get("table"), str) or not isinstance(data.get("position"), str):
+        raise BadRequest('the body is {"table": id, "position": engine board, "force": bool}')
+    return jsonify(get_hub().assign_board(board, data["table"], data["position"], force=data.get("force") is True))
 
 
 @bp.get("/api/fleet/rollout")

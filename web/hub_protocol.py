@@ -180,6 +180,10 @@ class HubAPI(Protocol):
         """identify, selftest, rearm or reboot a board (409 on a live match unless forced)."""
         ...
 
+    def assign_board(self, board: str, table_id: str, position: str, *, force: bool = False) -> JSONDict:
+        """Put a board at a table's position in place of the board there (409 on a live table unless forced)."""
+        ...
+
     def start_rollout(self, version: str, bundle: Any, boards: list[str] | None = None,
                       canary: str | None = None, wave: int = 5) -> JSONDict:
         """Start a staged firmware rollout."""

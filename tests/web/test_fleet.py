@@ -74,3 +74,17 @@ def test_a_rollout_from_the_api_halts_where_it_failed(hub: Hub, referee: FlaskCl
     assert wait_for(lambda: referee.get("/api/fleet/rollout").get_json()["state"] == "halted", 20)
     page = referee.get("/admin/fleet", headers=EN).get_data(as_text=True)
     assert 'data-halted="S02"' in page and "Halted at board S02: bad signature" in page
+
+
+def test_a_spare_takes_a_live_boards_place_only_when_forced(hub: Hub, referee: FlaskClient) -> None:
+    sixty(hub)
+    answer = api_post(referee, "/api/fleet/boards/S40/assign", {"table": "t1", "position": "S12"})
+    assert answer.status_code == 409 and answer.get_json()["error"]["kind"] == "table_live"
+    token = csrf_token(referee, "/admin/fleet")
+    reply = referee.post("/admin/fleet/S40/assign", data={"csrf_token": token, "table": "t1", "position": "S12",
+                                                          "force": "1"}, headers=FR)
+    assert reply.status_code == 303
+    page = referee.get("/admin/fleet?filter=live", headers=FR).get_data(as_text=True)
+    assert 'data-board="S40"' in page and 'data-board="S12"' not in page
+    console = referee.get("/console/t1", headers=FR).get_data(as_text=True)
+    assert "le plateau S40 sert désormais S12" in console

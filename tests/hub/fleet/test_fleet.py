@@ -185,3 +185,29 @@ def test_a_rollout_halts_at_the_first_failure_and_resumes_after_a_restart(tmp_pa
         assert fleet3.updated == ["S02", "S03", "S04"]  # S01 was done before the restart
     finally:
         hub3.close()
+
+
+def test_a_spare_is_assigned_to_a_tables_position_refused_while_live_unless_forced(
+        rig: tuple[Hub, SimFleet], tmp_path: Path) -> None:
+    hub, fleet = rig
+    live_table(hub, ["S01"])
+    with pytest.raises(BoardLiveError) as err:
+        hub.assign_board("S06", "t1", "S01")
+    assert err.value.kind == "table_live"
+    view = hub.assign_board("S06", "t1", "S01", force=True)  # S01 died: S06 takes its place
+    assert [b["board"] for b in view["layout"]] == ["S06"] and view["events"][-1]["params"]["key"] == "rebind"
+    by = rows(hub)
+    assert (by["S06"]["table"], by["S06"]["position"], by["S06"]["live"]) == ("t1", "S01", True)
+    assert by["S01"]["table"] is None and not by["S01"]["live"]
+    fleet.drop("S06")  # the spare's palets score on the table now
+    assert hub.flush()
+    assert wait_for(lambda: fleet.acked("S06"), 10)
+    with pytest.raises(RefusedError) as refused:
+        hub.assign_board("S05", "t1", "B7", force=True)
+    assert refused.value.kind == "unknown_position"
+    hub.close()
+    again = Hub(tmp_path / "fleet.db")  # the log says who serves where
+    try:
+        assert rows(again)["S06"]["position"] == "S01" and [b["board"] for b in again.table_view("t1")["layout"]] == ["S06"]
+    finally:
+        again.close()

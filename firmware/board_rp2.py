@@ -43,7 +43,8 @@ class BoardBase:
         self.hx711 = make_hx711(cfg)
         self.wlan = None
         self._wifi_at = None
-        self._led = None  # the on-board LED, made on first use (False: none)
+        self._led = None  # the on-board LED, made on first use
+        self._no_led = False  # this board has none
 
     # -- the callables the node needs ----------------------------------------------------
     def ticks_us(self):
@@ -65,13 +66,14 @@ class BoardBase:
 
     def indicate(self, on):
         """The on-board LED (`cmd identify`); a board without one stays dark."""
-        if self._led is None:
+        if self._led is None and not self._no_led:
             try:
                 self._led = machine.Pin("LED", machine.Pin.OUT)
             except (TypeError, ValueError, AttributeError):
-                self._led = False
-        if self._led:
-            self._led.value(1 if on else 0)
+                self._no_led = True
+        led = self._led
+        if led is not None:
+            led.value(1 if on else 0)
 
     def weigh(self):
         return weigh(self.hx711)

@@ -319,10 +319,13 @@ class Node:
         self.start_selftest(now)
 
     def _blink(self):
-        on = self.uptime_ms < self._identify_until and (self.uptime_ms // BLINK_MS) % 2 == 0
+        until = self._identify_until
+        if until is None:
+            return
+        on = self.uptime_ms < until and (self.uptime_ms // BLINK_MS) % 2 == 0
         if self.indicate is not None:
             self.indicate(on)
-        if self.uptime_ms >= self._identify_until:
+        if self.uptime_ms >= until:
             self._identify_until = None
 
     def loop_gap(self, ms):

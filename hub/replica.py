@@ -133,6 +133,9 @@ class ReadOnlyHub(Hub):
     def board_action(self, board: str, action: str, *, force: bool = False) -> JSONDict:
         raise RefusedError("a read-only web process has no device links: act on the hub's own pages", "read_only")
 
+    def fleet_target(self, fw: str | None, config: str | None = None) -> None:
+        raise RefusedError("a read-only web process changes no target: use the hub's own pages", "read_only")
+
     def assign_board(self, board: str, table_id: str, position: str, *, force: bool = False) -> JSONDict:
         raise RefusedError("a read-only web process changes no table: assign on the hub's own pages", "read_only")
 

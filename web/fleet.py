@@ -141,6 +141,16 @@ def api_assign(board: str) -> Any:
     return jsonify(get_hub().assign_board(board, data["table"], data["position"], force=data.get("force") is True))
 
 
+@bp.post("/api/fleet/target")
+@login_required
+def api_target() -> Any:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict) or not all(isinstance(data.get(k), (str, type(None))) for k in ("fw", "config")):
+        raise BadRequest('the body is {"fw": version or null, "config": hash or null}')
+    get_hub().fleet_target(data.get("fw"), data.get("config"))
+    return jsonify(get_hub().fleet_view("all")["target"])
+
+
 @bp.get("/api/fleet/rollout")
 @login_required
 def api_rollout() -> Any:

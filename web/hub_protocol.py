@@ -180,6 +180,10 @@ class HubAPI(Protocol):
         """identify, selftest, rearm or reboot a board (409 on a live match unless forced)."""
         ...
 
+    def fleet_target(self, fw: str | None, config: str | None = None) -> None:
+        """The firmware version and config hash the fleet should run (logged)."""
+        ...
+
     def assign_board(self, board: str, table_id: str, position: str, *, force: bool = False) -> JSONDict:
         """Put a board at a table's position in place of the board there (409 on a live table unless forced)."""
         ...

@@ -62,6 +62,9 @@ def test_an_action_on_a_live_board_is_refused_then_forced(hub: Hub, referee: Fla
     assert answer.status_code == 409 and answer.get_json()["error"]["kind"] == "board_live"
     assert api_post(referee, "/api/fleet/boards/S03/action", {"action": "selftest"}).status_code == 200
     assert api_post(referee, "/api/fleet/boards/ZZ/action", {"action": "identify"}).status_code == 404
+    assert api_post(referee, "/api/fleet/target", {"fw": "1.0.0", "config": "c0ffee"}).get_json() == \
+        {"fw": "1.0.0", "config": "c0ffee"}
+    assert referee.get("/api/fleet?filter=outdated").get_json()["rows"] == []
 
 
 def test_a_rollout_from_the_api_halts_where_it_failed(hub: Hub, referee: FlaskClient) -> None:

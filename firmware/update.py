@@ -281,7 +281,7 @@ class Updater:
             self.check_ms = diff(now_ms(), started)
             import gc
 
-            gc.collect()  # the check's big integers: ~170 KB of garbage on a Pico
+            gc.collect()  # the check's big integers left most of a Pico's heap as garbage
             if not good:
                 return "bad signature"
             with open(where + CHECKED, "w") as f:

@@ -137,6 +137,7 @@ def test_an_update_cut_mid_transfer_and_at_the_switch_resumes_checks_switches_an
     heap = [m["mem_free"] for m in health]
     longest = max(m["counters"]["loop_max_ms"] for m in health)
     print(f"\nsignature check {checked[0]} ms chip; free heap {min(heap)} B; longest loop pass "
-          f"{longest} ms chip (the check's); whole update {(chip.now_us() - started_us) / 1e6:.1f} s "
+          f"{longest} ms chip (the check's); longest gap between watchdog feeds "
+          f"{chip.longest_stall_ms(started_us):.1f} ms chip; whole update {(chip.now_us() - started_us) / 1e6:.1f} s "
           f"chip, {time.monotonic() - started:.0f} s host, {result.bytes_sent} bytes sent")
     assert min(heap) > 50_000

@@ -279,6 +279,9 @@ class Updater:
 
             good = any(ed25519.verify(key, digest, signature, self.feed) for key in self.keys)
             self.check_ms = diff(now_ms(), started)
+            import gc
+
+            gc.collect()  # the check's big integers left most of a Pico's heap as garbage
             if not good:
                 return "bad signature"
             with open(where + CHECKED, "w") as f:

@@ -22,8 +22,17 @@ from typing import Any
 import nacl.signing
 import pytest
 
+from hub.devices.mqtt_link import MqttSettings
 from hub.fleet import bundle as fleet_bundle
-from hub.fleet.transfer import CHUNK, Progress, UpdateResult, update_board
+from hub.fleet.transfer import (
+    CHUNK,
+    MqttUpdateLink,
+    Progress,
+    UpdateLink,
+    UpdateResult,
+    update_board,
+)
+from tests.broker import Broker
 from tests.firmware.mp import ROOT, micropython
 from tests.firmware.update_rig import (
     ProcessLink,
@@ -56,7 +65,7 @@ def board(tmp_path: Path, key: tuple[Path, str]) -> Iterator[SlotBoard]:
     b.stop()
 
 
-def update(board: SlotBoard, bundle: fleet_bundle.Bundle, link: ProcessLink | None = None,
+def update(board: SlotBoard, bundle: fleet_bundle.Bundle, link: UpdateLink | None = None,
            seen: list[Progress] | None = None) -> UpdateResult:
     return update_board(link or ProcessLink(board), "U1", bundle, seen.append if seen is not None else None,
                         answer_timeout_s=ANSWER_S, trial_timeout_s=TRIAL_S)
@@ -150,6 +159,44 @@ def test_broken_versions_roll_back_by_themselves(board: SlotBoard, key: tuple[Pa
     good = update(board, build("1.9.0", key[0]))  # and the board still takes a good one
     assert good.outcome == "updated", good
     assert "rollback" not in hellos(board)[-1]
+
+
+class MqttBoardLink:
+    """The hub's MQTT update link to a board on MQTT only; powers the board on again
+    when it reset (its process ended), as ProcessLink does."""
+
+    def __init__(self, board: SlotBoard, broker: Broker) -> None:
+        self.board = board
+        self.mqtt = MqttUpdateLink(MqttSettings(broker.host, broker.port), "U1")
+
+    def send(self, msg: dict[str, Any]) -> bool:
+        return self.mqtt.send(msg)
+
+    def receive(self, timeout_s: float) -> dict[str, Any] | None:
+        proc = self.board.proc
+        if proc is not None and proc.poll() is not None:
+            self.board.stop()
+            self.board.start()
+        return self.mqtt.receive(min(timeout_s, 0.5))
+
+
+@pytest.mark.mqtt
+def test_an_update_over_mqtt_in_acknowledged_chunks(own_mosquitto: Broker, key: tuple[Path, str],
+                                                    tmp_path: Path) -> None:
+    cfg = board_config(key[1])
+    cfg["links"] = ["mqtt"]
+    cfg["mqtt"] = {"broker": own_mosquitto.host, "port": own_mosquitto.port, "keepalive_s": 5}
+    cfg["thresholds"]["mqtt_retry_ms"] = 200
+    board = SlotBoard(tmp_path / "board", cfg)
+    board.start()
+    link = MqttBoardLink(board, own_mosquitto)
+    try:
+        result = update(board, build("1.1.0", key[0]), link)
+        assert result.outcome == "updated", (result, board.text()[-2000:])
+        assert board.state() == {"active": "b"}
+    finally:
+        link.mqtt.close()
+        board.stop()
 
 
 def test_ed25519_verify_on_the_unix_port_agrees_with_pynacl(tmp_path: Path) -> None:

@@ -3,13 +3,15 @@ emulated Pico, deployed as scripts/deploy-board deploys it (the slot selector as
 /main.py), updated by the hub's ``update_board`` over its USB serial port with a bundle
 built by ``trigono boards bundle``'s code (mpy-cross for armv6m, Ed25519 by PyNaCl).
 
-Three boots (each costs 10-35 s here). The board's flash starts as a power cut in the
+Two boots (each costs 10-35 s here; a third, for a cut after one more chunk, took the
+test from ~85 to 126 s of host CPU). The board's flash starts as a power cut in the
 middle of a transfer leaves it: the bundle's files in slot b, the last one short by three
 chunks (a whole 52 KB transfer over the chip's USB serial costs minutes of host CPU here:
 the unix-port tests, tests/firmware/test_update.py, send whole bundles). The hub offers
-the bundle, the board checks the signature and resumes; the power is cut (RESET, flash
-kept) after one chunk, then again the moment the board says it switches; it resumes from
-the flash (without checking the signature again), switches, says hello on trial, commits.
+the bundle, the board checks the signature and resumes from its flash; the power is cut
+(RESET, flash kept) the moment the board says it switches; it boots the new slot on
+trial, says hello, commits. (A cut after a chunk, then a resume that skips the signature
+check, ran here too: ``cut_after=2``; the unix-port tests cover it on every run.)
 Measured on the chip's clock: the signature check, the free heap, the main loop's longest
 pass (docs/performance.md, "Issue 33"). The rollbacks of broken versions (crash at
 import, hung loop, no self-test pass) run on the unix port: the same code, far cheaper."""
@@ -46,7 +48,7 @@ class CuttingLink(SerialUpdateLink):
     the board's health with the first chunk (its signature check time, free heap, longest
     loop pass)."""
 
-    def __init__(self, chip: Chip, cut_after: int) -> None:
+    def __init__(self, chip: Chip, cut_after: int | None) -> None:
         super().__init__(chip.tty)
         self.chip = chip
         self.cut_after = cut_after
@@ -114,18 +116,19 @@ def test_an_update_cut_mid_transfer_and_at_the_switch_resumes_checks_switches_an
     chip, bundle = rig
     first = chip.messages("hello")[0]
     assert (first["fw"], first["slot"]) == ("1.0.0", "a"), first
-    link = CuttingLink(chip, cut_after=2)
+    link = CuttingLink(chip, cut_after=None)
     started_us = chip.now_us()
     started = time.monotonic()
     # Chip time runs 20-70x slower than the host's: the waits are host seconds.
     result = update_board(link, BOARD, bundle, answer_timeout_s=90, trial_timeout_s=900)
     link.close()
     assert result.outcome == "updated", (result, chip.text()[-2000:])
-    assert link.cuts == ["transfer", "switch"]
+    assert link.cuts == ["switch"]
     assert result.bytes_sent <= SHORT + 480  # the rest was on flash: not sent again
     hellos = chip.messages("hello")
     assert (hellos[-1]["fw"], hellos[-1]["slot"], hellos[-1].get("trial")) == ("1.1.0", "b", True)
-    assert [h["fw"] for h in hellos] == ["1.0.0", "1.0.0", "1.1.0"]  # each boot ran a whole version
+    by_boot = {h["boot"]: h["fw"] for h in hellos}  # (a hello is sent again until acknowledged)
+    assert list(by_boot.values()) == ["1.0.0", "1.1.0"]  # each boot ran a whole version
     assert "crash" not in hellos[-1]
 
     health = chip.messages("health")
@@ -134,6 +137,7 @@ def test_an_update_cut_mid_transfer_and_at_the_switch_resumes_checks_switches_an
     heap = [m["mem_free"] for m in health]
     longest = max(m["counters"]["loop_max_ms"] for m in health)
     print(f"\nsignature check {checked[0]} ms chip; free heap {min(heap)} B; longest loop pass "
-          f"{longest} ms chip (the check's); whole update {(chip.now_us() - started_us) / 1e6:.1f} s "
+          f"{longest} ms chip (the check's); longest gap between watchdog feeds "
+          f"{chip.longest_stall_ms(started_us):.1f} ms chip; whole update {(chip.now_us() - started_us) / 1e6:.1f} s "
           f"chip, {time.monotonic() - started:.0f} s host, {result.bytes_sent} bytes sent")
     assert min(heap) > 50_000

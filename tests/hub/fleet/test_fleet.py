@@ -148,6 +148,9 @@ def test_a_rollout_goes_canary_first_then_waves_of_idle_boards_and_busy_ones_wai
     assert max(len(s) for s in started) <= 2  # waves of two at most
     assert set(fleet.updated) == {"S01", "S02", "S03", "S04", "S05"}
     assert rows(hub)["S03"]["fw"] == "1.1.0" and not rows(hub)["S03"]["outdated"]
+    hub.submit("t1", {"abandon": True, "by": "referee"})  # the match is over: S06 is idle now
+    assert wait_for(lambda: hub.fleet_view()["rollout"]["state"] == "finished", 20)
+    assert fleet.updated[-1] == "S06"
 
 
 def test_a_rollout_halts_at_the_first_failure_and_resumes_after_a_restart(tmp_path: Path) -> None:

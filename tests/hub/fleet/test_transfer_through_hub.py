@@ -54,5 +54,7 @@ def test_a_signed_bundle_reaches_every_idle_board_through_the_hubs_own_link(tmp_
         halted = hub.fleet_view()["rollout"]["halted"]
         assert halted["board"] == "S01" and halted["reason"].startswith("rolled_back: 1.2.0: self-test failed")
         assert fleet.boards["S01"].fw == "1.1.0" and fleet.boards["S02"].fw == "1.1.0"
+        kinds = {e.body.get("type") for e in hub.store.entries() if e.source == "device"}
+        assert "update_state" not in kinds and "hello" in kinds  # the transfer's answers are not stored
     finally:
         hub.close()

@@ -16,7 +16,7 @@ from firmware import config as fconfig
 from firmware.clock import ticks_diff
 from firmware.links import MqttLink, SerialLink
 from firmware.loadcell import LoadCell
-from firmware.node import Node
+from firmware.node import FW_VERSION, Node
 from firmware.outbox import FileJournal, FileStorage
 
 BOOT_FILE = "boot.txt"
@@ -106,13 +106,29 @@ def stdout_write(data):
         flush()
 
 
-def build(cfg, board, storage=None, crash=None):
+def make_updater(cfg, slot, trial_timer=None):
+    """The update receiver (firmware/update.py) when the board was started by the slot
+    selector (firmware/selector.py as /main.py), else None (a REPL start, the tests)."""
+    if slot is None:
+        return None
+    import slots
+
+    from firmware.update import Updater
+
+    state = slots.read_state()
+    return Updater(cfg, slots.slot_version(slot, FW_VERSION), slot, state, trial_timer,
+                   cfg["thresholds"]["trial_ms"])
+
+
+def build(cfg, board, storage=None, crash=None, updater=None):
     node = Node(cfg, board.ticks_us, board.read_beam, board.set_emitter,
                 storage if storage is not None else FileStorage(BOOT_FILE),
                 getattr(gc, "mem_free", None), board.reset, board.rssi, crash=crash,
                 journal=FileJournal(OUTBOX_FILE), random16=board.random16,
                 weigh=board.weigh if cfg.get("loadcell") else None,
-                cell=LoadCell() if cfg.get("loadcell") else None, cell_storage=FileStorage(LOADCELL_FILE))
+                cell=LoadCell() if cfg.get("loadcell") else None, cell_storage=FileStorage(LOADCELL_FILE),
+                updater=updater, fw=updater.version if updater is not None else FW_VERSION,
+                indicate=getattr(board, "indicate", None))
     serial = None
     if "serial" in cfg["links"]:
         serial = SerialLink(stdout_write, SerialInput(board.ticks_ms))
@@ -252,6 +268,8 @@ async def run(node, board, serial, stop=None):
     node.start()
     period = node.th["poll_ms"]
     watchdog = board.watchdog(node.th["watchdog_ms"])
+    if watchdog is not None and node.updater is not None:
+        node.updater.feed = watchdog.feed  # fed through the update's signature check too
     # An MQTT-only board still watches its USB console, for the two Ctrl-C that stop it
     # (one stray Ctrl-C must not leave it at the REPL); other bytes are dropped.
     console_input = SerialInput(board.ticks_ms) if serial is None else None
@@ -269,9 +287,10 @@ async def run(node, board, serial, stop=None):
         await asyncio.sleep_ms(period)
 
 
-def main(tasks=()):
+def main(tasks=(), slot=None, trial_timer=None):
     """Load the config (or keep printing why not), build, run. `tasks`: extra coroutines
-    to run beside the loop (the unix-port tests' scripted beams). Any exception is
+    to run beside the loop (the unix-port tests' scripted beams). `slot`, `trial_timer`:
+    from the slot selector (firmware/selector.py; every future version must take them). Any exception is
     recorded in the crash file (reported in the next hello) and resets the board; two
     Ctrl-C on the serial line leave the program for the REPL."""
     cfg = load_config()
@@ -284,7 +303,8 @@ def main(tasks=()):
     board = make_board(cfg)
     node = None
     try:
-        node, _serial = build(cfg, board, crash=take_crash(board))
+        node, _serial = build(cfg, board, crash=take_crash(board),
+                              updater=make_updater(cfg, slot, trial_timer))
 
         async def everything():
             for coro in tasks:

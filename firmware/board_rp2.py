@@ -43,6 +43,8 @@ class BoardBase:
         self.hx711 = make_hx711(cfg)
         self.wlan = None
         self._wifi_at = None
+        self._led = None  # the on-board LED, made on first use
+        self._no_led = False  # this board has none
 
     # -- the callables the node needs ----------------------------------------------------
     def ticks_us(self):
@@ -61,6 +63,17 @@ class BoardBase:
 
     def reset(self):
         machine.reset()
+
+    def indicate(self, on):
+        """The on-board LED (`cmd identify`); a board without one stays dark."""
+        if self._led is None and not self._no_led:
+            try:
+                self._led = machine.Pin("LED", machine.Pin.OUT)
+            except (TypeError, ValueError, AttributeError):
+                self._no_led = True
+        led = self._led
+        if led is not None:
+            led.value(1 if on else 0)
 
     def weigh(self):
         return weigh(self.hx711)

@@ -21,6 +21,9 @@
 #   ir          "plain" (default) | "38khz": emitters on a 38 kHz PWM carrier, light-barrier
 #               receivers (TSSP4038, HIGH while broken) - for sunlight outdoors
 #   thresholds  {"stuck_ms": 2000, ...}   overrides of DEFAULTS below
+#   update_keys ["<64 hex>", ...]: Ed25519 public keys whose signed bundles the board takes
+#               over the air (`trigono boards keygen`; several for key rotation; none: no
+#               update is taken)
 # Secrets (Wi-Fi, MQTT password) live in local.py (template: local_example.py).
 
 # Every threshold, in one place. Times in ms unless the name says otherwise.
@@ -47,6 +50,10 @@ DEFAULTS = {
     "line_lag_min_ms": 3,  # near -> far faster than 17 m/s: two objects, not one palet
     "line_lag_max_ms": 30,  # near -> far slower than 1.7 m/s: a hand at full reach, a walker
     "watchdog_ms": 8000,  # machine.WDT, fed by the main loop only (rp2 caps it at 8388); 0 = off
+    # A new version's first boot must commit (hello acknowledged, self-test passed) within
+    # this, or the board goes back to the previous one (firmware/update.py; the slot
+    # selector's own timer, firmware/selector.py TRIAL_MS, is the backstop).
+    "trial_ms": 60000,
 }
 
 PORTS = ("rp2", "esp32", "unix")
@@ -96,7 +103,7 @@ def validate(cfg, pinmap=None, port=None):
         return ["config is not a dict (board_config.py must define CONFIG = {...})"]
     for key in cfg:
         if key not in ("board", "port", "holes", "buttons", "links", "mqtt", "thresholds", "loadcell", "ir",
-                       "line"):
+                       "line", "update_keys"):
             errors.append("unknown key " + repr(key))
     if not _name_ok(cfg.get("board")):
         errors.append("board: need a name of 1-32 characters without / + # $ * or spaces")
@@ -208,7 +215,15 @@ def validate(cfg, pinmap=None, port=None):
         thresholds(cfg.get("thresholds"))
     except ConfigError as err:
         errors.append("thresholds: " + str(err))
+    keys = cfg.get("update_keys", [])
+    if not isinstance(keys, list) or len(keys) > 4 or not all(_is_key(k) for k in keys):
+        errors.append("update_keys: at most 4 Ed25519 public keys, 64 hex digits each "
+                      "(trigono boards keygen prints one)")
     return errors
+
+
+def _is_key(k):
+    return isinstance(k, str) and len(k) == 64 and all(c in "0123456789abcdef" for c in k)
 
 
 def load(cfg, pinmap=None, port=None):

@@ -112,6 +112,8 @@ class MqttLink:
         self.t_status = protocol.topic(board, "status")
         self.t_ack = protocol.topic(board, "ack")
         self.t_cmd = protocol.topic(board, "cmd")
+        self.t_update = protocol.topic(board, "update")  # hub -> board (issue 33)
+        self.t_update_state = protocol.topic(board, "update_state")
 
     def attach(self, node):
         self.node = node
@@ -141,6 +143,7 @@ class MqttLink:
             if client.connected and not self.up:
                 client.subscribe(self.t_ack, 0)
                 client.subscribe(self.t_cmd, 0)
+                client.subscribe(self.t_update, 0)
                 client.publish(self.t_status, b"online", True, 0)
                 self.up = True
                 self.connects += 1
@@ -156,6 +159,8 @@ class MqttLink:
         try:
             if msg["type"] == "health":
                 return client.publish(self.t_health, protocol.encode_payload(msg), True, 0)
+            if msg["type"] == "update_state":
+                return client.publish(self.t_update_state, protocol.encode_payload(msg), False, 0)
             return client.publish(self.t_event, protocol.encode_payload(msg), False, 0)
         except Exception as err:  # noqa: BLE001
             self._down(err, None)
@@ -186,7 +191,7 @@ class MqttLink:
 
     def _on_message(self, topic, payload):
         parsed = protocol.parse_topic(topic)
-        if parsed is None or parsed[0] != self.board or parsed[1] not in ("ack", "cmd"):
+        if parsed is None or parsed[0] != self.board or parsed[1] not in ("ack", "cmd", "update"):
             return
         msg, reason = protocol.decode_payload(payload)
         if self.node is None:

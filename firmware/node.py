@@ -20,6 +20,10 @@ _KIND_COUNTER = {"drop": "drops", "bounce": "bounces", "blocked": "blocked", "cl
 DEAD_B = "emitter off but beam B still sees light"  # health.SelfTest's words for a dead beam B
 
 
+IDENTIFY_MS = 10_000  # `cmd identify`: the LED / buzzer blinks this long
+BLINK_MS = 250
+
+
 class Node:
     """One sensor board.
 
@@ -36,11 +40,12 @@ class Node:
     weigh()      -> a raw load-cell reading or None (firmware.loadcell.Hx711.read), with
     cell         a firmware.loadcell.LoadCell (palet count -> `weight` events) and
     cell_storage its tare and calibration in flash (storage callable)
+    indicate(on) switches the board's LED / buzzer (`cmd identify` blinks it IDENTIFY_MS)
     """
 
     def __init__(self, cfg, clock, read_beam, set_emitter=None, storage=None, mem_free=None,
                  reboot=None, rssi=None, fw=FW_VERSION, crash=None, journal=None, random16=None,
-                 weigh=None, cell=None, cell_storage=None):
+                 weigh=None, cell=None, cell_storage=None, updater=None, indicate=None):
         self.cfg = cfg
         self.board = cfg["board"]
         self.th = cfg["thresholds"]
@@ -100,6 +105,7 @@ class Node:
         self.weigh = weigh
         self.cell = cell
         self.cell_storage = cell_storage
+        self.updater = updater  # firmware.update.Updater: bundles, slots, trial (issue 33)
         self._last_weigh = 0
         self.outbox = Outbox(self.board, 0, self.th["outbox_size"], journal)  # boot set by start()
         self.boot = None  # None until start()
@@ -113,6 +119,8 @@ class Node:
         self._quiet_from = 0  # uptime_ms of the last edge or busy hole (journal writes wait)
         self._progress_at = 0  # last ack progress (or first send after an empty outbox)
         self._backoff = 1
+        self.indicate = indicate
+        self._identify_until = None  # uptime_ms when the identify blinking stops
         self.events = []  # every event of this boot when keep_events is set (tests, simulator)
         self.keep_events = False
 
@@ -149,6 +157,9 @@ class Node:
             hello["lanes"] = [self.gate.name]
         if self.cell is not None:
             hello["loadcell"] = True
+        if self.updater is not None:
+            for key, value in self.updater.hello_fields().items():
+                hello[key] = value
         self._emit("hello", now, hello)
         if error is not None:
             self._emit("fault", now, {"reason": error})
@@ -191,6 +202,8 @@ class Node:
             self.uptime_ms += elapsed // 1000
             self._last_now = ticks_add(now, -(elapsed % 1000))
         self._expire_buttons(now)
+        if self._identify_until is not None:
+            self._blink()
         self._keep_journal()
         weigh, cell = self.weigh, self.cell
         if weigh is not None and cell is not None and self.uptime_ms - self._last_weigh >= self.th["loadcell_ms"]:
@@ -205,6 +218,21 @@ class Node:
         for link in self.links:
             link.service(now)
         self.flush(now)
+        if self.updater is not None and self.updater.poll(self) and self.reboot is not None:
+            if not self.updater.switching:  # a trial that did not commit in time
+                self._note_crash("no commit within " + str(self.updater.trial_ms // 1000) + " s")
+            self.outbox.flush()
+            self.reboot()
+
+    def _note_crash(self, text):
+        note = getattr(self.updater, "note_crash", None)
+        if note is not None:
+            note(text)
+
+    def selftests_passed(self):
+        """Every emitter self-test ran since boot and none failed (a trial's commit)."""
+        return (self.counters["selftests"] >= len(self.selftests) and not self._selftest_failed
+                and all(test.phase == SelfTest.IDLE for test in self.selftests))
 
     def flush(self, now=None):
         """Send what each up link has not sent yet; resend when acks stop coming."""
@@ -270,8 +298,35 @@ class Node:
                 self._backoff = 1
             elif cmd in ("tare", "calibrate") and self.cell is not None:
                 self._cell_command(cmd, self.cell)
+            elif cmd == "identify":  # the organizer looks for this board among sixty
+                self._identify_until = self.uptime_ms + IDENTIFY_MS
+            elif cmd == "rearm":
+                self.rearm()
+        elif kind == "update" and self.updater is not None and msg.get("boot") in (self.boot, 0):
+            self.send_direct("update_state", self.updater.handle(msg))
         else:
             self.counters["bad_input"] += 1
+
+    def rearm(self):
+        """The hub's `cmd rearm`: forget what each hole concluded about its beams (a beam B
+        taken as dead, a suspect beam, a failed self-test), take the beams' levels as they
+        are now and self-test them again: a repaired hole works at once."""
+        now = self.clock()
+        for hole in self.holes:
+            hole.a_alone = False
+            hole.suspect = None
+            hole.reset([self.read_beam(ch) for ch in self._hole_channels(hole)], now)
+        self.start_selftest(now)
+
+    def _blink(self):
+        until = self._identify_until
+        if until is None:
+            return
+        on = self.uptime_ms < until and (self.uptime_ms // BLINK_MS) % 2 == 0
+        if self.indicate is not None:
+            self.indicate(on)
+        if self.uptime_ms >= until:
+            self._identify_until = None
 
     def loop_gap(self, ms):
         """The board's loop took `ms` between two polls: keep the longest (health)."""
@@ -304,6 +359,8 @@ class Node:
         self.counters["acked"] = self.outbox.acked  # highest seq the hub acknowledged
         self.counters["unacked"] = self.outbox.unacked()
         counters = dict(self.counters)
+        if self.updater is not None and self.updater.check_ms:
+            counters["update_check_ms"] = self.updater.check_ms  # the last signature check (issue 33)
         if self.outbox.items:  # what the board still holds, so the hub knows what may come
             counters["oldest_boot"] = self.outbox.items[0]["boot"]
             counters["oldest_seq"] = self.outbox.items[0]["seq"]
@@ -315,6 +372,18 @@ class Node:
         for key in fields:
             msg[key] = fields[key]
         return msg
+
+    def send_direct(self, kind, fields):
+        """A message that is not queued nor acknowledged (an update answer), on every up link."""
+        if self.boot is None:
+            return
+        msg = {"type": kind, "board": self.board, "boot": self.boot, "seq": self.outbox.seq,
+               "t_us": self.clock()}
+        for key in fields:
+            msg[key] = fields[key]
+        for link in self.links:
+            if link.is_up():
+                link.send(msg)
 
     def send_health(self, now):
         if self.boot is None:

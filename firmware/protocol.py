@@ -12,7 +12,10 @@
 #   hello    fw (str), config (str, hash of the board config), holes (list of str),
 #            crash optional (str: the previous boot's crash or "watchdog reset"),
 #            lanes optional (list of str: its throw lines), loadcell optional (true: it
-#            weighs its board, so a palet landing there is seen)
+#            weighs its board, so a palet landing there is seen), slot optional ("a"|"b":
+#            the application slot it runs), trial optional (true: a new version's first
+#            boot, not committed yet), rollback optional (str: a version that failed its
+#            trial and why; the board went back to the previous one)
 #   drop     hole          palet went A then B (or A only on single-beam holes)
 #   bounce   hole          entered and came back out: not a drop (T11)
 #   blocked  hole          beam held longer than the stuck time: a drop plus an alert (T13)
@@ -26,10 +29,17 @@
 #                          optional (true: this board also weighs its game board)
 #   health   uptime_s, mem_free, beams {hole: "open"|"closed"|"blocked"}, counters {str: int},
 #            overflow (int), rssi optional     not queued, not acknowledged
+#   update_state  state ("want"|"refused"|"switching"|"running"|"trial"), id, file, off,
+#            reason, version, slot (all optional)   the answer to each `update`; not
+#            queued, not acknowledged (docs/protocol.md "Updates")
 # Hub to board: ack {boot, seq} (cumulative: everything up to seq of that boot was
-# stored) and cmd {cmd: "selftest"|"health"|"reboot"|"resend"|"newboot"|"tare"|"calibrate"} (newboot: the
+# stored) and cmd {cmd: "selftest"|"health"|"reboot"|"resend"|"newboot"|"tare"|"calibrate"|"identify"|"rearm"} (newboot: the
 # hub saw this boot id before; the board takes a fresh one for its unacknowledged events).
 # tare: the board is empty (start of a round); calibrate: one palet lies on the tared board.
+# identify: blink the board's LED / buzzer for 10 s (the fleet page, issue 33); rearm: forget
+# what the holes concluded about their beams, resync their levels and self-test them again.
+# update {boot, op: "begin"|"data"|"status"|"abort", id (the manifest's SHA-256, hex),
+# version, msize (manifest bytes), file (index), off, data (base64, at most 480 bytes)}.
 #
 # Bounds (validated at the edge, so nothing downstream meets a number or a string the
 # firmware cannot produce): boot and seq < 2**31, t_us within the ticks mask (2**30 - 1,
@@ -47,10 +57,16 @@ MAX_LINE = 1024
 
 HOLE_EVENTS = ("drop", "bounce", "blocked", "cleared")
 EVENT_TYPES = ("hello", "drop", "bounce", "blocked", "cleared", "fault", "button", "weight", "throw")
-DEVICE_TYPES = EVENT_TYPES + ("health",)
-HUB_TYPES = ("ack", "cmd")
-COMMANDS = ("selftest", "health", "reboot", "resend", "newboot", "tare", "calibrate")
-TOPIC_KINDS = ("event", "status", "health", "cmd", "ack")
+DEVICE_TYPES = EVENT_TYPES + ("health", "update_state")
+HUB_TYPES = ("ack", "cmd", "update")
+COMMANDS = ("selftest", "health", "reboot", "resend", "newboot", "tare", "calibrate", "identify", "rearm")
+TOPIC_KINDS = ("event", "status", "health", "cmd", "ack", "update", "update_state")
+UPDATE_OPS = ("begin", "data", "status", "abort")
+UPDATE_STATES = ("want", "refused", "switching", "running", "trial")
+SLOTS = ("a", "b")
+HEX = "0123456789abcdef"
+MAX_DATA = 640  # base64 characters of one update chunk (480 bytes)
+B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
 STATUS_VALUES = ("online", "lost")
 
 
@@ -77,7 +93,7 @@ BAD_NAME_CHARS = "/+#$* \"\\"
 BEAM_STATES = ("open", "closed", "blocked", "fault")
 COMMON_FIELDS = ("type", "board", "boot", "seq", "t_us")
 FIELDS = {
-    "hello": ("fw", "config", "holes", "crash", "lanes", "loadcell"),
+    "hello": ("fw", "config", "holes", "crash", "lanes", "loadcell", "slot", "trial", "rollback"),
     "drop": ("hole",),
     "bounce": ("hole",),
     "blocked": ("hole",),
@@ -87,7 +103,9 @@ FIELDS = {
     "weight": ("board_palets",),
     "throw": ("lane", "loadcell"),
     "health": ("uptime_s", "mem_free", "beams", "counters", "overflow", "rssi"),
+    "update_state": ("state", "id", "file", "off", "reason", "version", "slot"),
 }
+UPDATE_FIELDS = ("type", "boot", "op", "id", "version", "msize", "file", "off", "data")
 
 
 def _is_int(v):
@@ -142,6 +160,8 @@ def validate(msg):
         if kind == "ack":
             if not _is_count(msg.get("seq")):
                 return "ack: bad seq"
+        elif kind == "update":
+            return _update_reason(msg)
         elif msg.get("cmd") not in COMMANDS:
             return "cmd: unknown command"
         return None
@@ -173,6 +193,12 @@ def validate(msg):
             return "hello: bad lanes"
         if "loadcell" in msg and msg["loadcell"] is not True and msg["loadcell"] is not False:
             return "hello: bad loadcell"
+        if "slot" in msg and msg["slot"] not in SLOTS:
+            return "hello: bad slot"
+        if "trial" in msg and msg["trial"] is not True and msg["trial"] is not False:
+            return "hello: bad trial"
+        if "rollback" in msg and not _is_text(msg["rollback"]):
+            return "hello: bad rollback"
     elif kind == "fault":
         if not _is_text(msg.get("reason")):
             return "fault: bad reason"
@@ -191,6 +217,49 @@ def validate(msg):
             return "throw: bad loadcell"
     elif kind == "health":
         return _health_reason(msg)
+    elif kind == "update_state":
+        return _update_state_reason(msg)
+    return None
+
+
+def _is_id(v):
+    return isinstance(v, str) and len(v) == 64 and all(c in HEX for c in v)
+
+
+def _update_reason(msg):
+    for key in msg:
+        if key not in UPDATE_FIELDS:
+            return "update: unknown field"
+    op = msg.get("op")
+    if op not in UPDATE_OPS:
+        return "update: bad op"
+    if op in ("begin", "data") and not _is_id(msg.get("id")):
+        return "update: bad id"
+    if op == "begin":
+        if not _is_text(msg.get("version")) or not _is_count(msg.get("msize"), 1 << 16):
+            return "update: bad version or msize"
+    elif op == "data":
+        data = msg.get("data")
+        if not _is_count(msg.get("file"), MAX_ITEMS * 2) or not _is_count(msg.get("off"), 1 << 20):
+            return "update: bad file or off"
+        if not isinstance(data, str) or not 0 < len(data) <= MAX_DATA or not all(c in B64 for c in data):
+            return "update: bad data"
+    return None
+
+
+def _update_state_reason(msg):
+    if msg.get("state") not in UPDATE_STATES:
+        return "update_state: bad state"
+    if "id" in msg and not _is_id(msg["id"]):
+        return "update_state: bad id"
+    for key in ("file", "off"):
+        if key in msg and not _is_count(msg[key], 1 << 20):
+            return "update_state: bad " + key
+    for key in ("reason", "version"):
+        if key in msg and not _is_text(msg[key]):
+            return "update_state: bad " + key
+    if "slot" in msg and msg["slot"] not in SLOTS:
+        return "update_state: bad slot"
     return None
 
 

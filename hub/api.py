@@ -16,14 +16,21 @@ imports no CLI, no simulator, no drawing helper.
   size of numbers, text with a UTF-8 form), so the web reads request bodies as the hub
   would, and its errors (``JSONLimitError``, ``UnencodableTextError``);
 - the errors the pages turn into answers: :class:`HubError` and its kinds (400, 404 for
-  an unknown table, tournament or match, 409 for a clash or a stale view), and those of
+  an unknown table, board, tournament or match, 409 for a clash or a stale view), and those of
   the event store (503 while busy or failing; a program's ``--db`` that cannot be opened).
 """
 
 from __future__ import annotations
 
 from hub import jsonlimits
-from hub.errors import BadInputError, ConflictError, HubError, StaleViewError, UnknownTableError
+from hub.errors import (
+    BadInputError,
+    ConflictError,
+    HubError,
+    StaleViewError,
+    UnknownBoardError,
+    UnknownTableError,
+)
 from hub.facade import Hub
 from hub.log.store import HubBusyError, StoreOpenError, StoreWriteError
 from hub.tables.spec import TableSpec
@@ -31,6 +38,6 @@ from hub.tournament.model import UnknownMatchError, UnknownTournamentError
 
 __all__ = [
     "BadInputError", "ConflictError", "Hub", "HubBusyError", "HubError", "StaleViewError", "StoreOpenError",
-    "StoreWriteError", "TableSpec", "UnknownMatchError", "UnknownTableError", "UnknownTournamentError",
+    "StoreWriteError", "TableSpec", "UnknownBoardError", "UnknownMatchError", "UnknownTableError", "UnknownTournamentError",
     "jsonlimits",
 ]

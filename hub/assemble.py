@@ -76,6 +76,10 @@ def add_hub_options(parser: argparse.ArgumentParser, *, db_default: str | None =
         from hub.devices.mqtt_link import add_mqtt_options  # paho: only when there are links
 
         add_mqtt_options(group)  # type: ignore[arg-type]  # an argument group adds arguments alike
+        group.add_argument("--home-assistant", nargs="?", const="homeassistant", default=None, metavar="PREFIX",
+                           help="with --mqtt: publish the boards to Home Assistant by MQTT discovery "
+                                "(status, Wi-Fi signal, firmware update entity) under PREFIX "
+                                "(default: homeassistant). Off unless given")
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,8 @@ class HubOptions:
     verbose: bool = False
     boards: tuple[str, ...] = ()
     """Boards this hub referees before a table binds them (``--board``)."""
+    home_assistant: str | None = None
+    """The Home Assistant discovery prefix (``--home-assistant``), None: off."""
     bot_budget_s: float = 1.0
     """Seconds a computer player thinks per move (not an option: the demo shortens it)."""
     bot_pause_s: float = 0.0
@@ -104,7 +110,8 @@ class HubOptions:
                    serial=tuple(getattr(args, "serial", ()) or ()),
                    baud=getattr(args, "baud", DEFAULT_BAUD),
                    mqtt=args if getattr(args, "mqtt", None) is not None else None,
-                   verbose=args.verbose, boards=tuple(getattr(args, "board", ()) or ()))
+                   verbose=args.verbose, boards=tuple(getattr(args, "board", ()) or ()),
+                   home_assistant=getattr(args, "home_assistant", None))
 
 
 def open_hub(options: HubOptions) -> Hub:
@@ -185,6 +192,11 @@ def attach_links(hub: Hub, options: HubOptions) -> None:
     hub.start()
     for link in links:
         hub.add_transport(link)
+    settings = [getattr(link, "settings", None) for link in links]
+    if options.home_assistant is not None and any(settings):
+        from hub.fleet.homeassistant import start_discovery
+
+        start_discovery(hub, next(s for s in settings if s is not None), options.home_assistant)
 
 
 def stop_on_signal() -> threading.Event:

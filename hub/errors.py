@@ -48,6 +48,10 @@ class UnknownTableError(HubError):
     """No table has this id."""
 
 
+class UnknownBoardError(HubError):
+    """No board of the fleet has this id (neither heard nor bound)."""
+
+
 class UnknownGameError(HubError):
     """The game is not registered in ``engines.GAMES`` (or its engine is not there yet)."""
 

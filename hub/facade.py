@@ -34,7 +34,7 @@ from typing import Any
 
 from engines import GAMES
 from firmware import protocol
-from hub.devices import ingest
+from hub.devices import board_id, ingest
 from hub.devices.health import GIVE_UP_S, SeqTracker
 from hub.devices.ingest import IngestState
 from hub.devices.ingest_loop import IngestLoop
@@ -48,6 +48,8 @@ from hub.errors import (
     UnknownGameError,
     UnknownTableError,
 )
+from hub.fleet import view as fleet_view
+from hub.fleet.service import BoardLiveError, FleetService, Updater
 from hub.log import clock
 from hub.log.changes import ChangeFeed
 from hub.log.sqlite import SqliteStore
@@ -119,6 +121,10 @@ class Hub:
         self._stop = threading.Event()
         self._tournaments: TournamentService | None = None
         self._assist: AssistDesk | None = None
+        self._fleet: FleetService | None = None
+        self.updater: Updater | None = None
+        """How a bundle reaches one board (:data:`hub.fleet.service.Updater`); None: the
+        default, :func:`hub.fleet.transfer.update_board` when present."""
         self.ingest_loop = IngestLoop(self.writer, self.tables, self.devices, self.feed, self.bots,
                                       lost_after_s)
         with self._lock:
@@ -142,6 +148,12 @@ class Hub:
         with self._lock:
             for table in self.tables.loaded():
                 self.bots.request(table.id)
+        if not self.follows_log:
+            # A rollout a restart interrupted goes on (issue 33.4); the log is read in the
+            # rollout's own thread, not on the way to a started hub.
+            thread = threading.Thread(target=lambda: self.fleet.start(), name="hub-fleet-restore", daemon=True)
+            thread.start()
+            self._threads.append(thread)
 
     def add_transport(self, transport: Transport) -> None:
         """Attach a device link and start it."""
@@ -163,6 +175,8 @@ class Hub:
         self.bots.stop()
         for thread in self._threads:
             thread.join(timeout=5.0)
+        if self._fleet is not None:
+            self._fleet.stop()
         self._close_tournaments()
         with self._lock:
             self.tables.snapshot_changed()
@@ -190,6 +204,17 @@ class Hub:
             if self._assist is None:
                 self._assist = AssistDesk(self.writer)
             return self._assist
+
+    @property
+    def fleet(self) -> FleetService:
+        """The hub's fleet (:mod:`hub.fleet.service`): built on first use from the log's
+        fleet entries (target, actions, rollouts)."""
+        with self._lock:
+            if self._fleet is None:
+                fleet = FleetService(self, self.updater)
+                fleet.restore(self.store.entries())
+                self._fleet = fleet
+            return self._fleet
 
     def _close_tournaments(self) -> None:
         """Stop the tournaments' follower and snapshot them (after the feed closed: the
@@ -427,6 +452,83 @@ class Hub:
         with self._door():
             return [self.devices.health[b].to_json() for b in sorted(self.devices.health)]
 
+    def fleet_view(self, which: str = "all", day_start: float | None = None) -> JSONDict:
+        """The fleet page (issue 33.1): ``rows`` (one per board seen or configured, most
+        trouble first; ``which``: all, outdated, offline, live, trouble), ``summary`` (the
+        counts of every filter), ``target`` (firmware and config), ``rollout`` (the
+        current one, or None), ``actions`` (the newest logged ones) and ``now``."""
+        if which not in fleet_view.FILTERS:
+            raise BadInputError(f"fleet filter {which!r}: expected one of {', '.join(fleet_view.FILTERS)}",
+                                "bad_filter", filter=which)
+        fleet = self.fleet
+        with self._door():
+            now = clock.now()
+            rows = fleet.rows(now, day_start)
+            return {"rows": fleet_view.select(rows, which), "summary": fleet_view.summary(rows),
+                    "filter": which, "target": {"fw": fleet.target.fw, "config": fleet.target.config},
+                    "rollout": fleet.rollout_view(), "actions": [dict(a) for a in fleet.actions[-10:]],
+                    "now": now}
+
+    def board_action(self, board: str, action: str, *, force: bool = False) -> JSONDict:
+        """Send an action to a board (identify, selftest, rearm, reboot): refused with a
+        :class:`hub.fleet.service.BoardLiveError` (409) while a match is live on it, unless
+        ``force``."""
+        fleet = self.fleet
+        with self._door():
+            return fleet.act(board, action, force=force)
+
+    def assign_board(self, board: str, table_id: str, position: str, *, force: bool = False) -> JSONDict:
+        """Put ``board`` at ``position`` (an engine board) of ``table_id`` in place of the
+        board there (a dead board swapped for a spare): the table's ``rebind`` input,
+        stored in its log. Refused while the table has a live match unless ``force``, and
+        while ``board`` serves another live table. Returns the table's view."""
+        refusal = board_id.refusal(board)
+        if refusal is not None:
+            raise BadInputError(refusal, "bad_board", board=board)
+        with self._door():
+            table = self.tables[table_id]
+            if not table.finished and not force:
+                raise BoardLiveError(f"table {table_id} has a match live: assigning board {board} there refused "
+                                     "(force it to do it anyway)", "table_live", board=board, table=table_id)
+            other = self.devices.bound.get(board)
+            if other is not None and other != table_id and not self.tables.is_over(other):
+                raise ConflictError(f"board {board} is bound to table {other}", "board_bound", board=board,
+                                    table=other)
+            before = table.physical_boards()
+            self._apply_checked(table, Entry.new("console", {"input": {"rebind": {"position": position,
+                                                                                  "board": board}},
+                                                             "by": "referee"}, table_id=table_id))
+            for gone in set(before) - set(table.physical_boards()):
+                if self.devices.bound.get(gone) == table_id:
+                    del self.devices.bound[gone]
+                    if gone in self.devices.health:
+                        self.devices.health[gone].table = None
+            self.devices.bind(board, table_id)
+            self._ask_resend([board])
+            self.feed.boards([board, *before])
+            return self._view(table)
+
+    def fleet_target(self, fw: str | None, config: str | None = None) -> None:
+        """Set the firmware version and config hash the fleet should run (logged)."""
+        fleet = self.fleet
+        with self._door():
+            fleet.set_target(fw, config)
+
+    def start_rollout(self, version: str, bundle: Any, boards: list[str] | None = None,
+                      canary: str | None = None, wave: int = 5) -> JSONDict:
+        """Start a staged rollout (:mod:`hub.fleet.rollout`) and return its view."""
+        fleet = self.fleet
+        with self._door():
+            out = fleet.start_rollout(version, bundle, boards, canary, wave)
+        fleet.start()
+        return out
+
+    def cancel_rollout(self) -> None:
+        """Stop the current rollout: the boards under way finish, no more start."""
+        fleet = self.fleet
+        with self._door():
+            fleet.cancel_rollout()
+
     def store_alert(self) -> str | None:
         """Why the store stopped committing for good (its file deleted or replaced), else
         None: the admin page shows it (issue 24.5)."""
@@ -475,11 +577,23 @@ class Hub:
     # -- the DeviceSink side (called by transports, any thread) --------------------------
     def device_message(self, transport: Transport, msg: JSONDict, link: str,
                        raw: str | None = None) -> None:
+        fleet = self._fleet
+        if (fleet is not None and fleet.tapping or msg.get("type") == "update_state") and self._for_transfer(msg):
+            return
         self.ingest_loop.put(transport, msg, link, raw)
 
     def device_messages(self, transport: Transport, messages: list[tuple[JSONDict, str | None]],
                         link: str, retained: bool = False) -> None:
+        fleet = self._fleet
+        if fleet is not None and fleet.tapping:
+            messages = [(m, r) for m, r in messages if not self._for_transfer(m)]
         self.ingest_loop.put_many(transport, messages, link, retained)
+
+    def _for_transfer(self, msg: JSONDict) -> bool:
+        """An update under way sees its board's answers (:meth:`FleetService.tap`); an
+        ``update_state`` is the transfer's only, never stored."""
+        fleet = self._fleet
+        return fleet.tap(msg) if fleet is not None else msg.get("type") == "update_state"
 
     def device_status(self, transport: Transport, board: str, status: str, link: str) -> None:
         self.device_message(transport, {"type": "status", "board": board, "status": status}, link)

@@ -130,6 +130,22 @@ class ReadOnlyHub(Hub):
         raise RefusedError("a read-only web process takes no device messages: ignore the "
                            "board on the hub's own pages", "read_only")
 
+    def board_action(self, board: str, action: str, *, force: bool = False) -> JSONDict:
+        raise RefusedError("a read-only web process has no device links: act on the hub's own pages", "read_only")
+
+    def fleet_target(self, fw: str | None, config: str | None = None) -> None:
+        raise RefusedError("a read-only web process changes no target: use the hub's own pages", "read_only")
+
+    def assign_board(self, board: str, table_id: str, position: str, *, force: bool = False) -> JSONDict:
+        raise RefusedError("a read-only web process changes no table: assign on the hub's own pages", "read_only")
+
+    def start_rollout(self, version: str, bundle: Any, boards: list[str] | None = None,
+                      canary: str | None = None, wave: int = 5) -> JSONDict:
+        raise RefusedError("a read-only web process updates no board: use the hub's own pages", "read_only")
+
+    def cancel_rollout(self) -> None:
+        raise RefusedError("a read-only web process updates no board: use the hub's own pages", "read_only")
+
     def close(self) -> None:
         """Stop following and close the store. Idempotent."""
         if self._halt.is_set():

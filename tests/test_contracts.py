@@ -65,6 +65,8 @@ MADE_BY_USER = {
     "firmware/boards/B1.py": "a board's config, copied from firmware/boards/pico_w_example.py",
     "firmware/local.py": "a board's git-ignored secrets, copied from firmware/local_example.py",
     "firmware/node.mpy": "compiled by scripts/deploy-board on its way to the board",
+    "firmware/app.mpy": "compiled into an update bundle (hub/fleet/bundle.py, issue 33)",
+    "firmware/beams.mpy": "compiled into an update bundle (hub/fleet/bundle.py, issue 33)",
     "tests/records/X.json": "a placeholder for any worked example",
 }
 SELF = "tests/test_contracts.py"

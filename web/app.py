@@ -57,9 +57,9 @@ def create_app(test_config: Mapping[str, Any] | None = None, hub: HubAPI | None 
     security.init_app(app)
     errors.register(app)
 
-    from web import admin, api, auth, console, dashboard, play
+    from web import admin, api, auth, console, dashboard, fleet, play
 
-    for module in (dashboard, console, admin, api, auth, play):
+    for module in (dashboard, console, admin, api, auth, play, fleet):
         app.register_blueprint(module.bp)
     from web import tournament  # issue 16: tournament pages and API
 

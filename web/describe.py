@@ -223,6 +223,8 @@ def input_text(params: Mapping[str, Any]) -> str:
         fields["choice"] = where_label(value.get("choice"))
     elif isinstance(value, dict) and key == "recount":
         fields.update(board=value.get("board"), n=value.get("count"))
+    elif isinstance(value, dict) and key == "rebind":
+        fields.update(board=value.get("board"), position=value.get("position"))
     elif isinstance(value, dict) and key == "amend":
         fields.update(index=action_number(value.get("index")), action=action_text(value.get("action")))
     elif isinstance(value, str) and key in ("landed", "target"):

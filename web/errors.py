@@ -28,6 +28,7 @@ from hub.api import (
     HubError,
     StaleViewError,
     StoreWriteError,
+    UnknownBoardError,
     UnknownTableError,
 )
 from web import security
@@ -43,8 +44,8 @@ STATUS_KEYS = {
 
 
 def hub_error_status(err: HubError) -> int:
-    """404 for an unknown table, 409 for a clash, 400 for every other refusal."""
-    if isinstance(err, UnknownTableError):
+    """404 for an unknown table or board, 409 for a clash, 400 for every other refusal."""
+    if isinstance(err, (UnknownTableError, UnknownBoardError)):
         return 404
     if isinstance(err, ConflictError):
         return 409

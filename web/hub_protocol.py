@@ -250,6 +250,31 @@ class HubAPI(Protocol):
         """Only count a board bound to no table from now on."""
         ...
 
+    def fleet_view(self, which: str = "all", day_start: float | None = None) -> JSONDict:
+        """The fleet page: rows by trouble, summary, target, rollout (issue 33)."""
+        ...
+
+    def board_action(self, board: str, action: str, *, force: bool = False) -> JSONDict:
+        """identify, selftest, rearm or reboot a board (409 on a live match unless forced)."""
+        ...
+
+    def fleet_target(self, fw: str | None, config: str | None = None) -> None:
+        """The firmware version and config hash the fleet should run (logged)."""
+        ...
+
+    def assign_board(self, board: str, table_id: str, position: str, *, force: bool = False) -> JSONDict:
+        """Put a board at a table's position in place of the board there (409 on a live table unless forced)."""
+        ...
+
+    def start_rollout(self, version: str, bundle: Any, boards: list[str] | None = None,
+                      canary: str | None = None, wave: int = 5) -> JSONDict:
+        """Start a staged firmware rollout."""
+        ...
+
+    def cancel_rollout(self) -> None:
+        """Stop the current rollout (the boards under way finish)."""
+        ...
+
     def last_change_id(self) -> int:
         """The id of the newest change."""
         ...

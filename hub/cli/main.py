@@ -18,6 +18,7 @@ from engines import game_spec
 from engines.core import GameError
 from engines.records import ReplayError, replay
 from hub import jsonlimits
+from hub.cli import boards as board_commands
 from hub.cli import commands as hub_commands
 from hub.cli import store as store_commands
 from hub.cli import tournament as tournament_commands
@@ -54,6 +55,9 @@ The hub (event store, sensor boards, referee):
   trigono sim --tables 3                a simulated event against the real hub
   trigono tournament ...                tournaments (see its --help)
   trigono store check --db event.db     damaged entries and snapshots (store repair: set aside)
+  trigono boards keygen / bundle        the signing key and signed firmware update bundles
+  trigono boards update FW.bundle --version 1.1 --url http://hub:8000
+                                        update the boards' firmware in waves, with a progress bar
 
 `trigono COMMAND --help` says more about each command. The demo (hub, pages and a
 simulated event) is scripts/demo.
@@ -196,7 +200,8 @@ AddCommand = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], N
 # Each entry adds one subcommand. The hub's and the tournament's modules import the hub
 # itself only inside their commands, so `trigono replay` never pays for its start-up.
 COMMANDS: list[AddCommand] = [add_replay, add_analyze, add_scoreboard, *hub_commands.COMMANDS,
-                              *tournament_commands.COMMANDS, *store_commands.COMMANDS]
+                              *tournament_commands.COMMANDS, *store_commands.COMMANDS,
+                              *board_commands.COMMANDS]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -38,6 +38,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, TypeVar
 
+from firmware import protocol
+
 ItemT = TypeVar("ItemT")
 
 SEQ_WINDOW = 1024  # a board's outbox holds 64: far more than any honest jump
@@ -48,6 +50,8 @@ BOOTS_PER_BOARD = 4  # boot ids followed per board (older ones are forgotten)
 
 SAME_ID_QUIET_S = 30.0  # a board claiming an id not heard this long is gone (3 health periods)
 MAX_CLAIMANTS = 8  # boots or ports remembered per board id (a forged flood of boot ids stays bounded)
+
+MAX_STARTS = 32  # boots remembered per board (the fleet page counts today's)
 
 BootKey = tuple[str, int]
 CopyT = TypeVar("CopyT")
@@ -428,6 +432,15 @@ class BoardHealth:
     mem_free: int | None = None
     table: str | None = None
     alerts: list[dict[str, Any]] = field(default_factory=list)
+    # What the fleet page shows (issue 33): the board's own beam states and counters of its
+    # last health, its journal depth, when each hole last saw a palet, its clock's drift
+    # against the hub's over the boot, and each boot it started (hello) with its crash.
+    beams: dict[str, str] = field(default_factory=dict)
+    counters: dict[str, int] = field(default_factory=dict)
+    crossings: dict[str, float] = field(default_factory=dict)
+    clock_skew_ms: float | None = None
+    clock_ref: tuple[Any, int, float] | None = None  # (boot, t_us, arrival) of the boot's first health
+    starts: list[tuple[float, Any, str | None]] = field(default_factory=list)  # (at, boot, crash)
 
     def copy(self) -> BoardHealth:
         """An independent copy for a rollback: its lists and sets are copied (their
@@ -436,6 +449,8 @@ class BoardHealth:
         out = shallow_copy(self)  # every other field holds an immutable value
         out.beam_faults, out.blocked = set(self.beam_faults), set(self.blocked)
         out.holes, out.alerts = list(self.holes), list(self.alerts)
+        out.beams, out.counters, out.crossings = dict(self.beams), dict(self.counters), dict(self.crossings)
+        out.starts = list(self.starts)
         return out
 
     def alert(self, at: float, kind: str, /, **params: Any) -> None:
@@ -483,6 +498,11 @@ class BoardHealth:
             "mem_free": self.mem_free,
             "table": self.table,
             "alerts": [dict(a) for a in self.alerts],
+            "beams": dict(self.beams),
+            "counters": dict(self.counters),
+            "crossings": dict(self.crossings),
+            "clock_skew_ms": self.clock_skew_ms,
+            "starts": [{"at": at, "boot": boot, "crash": crash} for at, boot, crash in self.starts],
         }
 
     def seen(self, msg: dict[str, Any], link: str | None, now: float, retained: bool = False) -> None:
@@ -503,6 +523,9 @@ class BoardHealth:
             if crash and crash != self.crash:  # a resent hello alerts once
                 self.alert(now, "crashed", crash=crash)
             self.crash = crash
+            if not self.starts or msg.get("boot") != self.starts[-1][1]:  # a resent hello is no new start
+                self.starts.append((now, msg.get("boot"), crash))
+                del self.starts[:-MAX_STARTS]
         elif kind == "health":
             self.uptime_s, self.mem_free = msg["uptime_s"], msg["mem_free"]
             self.overflow = msg["overflow"]
@@ -513,9 +536,30 @@ class BoardHealth:
             # The board's own view of its beams is the latest truth: a fault that a
             # later self-test cleared disappears here.
             self.beam_faults = {h for h, s in beams.items() if s == "fault"}
+            self.beams = dict(beams)
+            self.counters = {k: v for k, v in (msg.get("counters") or {}).items() if isinstance(v, int)}
+            self._clock(msg, now)
+        elif kind in ("drop", "bounce"):
+            self.crossings[msg["hole"]] = now
         elif kind == "blocked":
+            self.crossings[msg["hole"]] = now
             self.blocked.add(msg["hole"])
         elif kind == "cleared":
             self.blocked.discard(msg["hole"])
         elif kind == "fault":
             self.beam_faults.add(str(msg.get("hole", msg["reason"])))
+
+    def _clock(self, health: dict[str, Any], now: float) -> None:
+        """How far the board's clock drifted from the hub's since the boot's first health
+        (ms, board minus hub; the link's delay shows too). ``t_us`` wraps every 17.9 min:
+        the reference moves up at each health, so one step never wraps twice."""
+        boot, t_us = health.get("boot"), health.get("t_us")
+        if not isinstance(t_us, int):
+            return
+        ref = self.clock_ref
+        if ref is None or ref[0] != boot:
+            self.clock_ref, self.clock_skew_ms = (boot, t_us, now), 0.0
+            return
+        step_ms = protocol.t_us_diff(t_us, ref[1]) / 1000 - (now - ref[2]) * 1000
+        self.clock_skew_ms = round((self.clock_skew_ms or 0.0) + step_ms, 1)
+        self.clock_ref = (ref[0], t_us, now)

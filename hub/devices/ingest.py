@@ -232,8 +232,10 @@ class IngestState(Generic[LinkT]):
         """Whether ``board``'s messages are taken (stored, acknowledged): yes when it is
         bound to a table or already known, or while fewer than :data:`MAX_UNREGISTERED`
         unbound boards are; else (or when ignored) it is only counted (issue 13: 2,206
-        made-up board ids once grew the board list without limit)."""
-        if board in self.bound:
+        made-up board ids once grew the board list without limit). A board registered to
+        this hub (``trigono hub --board``) is taken like a bound one: a fleet of sixty
+        spares kept only sixteen (issue 33)."""
+        if board in self.bound or (board in self.registered and board not in self.ignored):
             return True
         if board not in self.ignored:
             if board in self.health:

@@ -44,7 +44,7 @@ from typing import Any, Self
 
 from engines.core import GameError, check_keys
 from firmware import protocol
-from hub.errors import BadInputError, RefusedError
+from hub.errors import BadInputError, ConflictError, RefusedError
 from hub.log.store import Entry
 from hub.tables.layout import Bindings
 from hub.tables.table import Table
@@ -107,6 +107,9 @@ class TrigonoTable(Table):
     # -- the layout ----------------------------------------------------------------------
     def physical_boards(self) -> list[str]:
         return self.bindings.boards()
+
+    def position_of(self, board: str) -> str | None:
+        return self.bindings.engine_board(board) if self.bindings.get(board) is not None else None
 
     def _where_choices(self) -> list[str]:
         """Where a palet can rest; plus every hole whose sensor has an open fault, so the
@@ -414,6 +417,28 @@ class TrigonoTable(Table):
         super().input_move(value, entry, by)
         self._after_action(entry)
 
+    def input_rebind(self, value: Any, entry: Entry, by: str) -> None:
+        """``{"position": ENGINE_BOARD, "board": PHYSICAL_ID}``: another physical board serves
+        that position from now on (the fleet page's assign: a dead board swapped for a
+        spare). Its holes map as the previous board's did; what the previous one sent
+        before stays scored."""
+        if not isinstance(value, Mapping) or set(value) != {"position", "board"}:
+            raise BadInputError('rebind: expected {"position": engine board, "board": physical board}')
+        position, board = value["position"], value["board"]
+        if not isinstance(board, str) or not board:
+            raise BadInputError("rebind: board must be a board id")
+        bindings = self.bindings.to_json()
+        found = [b for b in bindings if b["as"] == position]
+        if not found:
+            known = ", ".join(str(b["as"]) for b in bindings) or "none"
+            raise RefusedError(f"rebind: no position {position!r} on this table (positions: {known})",
+                               "unknown_position", position=str(position), known=known)
+        if board in self.bindings.boards() and found[0]["board"] != board:
+            raise ConflictError(f"rebind: board {board} already serves this table as "
+                                f"{self.bindings.engine_board(board)}", "board_bound", board=board, table=self.id)
+        found[0]["board"] = board
+        self.bindings = Bindings(bindings, list(self.printed().get("holes", {})))
+
     def input_landed(self, value: Any, entry: Entry, by: str) -> None:
         assert entry.id is not None
         if not isinstance(value, str):
@@ -684,7 +709,8 @@ class TrigonoTable(Table):
         data = super().dump()
         data["referee"] = {"armed": self.armed, "throw": self.throw, "stuck": self.stuck,
                            "rounds_seen": self.rounds_seen, "voided": self.voided, "landing": self.landing,
-                           "weighed": self.weighed, "misread": self.misread}
+                           "weighed": self.weighed, "misread": self.misread,
+                           "bindings": self.bindings.to_json()}
         return data
 
     def load(self, data: Mapping[str, Any]) -> None:
@@ -697,3 +723,5 @@ class TrigonoTable(Table):
         self.landing = ref.get("landing")  # snapshots before the throw gate have none of these
         self.weighed = dict(ref.get("weighed", {}))
         self.misread = ref.get("misread")
+        if "bindings" in ref:  # a board swapped in (input_rebind); older snapshots: the spec's
+            self.bindings = Bindings(list(ref["bindings"]), list(self.printed().get("holes", {})))

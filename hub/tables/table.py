@@ -359,6 +359,10 @@ class Table:
     def physical_boards(self) -> list[str]:
         return []
 
+    def position_of(self, board: str) -> str | None:
+        """The position a bound physical board serves on this table (the fleet page)."""
+        return None
+
     def take_commands(self) -> list[tuple[str, str]]:
         """The device commands asked since the last call (the hub sends them)."""
         commands, self.commands = self.commands, []

@@ -968,6 +968,31 @@ def case_config_hash_is_stable():
     assert h1 == h2 and len(h1) == 8
 
 
+def case_identify_blinks_the_indicator_for_10_s_then_stops_dark():
+    rig = Rig()
+    seen = []
+    rig.node.indicate = seen.append
+    rig.node.receive({"type": "cmd", "boot": 0, "cmd": "identify"})
+    rig.run(10_000)
+    changes = [on for i, on in enumerate(seen) if i == 0 or seen[i - 1] != on]
+    assert changes[0] is True and 30 <= len(changes) <= 42, len(changes)  # 250 ms on, 250 ms off
+    rig.run(500)
+    calls = len(seen)
+    rig.run(2_000)
+    assert seen[-1] is False and len(seen) == calls  # dark, and left alone
+
+
+def case_rearm_forgets_a_dead_beam_and_tests_the_beams_again():
+    rig = Rig()
+    hole = rig.node.hole_by_name["big"]
+    hole.a_alone, hole.suspect = True, "B"
+    before = rig.node.counters["selftests"]
+    rig.node.receive({"type": "cmd", "boot": 0, "cmd": "rearm"})
+    assert not hole.a_alone and hole.suspect is None
+    rig.run(200)
+    assert rig.node.counters["selftests"] >= before + 2  # both holes tested again
+
+
 def all_cases():
     names = sorted(n for n in globals() if n.startswith("case_"))
     return [(n, globals()[n]) for n in names]

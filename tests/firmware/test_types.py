@@ -30,7 +30,7 @@ def test_firmware_type_checks_against_micropython_stubs(port: str, tmp_path: Pat
     config = {
         "stubPath": str(stubs),
         "typeshedPath": str(stubs),
-        "extraPaths": [str(ROOT), str(board_fs)],
+        "extraPaths": [str(ROOT), str(board_fs), str(FIRMWARE)],  # FIRMWARE: slots.py sits at the board's root
         "typeCheckingMode": "basic",
         "reportMissingModuleSource": "none",
     }

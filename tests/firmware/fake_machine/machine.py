@@ -239,22 +239,33 @@ def reset_cause():
 class WDT:
     """machine.WDT: a thread checks the feeds; when one is late it resets the "board" the
     hard way (SIGKILL of this process: no Python code runs, like the real reset) and
-    leaves WDT_RESET as the next boot's reset cause."""
+    leaves WDT_RESET as the next boot's reset cause. One watchdog per chip, as on the
+    rp2: a second WDT() (the app's, after the slot selector's on a trial boot) sets the
+    same one's timeout and feeds it."""
+
+    _running = None  # [timeout, last feed] of the one watchdog
 
     def __init__(self, id=0, timeout=5000):
         import _thread
 
-        self.timeout = timeout
-        self.fed = time.ticks_ms()
-        _thread.start_new_thread(self._watch, ())
+        if WDT._running is None:
+            WDT._running = [timeout, time.ticks_ms()]
+            _thread.start_new_thread(self._watch, ())
+        WDT._running[0] = timeout
+        self.feed()
+
+    @property
+    def timeout(self):
+        return WDT._running[0]
 
     def feed(self):
-        self.fed = time.ticks_ms()
+        WDT._running[1] = time.ticks_ms()
 
     def _watch(self):
         while True:
             time.sleep_ms(50)
-            if time.ticks_diff(time.ticks_ms(), self.fed) > self.timeout:
+            timeout, fed = WDT._running
+            if time.ticks_diff(time.ticks_ms(), fed) > timeout:
                 with open(CAUSE_FILE, "w") as f:
                     f.write(str(WDT_RESET))
                 os.system("kill -9 $PPID")

@@ -1,0 +1,65 @@
+"""The fleet page in Chromium (issue 33): sixty boards readable on a phone (390x844: one
+card a board, nothing wider than the screen) and at 1080p, in English and French, with
+no script or CSP error. The screenshots land in test-artifacts/ to be looked at."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from hub.facade import Hub
+from hub.sim.fleet import SimFleet
+from tests.hub.boards import wait_for
+from tests.web.conftest import ARTIFACTS, login_page, new_page, shot
+from web.server import ServerHandle
+
+
+def busy_fleet(hub: Hub) -> SimFleet:
+    """Sixty boards as on a festival morning: a few in trouble, three live tables, a
+    rollout halted at its fourth board."""
+    fleet = SimFleet(60)
+    hub.fleet.updater = fleet.update_board
+    hub.add_transport(fleet)
+    for board in fleet.boards:
+        hub.register_board(board)
+    fleet.start_all()
+    fleet.boards["S07"].faulty.add("small")
+    fleet.health("S07")
+    fleet.boot("S21", crash="MemoryError @node.py:212")
+    fleet.boards["S33"].rssi = -87
+    fleet.health("S33")
+    for i, board in enumerate(("S12", "S13", "S14")):
+        hub.create_table("trigono", seats=["Ana", "Ben"], boards=[board], seed=i, table_id=f"t{i + 1}")
+    hub.create_table("trigono", seats=["Chloé", "Dan"], boards=["S61"], seed=9, table_id="t9")  # never heard
+    assert hub.flush()
+    hub.device_status(fleet, "S44", "lost", "sim:S44")
+    fleet.fail["S04"] = "signature refused by the board"
+    hub.start_rollout("1.1.0", {"version": "1.1.0"}, boards=[f"S{i:02d}" for i in range(1, 9)], wave=2)
+    assert wait_for(lambda: hub.fleet_view()["rollout"]["state"] == "halted", 20)
+    assert hub.flush()
+    return fleet
+
+
+@pytest.mark.browser
+def test_sixty_boards_on_a_phone_and_a_laptop_in_both_languages(hub: Hub, server: ServerHandle,
+                                                                browser: Any) -> None:
+    busy_fleet(hub)
+    for locale, lang in (("en-GB", "en"), ("fr-FR", "fr")):
+        for width, height in ((390, 844), (1920, 1080)):
+            page = new_page(browser, locale=locale, width=width, height=height)
+            login_page(page, server, "/admin/fleet")
+            assert page.locator("tr[data-board]").count() == 61
+            first = [page.locator("tr[data-board]").nth(i).get_attribute("data-board") for i in range(2)]
+            assert first == ["S44", "S61"]  # offline, never heard: most trouble first
+            wide = page.evaluate("() => document.documentElement.scrollWidth")
+            assert wide <= width, f"{lang} {width}: the page is {wide} px wide"
+            shot(page, f"fleet-{lang}-{width}x{height}.png")
+            page.screenshot(path=str(ARTIFACTS / f"fleet-{lang}-{width}x{height}-screen.png"))  # what one sees first
+            page.locator("#board-S07 td.actions summary").click()  # its actions menu, open
+            page.locator("#board-S07").scroll_into_view_if_needed()
+            page.screenshot(path=str(ARTIFACTS / f"fleet-{lang}-{width}x{height}-rows.png"))
+            wide = page.evaluate("() => document.documentElement.scrollWidth")
+            assert wide <= width, f"{lang} {width}: with a menu open the page is {wide} px wide"
+            assert page.js_errors == []
+            page.context.close()

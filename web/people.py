@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
 from hub.api import HubError, UnknownMatchError
@@ -26,7 +26,7 @@ from web.describe import refusal_text
 from web.flashing import flash_key, flash_refusal
 from web.hub_protocol import TournamentsAPI
 from web.i18n import current_language, translate
-from web.security import is_logged_in, login_required
+from web.security import is_logged_in, json_error, login_required
 from web.tournament import _csv, number_in
 
 bp = Blueprint("people", __name__)
@@ -138,6 +138,31 @@ def person(who: str) -> Any:
     games = sorted(g for g, pts in view["form"].items() if pts)
     return _page("person.html", p=view, chart=chart,
                  legend=[(g, GAME_COLOURS[i % len(GAME_COLOURS)]) for i, g in enumerate(games)])
+
+
+@bp.get("/api/seasons")
+def api_seasons() -> Any:
+    """The seasons (JSON): what the public seasons page lists."""
+    return jsonify(service().seasons())
+
+
+@bp.get("/api/seasons/<sid>")
+def api_season(sid: str) -> Any:
+    """One season's ranking (JSON): the season page's data, read-only."""
+    try:
+        return jsonify(service().season_view(sid))
+    except UnknownMatchError as err:
+        return json_error(404, type(err).__name__, str(err))
+
+
+@bp.get("/api/people/<who>")
+def api_person(who: str) -> Any:
+    """One person's public page data (JSON): ratings, form, tournaments, last matches,
+    seasons; a merged person answers with the person they were merged into."""
+    try:
+        return jsonify(service().person_view(who))
+    except UnknownMatchError as err:
+        return json_error(404, type(err).__name__, str(err))
 
 
 @bp.get("/people")

@@ -190,3 +190,20 @@ def test_the_person_page_sums_the_statistics_of_every_entry_of_the_person(client
     assert export is not None
     named = re.findall(r"entry=([^&]+)", export.group(1).replace("&amp;", "&"))
     assert sorted(n.replace("%3A", ":") for n in named) == sorted(f"{t}:{p}" for t, p in entries)
+
+
+def test_seasons_and_persons_answer_in_json_read_only(client: FlaskClient, hub: Hub) -> None:
+    """The JSON API beside the pages: the same data, no login, unknown ids a 404 in JSON,
+    and a merged person answers as the person they were merged into."""
+    who = season(hub)
+    assert [s["id"] for s in client.get("/api/seasons").get_json()] == ["S1"]
+    ranking = client.get("/api/seasons/S1").get_json()
+    assert ranking == hub.tournaments.season_view("S1")
+    person = client.get(f"/api/people/{who['ines']}").get_json()
+    assert person["name"] == "Inès Morel" and person == hub.tournaments.person_view(who["ines"])
+    hub.tournaments.people_submit({"type": "merge", "keep": who["ines"], "gone": who["twin"]})
+    assert client.get(f"/api/people/{who['twin']}").get_json()["identity"] == who["ines"]
+    missing = client.get("/api/seasons/nope")
+    assert missing.status_code == 404 and missing.get_json()["error"]
+    assert client.get("/api/people/P99").status_code == 404
+    assert client.post("/api/seasons/S1").status_code == 405

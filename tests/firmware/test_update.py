@@ -5,10 +5,11 @@ board's process and the link powers it on again on the same file system.
 
 What it shows: an update switches and commits; the same bundle again is "already"; a
 downgrade, a wrong signature, a tampered file and another board type are refused and leave
-the board as it was (same slot, same files, same running version, no reset); a power cut
+the board as it was (same slot, same files, same running version, no reset); the board
+trusts two keys (rotation: every good bundle is taken on the second); a power cut
 mid-transfer resumes where the flash is; a version that crashes at import, one that hangs
 its loop and one that never passes its self-test are each rolled back by the board itself
-and told in its next hello."""
+and told in its next hello; an update over MQTT (the board's own client, a real Mosquitto)."""
 
 from __future__ import annotations
 

@@ -123,7 +123,8 @@ def test_update_commits_then_refuses_downgrade_bad_signature_tamper_and_other_bo
 def test_power_cut_mid_transfer_resumes_where_the_flash_is(board: SlotBoard, key: tuple[Path, str]) -> None:
     new = build("1.1.0", key[0])
     link = ProcessLink(board, cut_after=40)
-    cut = update(board, new, link)
+    # the board answers in milliseconds; once the power is gone, 4 silent seconds say so
+    cut = update_board(link, "U1", new, answer_timeout_s=1.0, trial_timeout_s=TRIAL_S)
     assert cut.outcome == "unreachable", cut
     board.start()  # power back: the old version, unchanged
     hello = wait_hello(board)

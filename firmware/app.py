@@ -26,7 +26,7 @@ LOADCELL_FILE = "loadcell.txt"  # tare and calibration of the HX711 load cell
 OUTBOX_FILE = "outbox.txt"  # the outbox journal: unacknowledged events survive a reset
 CTRL_C = 3
 CTRL_C_GRACE_MS = 1000  # a second Ctrl-C within this stops the program (mpremote, a human)
-SERIAL_READ_MAX = 768  # bytes taken from the serial input per loop pass: an update chunk's line (issue 33)
+SERIAL_READ_MAX = 256  # bytes taken from the serial input per loop pass
 
 
 def console(text):

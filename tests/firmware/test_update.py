@@ -89,6 +89,7 @@ def test_update_commits_then_refuses_downgrade_bad_signature_tamper_and_other_bo
     new = build("1.1.0", key[0])
     result = update(board, new, seen=seen)
     assert result.outcome == "updated", result
+    print(f"\n{new.size} bytes in {result.seconds} s (transfer, switch, trial, commit)")
     assert (result.version_before, result.version_after) == ("1.0.0", "1.1.0")
     hello = hellos(board)[-1]
     assert (hello["fw"], hello["slot"], hello.get("trial")) == ("1.1.0", "b", True)  # its first boot

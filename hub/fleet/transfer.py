@@ -31,16 +31,19 @@ Outcome = Literal["updated", "already", "refused", "rolled_back", "unreachable"]
 class UpdateLink(Protocol):
     """One board's link, as :func:`update_board` uses it (serial or MQTT; see
     :class:`SerialUpdateLink`, :class:`MqttUpdateLink`, or wrap the running hub's
-    transport: ``send`` = ``Transport.send(board, msg)``, ``receive`` = the next message
-    from that board out of a queue fed by the hub's ``device_message``)."""
+    transport: ``send`` = ``Transport.send(board, msg)`` (MQTT: it publishes on the topic
+    named by the message type, ``…/update``), ``receive`` = the next message from that board
+    out of a queue fed by the hub's ``device_message``; over MQTT the hub must then also
+    subscribe to ``trigono/v1/+/update_state``, which ``hub/devices/mqtt_link.py`` does not
+    today)."""
 
     def send(self, msg: dict[str, Any]) -> bool:
-        """Send one hub message (``upd``) to the board; False when it cannot now."""
+        """Send one hub message (``update``) to the board; False when it cannot now."""
         ...
 
     def receive(self, timeout_s: float) -> dict[str, Any] | None:
-        """The next decoded message from the board (any type: ``upd`` replies and
-        ``hello`` matter here), or None after ``timeout_s`` of nothing."""
+        """The next decoded message from the board (any type: ``update_state`` answers
+        and ``hello`` matter here), or None after ``timeout_s`` of nothing."""
         ...
 
 

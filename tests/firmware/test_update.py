@@ -5,10 +5,11 @@ board's process and the link powers it on again on the same file system.
 
 What it shows: an update switches and commits; the same bundle again is "already"; a
 downgrade, a wrong signature, a tampered file and another board type are refused and leave
-the board as it was (same slot, same files, same running version, no reset); a power cut
+the board as it was (same slot, same files, same running version, no reset); the board
+trusts two keys (rotation: every good bundle is taken on the second); a power cut
 mid-transfer resumes where the flash is; a version that crashes at import, one that hangs
 its loop and one that never passes its self-test are each rolled back by the board itself
-and told in its next hello."""
+and told in its next hello; an update over MQTT (the board's own client, a real Mosquitto)."""
 
 from __future__ import annotations
 
@@ -88,6 +89,7 @@ def test_update_commits_then_refuses_downgrade_bad_signature_tamper_and_other_bo
     new = build("1.1.0", key[0])
     result = update(board, new, seen=seen)
     assert result.outcome == "updated", result
+    print(f"\n{new.size} bytes in {result.seconds} s (transfer, switch, trial, commit)")
     assert (result.version_before, result.version_after) == ("1.0.0", "1.1.0")
     hello = hellos(board)[-1]
     assert (hello["fw"], hello["slot"], hello.get("trial")) == ("1.1.0", "b", True)  # its first boot
@@ -122,7 +124,8 @@ def test_update_commits_then_refuses_downgrade_bad_signature_tamper_and_other_bo
 def test_power_cut_mid_transfer_resumes_where_the_flash_is(board: SlotBoard, key: tuple[Path, str]) -> None:
     new = build("1.1.0", key[0])
     link = ProcessLink(board, cut_after=40)
-    cut = update(board, new, link)
+    # the board answers in milliseconds; once the power is gone, 4 silent seconds say so
+    cut = update_board(link, "U1", new, answer_timeout_s=1.0, trial_timeout_s=TRIAL_S)
     assert cut.outcome == "unreachable", cut
     board.start()  # power back: the old version, unchanged
     hello = wait_hello(board)

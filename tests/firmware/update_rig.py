@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import nacl.signing
+
 from firmware import protocol
 from hub.fleet import bundle as fleet_bundle
 from tests.firmware.board_proc import BoardProcess
@@ -89,12 +91,17 @@ class ProcessLink:
             time.sleep(0.01)
 
 
+# A board trusts two keys (rotation): an older one first, then the organizer's, so every
+# good bundle in these tests is taken on the second key.
+OLDER_KEY = bytes(nacl.signing.SigningKey(b"\x07" * 32).verify_key).hex()
+
+
 def board_config(public_key: str, **thresholds: int) -> dict[str, Any]:
     # Generous on a loaded host: the fake watchdog and the trial's deadline run on real time.
     th = {"poll_ms": 10, "resend_ms": 300, "trial_ms": 10000, "watchdog_ms": 3000}
     th.update(thresholds)
     return {"board": "U1", "port": "unix", "holes": [{"name": "big", "beams": [2, 3]}],
-            "links": ["serial"], "update_keys": [public_key], "thresholds": th}
+            "links": ["serial"], "update_keys": [OLDER_KEY, public_key], "thresholds": th}
 
 
 def patched_tree(tmp: Path, edits: dict[str, tuple[str, str]]) -> Path:

@@ -135,9 +135,14 @@ def test_an_update_cut_mid_transfer_and_at_the_switch_resumes_checks_switches_an
     checked = [m["counters"]["update_check_ms"] for m in health if "update_check_ms" in m["counters"]]
     assert checked, health
     heap = [m["mem_free"] for m in health]
+    answers = chip.timed("update_state")
+    wants = [a.at_ns / 1e3 for a in answers if a.msg is not None and a.msg["state"] == "want"]
+    switched = next(a.at_ns / 1e3 for a in answers if a.msg is not None and a.msg["state"] == "switching")
+    receiving = chip.longest_stall_ms(wants[0], switched)  # chunks after the check, their hashes
     longest = max(m["counters"]["loop_max_ms"] for m in health)
     print(f"\nsignature check {checked[0]} ms chip; free heap {min(heap)} B; longest loop pass "
           f"{longest} ms chip (the check's); longest gap between watchdog feeds "
-          f"{chip.longest_stall_ms(started_us):.1f} ms chip; whole update {(chip.now_us() - started_us) / 1e6:.1f} s "
+          f"{chip.longest_stall_ms(started_us):.1f} ms chip; while receiving chunks {receiving:.1f} ms chip; "
+          f"whole update {(chip.now_us() - started_us) / 1e6:.1f} s "
           f"chip, {time.monotonic() - started:.0f} s host, {result.bytes_sent} bytes sent")
     assert min(heap) > 50_000

@@ -30,7 +30,7 @@ import random
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engines import GAMES
 from firmware import protocol
@@ -60,6 +60,9 @@ from hub.tables.spec import TableSpec
 from hub.tables.table import Table, game_bot, parse_input
 from hub.tables.tableset import TableSet
 from hub.tournament.service import TournamentService
+
+if TYPE_CHECKING:
+    from hub.sync import SyncService
 
 __all__ = [
     "Hub",
@@ -161,6 +164,8 @@ class Hub:
         self.bots.stop()
         for thread in self._threads:
             thread.join(timeout=5.0)
+        if self.sync is not None:  # it reads the store: stopped before the store closes
+            self.sync.stop()
         self._close_tournaments()
         with self._lock:
             self.tables.snapshot_changed()
@@ -413,6 +418,20 @@ class Hub:
         """Health of every board seen or bound, sorted by board id (see the module doc)."""
         with self._door():
             return [self.devices.health[b].to_json() for b in sorted(self.devices.health)]
+
+    sync: SyncService | None = None
+    """A club's publisher or the federation's consumer (issue 35), when ``--sync`` is given."""
+
+    def attach_sync(self, sync: SyncService) -> None:
+        """Run ``sync`` beside the hub (:func:`hub.sync.service.start_sync` makes it); it is
+        stopped before the store closes."""
+        self.sync = sync
+
+    def sync_status(self) -> JSONDict | None:
+        """Where sync with the federation stands (None: this hub does not sync). A club:
+        ``{"mode": "club", "online", "last_contact", "offline_since", "waiting", …}``; the
+        federation: ``{"mode": "federation", "clubs": [a row per club], "conflicts"}``."""
+        return None if self.sync is None else self.sync.status()
 
     def store_alert(self) -> str | None:
         """Why the store stopped committing for good (its file deleted or replaced), else

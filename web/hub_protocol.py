@@ -164,6 +164,10 @@ class HubAPI(Protocol):
         """Boards heard that no table binds (admin: bind or ignore)."""
         ...
 
+    def sync_status(self) -> JSONDict | None:
+        """Where sync with the federation stands, None when the hub does not sync (issue 35)."""
+        ...
+
     def store_alert(self) -> str | None:
         """Why the event store stopped committing for good, else None (admin page)."""
         ...

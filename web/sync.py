@@ -52,7 +52,7 @@ def sync_view(status: JSONDict | None, now: float) -> JSONDict | None:
         return view
     rows = []
     for row in status["clubs"]:
-        rows.append({**row,
+        rows.append({**row, "lag_s": None if row["lag_s"] is None else round(row["lag_s"], 1),
                      "last_at_text": clock_time(row["last_at"], now) if row["last_at"] else None,
                      "contact_ago": ago(now - row["last_contact"]) if row["last_contact"] else None})
     return {**status, "clubs": rows}

@@ -9,14 +9,18 @@
   ``sync.json``.
 
 Each prints the commands that start it: ``nats-server -c D/nats.conf`` and
-``trigono hub --db … --sync D/sync.json``. After ``add-club`` the federation's server
-reloads its users with ``nats-server --signal reload``.
+``trigono hub --db … --sync D/sync.json``; with ``--up`` (init, join) it runs them itself —
+the nats-server and the hub with its pages (``python -m web``) — until Ctrl-C: one command
+per side. After ``add-club`` the federation's server reloads its users with
+``nats-server --signal reload``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -27,6 +31,22 @@ def _write_sync(folder: Path, config: dict[str, object]) -> Path:
     path = folder / "sync.json"
     path.write_text(json.dumps(config, indent=2) + "\n")
     return path
+
+
+def up(folder: Path, db: Path, web_args: list[str]) -> int:
+    """Run the folder's nats-server and the hub with its pages on ``sync.json`` until
+    either ends (Ctrl-C ends both)."""
+    nats = shutil.which("nats-server") or "/usr/sbin/nats-server"
+    server = subprocess.Popen([nats, "-c", str(folder / "nats.conf")])
+    try:
+        hub = subprocess.run([sys.executable, "-m", "web", "--db", str(db), "--sync",
+                              str(folder / "sync.json"), *web_args], check=False)
+        return hub.returncode
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def cmd_init(args: argparse.Namespace) -> int:
@@ -40,6 +60,8 @@ def cmd_init(args: argparse.Namespace) -> int:
                                        "clubs": folder.clubs(), "copies": str(folder.folder / "clubs.db")})
     print(f"nats-server -c {folder.folder / 'nats.conf'}")
     print(f"trigono hub --db {folder.folder / 'federation.db'} --sync {sync}")
+    if args.up:
+        return up(folder.folder, folder.folder / "federation.db", args.web)
     return 0
 
 
@@ -83,7 +105,20 @@ def cmd_join(args: argparse.Namespace) -> int:
     sync = _write_sync(folder, {"mode": "club", "club": args.club, "nats": f"nats://{host_port}"})
     print(f"nats-server -c {folder / 'nats.conf'}")
     print(f"trigono hub --db {folder / 'club.db'} --sync {sync}")
+    if args.up:
+        return up(folder, folder / "club.db", args.web)
     return 0
+
+
+def cmd_up(args: argparse.Namespace) -> int:
+    folder = Path(args.dir).resolve()
+    try:
+        config = json.loads((folder / "sync.json").read_text())
+    except (OSError, ValueError) as err:
+        print(f"--dir: no sync.json to run in {folder} ({err}): init or join first", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    db = folder / ("federation.db" if config.get("mode") == "federation" else "club.db")
+    return up(folder, db, args.web)
 
 
 def add_federation(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -96,6 +131,10 @@ def add_federation(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     init.add_argument("--listen", default="127.0.0.1:4222", help="client address (default: 127.0.0.1:4222)")
     init.add_argument("--leaf-listen", default="0.0.0.0:7422",
                       help="where clubs' leaf nodes connect (default: 0.0.0.0:7422)")
+    init.add_argument("--up", action="store_true",
+                      help="then run its nats-server and the hub with its pages (python -m web) until Ctrl-C")
+    init.add_argument("--web", nargs=argparse.REMAINDER, default=[],
+                      help="the rest goes to python -m web (e.g. --web --port 8080 --password …)")
     init.set_defaults(func=cmd_init)
     add = cmds.add_parser("add-club", help="a club's user; prints the club's join command")
     add.add_argument("club", help="the club's id: a-z, 0-9, - (names its subjects and JetStream domain)")
@@ -109,7 +148,16 @@ def add_federation(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     join.add_argument("--federation", required=True, help="host:port of the federation's leaf node port")
     join.add_argument("--dir", default="club", help="its folder (default: ./club)")
     join.add_argument("--listen", default="127.0.0.1:4222", help="client address (default: 127.0.0.1:4222)")
+    join.add_argument("--up", action="store_true",
+                      help="then run its nats-server and the hub with its pages (python -m web) until Ctrl-C")
+    join.add_argument("--web", nargs=argparse.REMAINDER, default=[],
+                      help="the rest goes to python -m web (e.g. --web --port 8080 --password …)")
     join.set_defaults(func=cmd_join)
+    run = cmds.add_parser("up", help="run a federation's or a club's nats-server and hub (with its pages)")
+    run.add_argument("--dir", default="federation", help="the folder init or join wrote")
+    run.add_argument("--web", nargs=argparse.REMAINDER, default=[],
+                     help="the rest goes to python -m web (e.g. --web --port 8080 --password …)")
+    run.set_defaults(func=cmd_up)
 
 
 COMMANDS = [add_federation]

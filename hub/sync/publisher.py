@@ -218,8 +218,11 @@ class Publisher:
         then every acknowledgement awaited. A refusal (or a timeout) ends the round; the
         caller's next round resumes from what the stream holds."""
         subj = subject(self.club)
+        # One read of the store per round, taken BATCH at a time: a backlog of days is
+        # read once, not once per batch.
+        backlog = self.store.entries(after=self.acked)
         while not self._stop.is_set():
-            batch = list(islice(self.store.entries(after=self.acked), BATCH))
+            batch = list(islice(backlog, BATCH))
             if not batch:
                 return
             futures = []

@@ -433,6 +433,14 @@ class Hub:
         federation: ``{"mode": "federation", "clubs": [a row per club], "conflicts"}``."""
         return None if self.sync is None else self.sync.status()
 
+    def settle_person(self, licence: str, club: str, by: str = "organizer") -> None:
+        """Settle a person two clubs disagree on, keeping ``club``'s version (the
+        federation only): an entry in this hub's log. BadInputError otherwise."""
+        settle = getattr(self.sync, "settle_version", None)
+        if settle is None:
+            raise BadInputError("only a federation hub settles persons between clubs")
+        settle(licence, club, by)
+
     def store_alert(self) -> str | None:
         """Why the store stopped committing for good (its file deleted or replaced), else
         None: the admin page shows it (issue 24.5)."""

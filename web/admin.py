@@ -136,6 +136,19 @@ def ignore_board(board: str) -> Any:
     return redirect(url_for("admin.index"), code=303)
 
 
+@bp.post("/sync/settle")
+def settle_person() -> Any:
+    """The federation: keep one club's version of a person two clubs disagree on (issue 35)."""
+    licence, club = request.form.get("licence", ""), request.form.get("club", "")
+    try:
+        get_hub().settle_person(licence, club, by="admin")
+    except HubError as err:
+        flash_refusal(refusal_text(err))
+        return redirect(url_for("admin.index"), code=303)
+    flash_key("sync.settled", licence=licence, club=club)
+    return redirect(url_for("admin.index"), code=303)
+
+
 @bp.post("/tables")
 def create_table() -> Any:
     try:

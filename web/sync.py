@@ -55,4 +55,6 @@ def sync_view(status: JSONDict | None, now: float) -> JSONDict | None:
         rows.append({**row, "lag_s": None if row["lag_s"] is None else round(row["lag_s"], 1),
                      "last_at_text": clock_time(row["last_at"], now) if row["last_at"] else None,
                      "contact_ago": ago(now - row["last_contact"]) if row["last_contact"] else None})
-    return {**status, "clubs": rows}
+    conflicts = [{**c, "versions": [{**v, "at_text": clock_time(v["at"], now)} for v in c["versions"]]}
+                 for c in status.get("conflicts", [])]
+    return {**status, "clubs": rows, "conflicts": conflicts}

@@ -52,6 +52,7 @@ JSONDict = dict[str, Any]
 CONSUMER = "federation"
 SETTLE_SOURCE = "federation"
 FETCH = 500
+DUPLICATE_WINDOW_S = 10.0
 
 
 def tournament_bodies(entries: Iterable[Entry]) -> dict[str, list[tuple[JSONDict, float]]]:
@@ -96,6 +97,11 @@ def season_points(tournaments: Iterable[Tournament]) -> dict[str, float]:
     return dict(points)
 
 
+def _seen(by_club: dict[str, JSONDict]) -> list[list[Any]]:
+    """The versions a settlement was made on: [club, seq] of each, sorted."""
+    return sorted([club, int(v["seq"])] for club, v in by_club.items())
+
+
 class FederationSync:
     """The federation's consumer thread, its copies and what is read from them.
     ``writer``/``store``: the federation hub's own log (the settlements)."""
@@ -112,6 +118,10 @@ class FederationSync:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.connected = False
+        self._persons_lock = threading.Lock()
+        self._versions: dict[str, dict[str, JSONDict]] = defaultdict(dict)
+        self._settled: dict[str, JSONDict] = {}
+        self._index_all()
 
     def start(self) -> None:
         if self._thread is None:
@@ -161,7 +171,10 @@ class FederationSync:
             await js.stream_info(name)
         except NotFoundError:
             source = api.StreamSource(name=CLUB_STREAM, external=api.ExternalStream(api=f"$JS.{club}.API"))
-            await js.add_stream(name=name, sources=[source], storage="file")
+            # The copies deduplicate on (hub, seq) for good; the stream's own window only
+            # has to cover a source resuming, and every id in it is held in memory.
+            await js.add_stream(name=name, sources=[source], storage="file",
+                                duplicate_window=DUPLICATE_WINDOW_S)
         await js.add_consumer(name, durable_name=CONSUMER, ack_policy="explicit",
                               deliver_policy="all", max_ack_pending=20_000)
 
@@ -193,6 +206,8 @@ class FederationSync:
             if not items:
                 continue
             verdicts = await asyncio.to_thread(self.copies.add, club, items, self.clock())
+            self._index(club, (item for item, verdict in zip(items, verdicts, strict=True)
+                               if verdict == "stored"))
             for msg, verdict in zip(kept, verdicts, strict=True):
                 if verdict == "early":
                     await msg.nak(delay=0.2)
@@ -234,8 +249,12 @@ class FederationSync:
                          "waiting": waiting, "last_contact": contact,
                          "online": contact is not None and now - contact < 10,
                          "refused": self.refused.get(club, 0)})
+        conflicts = [{"licence": licence,
+                      "versions": [{"from": c, "name": v["name"], "person_club": v["club"], "at": v["at"]}
+                                   for c, v in sorted(p["versions"].items())]}
+                     for licence, p in self.conflicts().items()]
         return {"mode": "federation", "connected": self.connected, "clubs": rows,
-                "conflicts": len(self.conflicts())}
+                "conflicts": conflicts}
 
     def tournaments(self) -> dict[tuple[str, str], Tournament]:
         """The union of the clubs' tournaments: (club, tournament id) → its fold."""
@@ -245,53 +264,76 @@ class FederationSync:
                 out[(club, tid)] = t
         return out
 
-    def persons(self) -> dict[str, JSONDict]:
-        """Licence → {versions: {club: {name, club, at}}, settled: {...} | None,
-        conflict: bool}. A version is what a club's newest registration of that licence
-        says; the conflict stays until a settlement newer than every version."""
-        versions: dict[str, dict[str, JSONDict]] = defaultdict(dict)
-        for club in self.clubs:
-            for entry in self.copies.entries(club):
-                body = entry.body
-                if entry.source != TOURNAMENT_SOURCE or not isinstance(body.get("entry"), dict):
+    def _index(self, club: str, items: Iterable[JSONDict]) -> None:
+        """Note what stored entries say of persons: a registration with a licence (its
+        ``key``) is that club's newest version of the person."""
+        with self._persons_lock:
+            for item in items:
+                body = item.get("body")
+                inner = body.get("entry") if isinstance(body, dict) else None
+                if item.get("source") != TOURNAMENT_SOURCE or not isinstance(inner, dict):
                     continue
-                inner = body["entry"]
                 player = inner.get("player") if inner.get("type") == "register" else None
                 if not isinstance(player, dict) or not player.get("key"):
                     continue
-                versions[str(player["key"])][club] = {
-                    "name": player.get("name"), "club": player.get("club") or "", "at": entry.at,
-                    "seq": entry.id}
-        settled = self._settlements()
+                self._versions[str(player["key"])][club] = {
+                    "name": player.get("name"), "club": player.get("club") or "",
+                    "at": float(item["at"]), "seq": int(item["seq"])}
+
+    def _index_all(self) -> None:
+        """The persons of every copy already stored (at start) and the settlements."""
+        for club in self.clubs:
+            self._index(club, ({"source": e.source, "body": e.body, "at": e.at, "seq": e.id}
+                               for e in self.copies.entries(club)))
+        if self.store is not None:
+            for entry in self.store.entries():
+                self._settlement(entry)
+
+    def _settlement(self, entry: Entry) -> None:
+        if entry.source == SETTLE_SOURCE and isinstance(entry.body.get("settle"), dict):
+            settle = entry.body["settle"]
+            with self._persons_lock:
+                self._settled[str(settle["licence"])] = {**settle, "at": entry.at}
+
+    def persons(self) -> dict[str, JSONDict]:
+        """Licence → {versions: {club: {name, club, at, seq}}, settled: {...} | None,
+        conflict: bool}. A version is what a club's newest registration of that licence
+        says. Two clubs that differ are a conflict until a settlement made on exactly
+        the versions there are now (a club's later edit reopens it: clocks of laptops
+        that were offline for days are not compared)."""
         out: dict[str, JSONDict] = {}
-        for licence, by_club in sorted(versions.items()):
-            distinct = {(v["name"], v["club"]) for v in by_club.values()}
-            settlement = settled.get(licence)
-            newest = max(v["at"] for v in by_club.values())
-            is_settled = settlement is not None and settlement["at"] >= newest
-            out[licence] = {"versions": by_club, "settled": settlement,
-                            "conflict": len(distinct) > 1 and not is_settled}
+        with self._persons_lock:
+            for licence, by_club in sorted(self._versions.items()):
+                distinct = {(v["name"], v["club"]) for v in by_club.values()}
+                settlement = self._settled.get(licence)
+                is_settled = settlement is not None and settlement.get("seen") == _seen(by_club)
+                out[licence] = {"versions": {c: dict(v) for c, v in by_club.items()},
+                                "settled": settlement, "conflict": len(distinct) > 1 and not is_settled}
         return out
 
     def conflicts(self) -> dict[str, JSONDict]:
         return {k: v for k, v in self.persons().items() if v["conflict"]}
 
-    def _settlements(self) -> dict[str, JSONDict]:
-        out: dict[str, JSONDict] = {}
-        if self.store is None:
-            return out
-        for entry in self.store.entries():
-            if entry.source == SETTLE_SOURCE and isinstance(entry.body.get("settle"), dict):
-                s = entry.body["settle"]
-                out[str(s["licence"])] = {**s, "at": entry.at}
-        return out
+    def settle_version(self, licence: str, source: str, by: str = "organizer") -> None:
+        """Settle a licence's person on the version club ``source`` holds."""
+        person = self.persons().get(licence)
+        version = None if person is None else person["versions"].get(source)
+        if version is None:
+            raise BadInputError(f"no version of licence {licence!r} from club {source!r}")
+        self.settle(licence, str(version["name"]), str(version["club"]), by=by, source=source)
 
-    def settle(self, licence: str, name: str, club: str, by: str = "organizer") -> None:
+    def settle(self, licence: str, name: str, club: str, by: str = "organizer",
+               source: str | None = None) -> None:
         """Settle a licence's person: an entry in the federation's own log."""
         if self.writer is None:
             raise BadInputError("this federation hub has no log to settle in")
         if licence not in self.persons():
             raise BadInputError(f"no person with licence {licence!r} in the clubs' entries")
-        self.writer.write([Entry.new(SETTLE_SOURCE, {"settle": {"licence": licence, "name": name,
-                                                                "club": club, "by": by}},
-                                     at=self.clock())])
+        with self._persons_lock:
+            seen = _seen(self._versions.get(licence, {}))
+        stored = self.writer.write([Entry.new(SETTLE_SOURCE, {"settle": {
+            "licence": licence, "name": name, "club": club, "by": by, "from": source, "seen": seen}},
+            at=self.clock())])
+        for entry in stored:
+            if entry is not None:
+                self._settlement(entry)

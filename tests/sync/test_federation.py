@@ -92,9 +92,13 @@ def test_every_entry_reaches_the_federation_once_in_order_through_cuts(league: L
     person = fed.sync.persons()["L1"]
     assert person["conflict"] and {v["name"] for v in person["versions"].values()} == {"Ana", "Anna"}
     assert set(person["versions"]) == {"a", "b"}
-    assert fed.hub.sync_status()["conflicts"] == 1  # type: ignore[index]
-    fed.sync.settle("L1", "Anna", "", by="organizer")
+    shown = fed.hub.sync_status()["conflicts"]  # type: ignore[index]
+    assert [(c["licence"], [(v["from"], v["name"]) for v in c["versions"]]) for c in shown] == [
+        ("L1", [("a", "Ana"), ("b", "Anna")])]
+    fed.hub.settle_person("L1", "b", by="organizer")
     assert not fed.sync.persons()["L1"]["conflict"]
+    assert fed.sync.persons()["L1"]["settled"]["name"] == "Anna"
+    assert fed.hub.sync_status()["conflicts"] == []  # type: ignore[index]
     rows = {row["club"]: row for row in fed.hub.sync_status()["clubs"]}  # type: ignore[index]
     assert rows["a"]["last_seq"] == counts["a"] and rows["a"]["refused"] == 0
 

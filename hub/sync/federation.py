@@ -108,8 +108,10 @@ class FederationSync:
 
     def __init__(self, copies: ClubCopies, url: str, clubs: Iterable[str], *,
                  writer: LogWriter | None = None, store: EventStore | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time,
+                 duplicate_window_s: float = DUPLICATE_WINDOW_S) -> None:
         self.copies, self.url, self.clubs = copies, url, list(clubs)
+        self.duplicate_window_s = duplicate_window_s
         self.writer, self.store, self.clock = writer, store, clock
         self.refused: dict[str, int] = defaultdict(int)
         self.stream_info: dict[str, JSONDict] = {}
@@ -144,7 +146,9 @@ class FederationSync:
             try:
                 nc = await nats.connect(self.url, connect_timeout=1, allow_reconnect=False,
                                         max_reconnect_attempts=0, error_cb=_quiet)
-                js = nc.jetstream(timeout=2)
+                # JetStream answers slowly while it takes in a long catch-up: a short
+                # timeout would only start the whole set-up again, and again
+                js = nc.jetstream(timeout=10)
                 for club in self.clubs:
                     await self._ensure_stream(js, club)
                 self.connected = True
@@ -153,7 +157,7 @@ class FederationSync:
             except Exception as err:  # noqa: BLE001 - any failure: connect again, resume
                 self.connected = False
                 if not self._stop.is_set():
-                    log.warning("federation consumer: %s (retrying)", err)
+                    log.warning("federation consumer: %r (retrying)", err, exc_info=log.isEnabledFor(logging.DEBUG))
                     await asyncio.sleep(0.2)
             finally:
                 if nc is not None:
@@ -174,18 +178,19 @@ class FederationSync:
             # The copies deduplicate on (hub, seq) for good; the stream's own window only
             # has to cover a source resuming, and every id in it is held in memory.
             await js.add_stream(name=name, sources=[source], storage="file",
-                                duplicate_window=DUPLICATE_WINDOW_S)
-        await js.add_consumer(name, durable_name=CONSUMER, ack_policy="explicit",
-                              deliver_policy="all", max_ack_pending=20_000)
+                                duplicate_window=self.duplicate_window_s)
+        try:
+            await js.consumer_info(name, CONSUMER)
+        except NotFoundError:
+            await js.add_consumer(name, durable_name=CONSUMER, ack_policy="explicit",
+                                  deliver_policy="all", max_ack_pending=20_000)
 
     async def _consume(self, js: Any, club: str) -> None:
-        import nats.errors
-
         sub = await js.pull_subscribe_bind(CONSUMER, federation_stream(club))
         while not self._stop.is_set():
             try:
                 msgs = await sub.fetch(FETCH, timeout=0.5)
-            except nats.errors.TimeoutError:
+            except TimeoutError:  # nats' own TimeoutError is one too: nothing new
                 continue
             items, kept = [], []
             for msg in msgs:

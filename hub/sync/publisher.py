@@ -5,9 +5,13 @@ The hub's :class:`hub.log.writer.LogWriter` only *tells* the publisher that some
 committed (:meth:`Publisher.notify`, a flag and a wake-up: nothing of the publish sits on
 the commit's path); the publisher's thread reads the entries back from the store and
 publishes them in id order with the message id ``<club>:<id>`` (``Nats-Msg-Id``: the
-stream drops a repeat) and ``Nats-Expected-Last-Msg-Id: <club>:<id - 1>`` (the stream
-refuses an entry whose predecessor it does not hold: a lost publish can never leave a
-hole that a later one jumps, so the stream is the log's prefix, in order).
+stream drops a repeat), each once the previous one is acknowledged: a lost publish never
+leaves a hole that a later one jumps, so the stream is the log's prefix, in order.
+
+(Not ``Nats-Expected-Last-Msg-Id``, which would let several be in flight: the
+federation's stream that sources the club's checks that header again on every sourced
+message, against its own last id — which it forgets after its duplicate window — and
+refused every message for good after a cut longer than that window. nats-server 2.9.)
 
 At start, and after any failure, it asks the stream for the newest message it holds and
 resumes after it: a hub killed between a commit and its publish publishes the rest at
@@ -171,7 +175,7 @@ class Publisher:
                 next_probe = 0.0
                 while not self._stop.is_set():
                     self._pending = False
-                    await self._publish_pending(nc)
+                    await self._publish_pending(js)
                     if time.monotonic() >= next_probe:
                         await self._probe(nc)
                         next_probe = time.monotonic() + self.probe_s
@@ -204,19 +208,31 @@ class Publisher:
                                 storage="file", duplicate_window=120.0)
 
     async def _last_acked(self, js: Any) -> int:
+        """The newest entry id the club's stream holds. A message that is not this
+        hub's (written into the club's server by something else) is stepped over."""
         from nats.js.errors import NotFoundError
 
-        try:
-            msg = await js.get_last_msg(CLUB_STREAM, subject(self.club))
-        except NotFoundError:
-            return 0
-        found = parse_msg_id((msg.headers or {}).get("Nats-Msg-Id"))
-        return found[1] if found is not None and found[0] == self.club else 0
+        info = await js.stream_info(CLUB_STREAM)
+        seq = int(info.state.last_seq or 0)
+        while seq >= max(1, int(info.state.first_seq or 1)):
+            try:
+                msg = await js.get_msg(CLUB_STREAM, seq)
+            except NotFoundError:  # a deleted message
+                seq -= 1
+                continue
+            found = parse_msg_id((msg.headers or {}).get("Nats-Msg-Id"))
+            if found is not None and found[0] == self.club:
+                return found[1]
+            seq -= 1
+        return 0
 
-    async def _publish_pending(self, nc: Any) -> None:
-        """Publish the entries after :attr:`acked`, :data:`BATCH` at a time: all sent,
-        then every acknowledgement awaited. A refusal (or a timeout) ends the round; the
-        caller's next round resumes from what the stream holds."""
+    async def _publish_pending(self, js: Any) -> None:
+        """Publish the entries after :attr:`acked`, one at a time: the next is sent only
+        once the stream acknowledged this one, so a failure never leaves a hole that a
+        later entry jumps (the caller's next round resumes from what the stream holds).
+        One at a time is fast enough: a club publishes live as it commits, and only a
+        restart of its own server leaves a backlog (the federation's catch-up after a cut
+        is JetStream's sourcing, not this)."""
         subj = subject(self.club)
         # One read of the store per round, taken BATCH at a time: a backlog of days is
         # read once, not once per batch.
@@ -225,22 +241,10 @@ class Publisher:
             batch = list(islice(backlog, BATCH))
             if not batch:
                 return
-            futures = []
             for entry in batch:
                 assert entry.id is not None
-                headers = {"Nats-Msg-Id": msg_id(self.club, entry.id)}
-                if entry.id > 1:
-                    headers["Nats-Expected-Last-Msg-Id"] = msg_id(self.club, entry.id - 1)
-                futures.append(nc.request(subj, entry_message(self.club, entry), timeout=5,
-                                          headers=headers))
-            answers = await asyncio.gather(*futures, return_exceptions=True)
-            for entry, answer in zip(batch, answers, strict=True):
-                assert entry.id is not None
-                if isinstance(answer, BaseException):
-                    raise RuntimeError(f"entry {entry.id} not acknowledged: {answer!r}")
-                ack = json.loads(answer.data)
-                if "error" in ack:
-                    raise RuntimeError(f"entry {entry.id} refused: {ack['error'].get('description')}")
+                await js.publish(subj, entry_message(self.club, entry), timeout=5,
+                                 headers={"Nats-Msg-Id": msg_id(self.club, entry.id)})
                 self.acked = entry.id
                 if self.keep_times:
                     self.published_at[entry.id] = self.clock()

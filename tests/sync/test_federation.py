@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from hub.log.sqlite import SqliteStore
+from hub.log.store import Entry
 from hub.sync.federation import fold_tournaments, season_points
 from tests.sync.conftest import ClubSide, FederationSide, play_tournament, register_some, wait_for
 
@@ -55,19 +56,22 @@ def test_every_entry_reaches_the_federation_once_in_order_through_cuts(league: L
     wait_for("club a says synced, 0 waiting",
              lambda: (s := a.publisher.status())["online"] and s["waiting"] == 0)
 
-    # The federation's server SIGKILLed: every club offline; they keep playing.
-    fed.server.kill()
-    register_some(a.hub, "offline-night", [f"A{i}" for i in range(5)])
-    register_some(c.hub, "friday", ["Jo", "Kim"])
-    status = wait_for("club a says offline with entries waiting",
-                      lambda: s if not (s := a.publisher.status())["online"] and s["waiting"] >= 6 else None)
-    assert status["offline_since"] is not None
-    fed.server.start()
-    wait_for("the clubs caught up after the federation came back", lambda: synced(fed, clubs))
+    # The federation's server SIGKILLed, three times: every club offline; they keep playing.
+    for cut in range(3):
+        fed.server.kill()
+        register_some(a.hub, f"offline-{cut}", [f"A{cut}{i}" for i in range(5)])
+        register_some(c.hub, "friday", [f"C{cut}"])
+        status = wait_for("club a says offline with entries waiting",
+                          lambda: s if not (s := a.publisher.status())["online"] and s["waiting"] >= 6 else None)
+        assert status["offline_since"] is not None
+        fed.server.start()
+        wait_for("the clubs caught up after the federation came back", lambda: synced(fed, clubs))
 
     # A club's own server SIGKILLed while its hub commits; restarted.
     b.server.kill()
     register_some(b.hub, "open-2", ["Lea", "Max", "Noe"])
+    for day in range(3):  # a long stretch: "three days" of entries, 1,500 in all
+        b.hub.writer.write([Entry.new("console", {"day": day, "n": n}) for n in range(500)])
     b.server.start()
     wait_for("club b caught up after its server came back", lambda: synced(fed, clubs))
 

@@ -243,6 +243,8 @@ class Publisher:
                 return
             for entry in batch:
                 assert entry.id is not None
+                if self._stop.is_set():
+                    return
                 await js.publish(subj, entry_message(self.club, entry), timeout=5,
                                  headers={"Nats-Msg-Id": msg_id(self.club, entry.id)})
                 self.acked = entry.id

@@ -119,6 +119,7 @@ class FederationSync:
         self.last_contact: dict[str, float] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.connected = False
         self._persons_lock = threading.Lock()
         self._versions: dict[str, dict[str, JSONDict]] = defaultdict(dict)
@@ -141,11 +142,15 @@ class FederationSync:
     async def _main(self) -> None:
         import nats
 
+        self._loop = asyncio.get_running_loop()
         while not self._stop.is_set():
             nc = None
             try:
-                nc = await nats.connect(self.url, connect_timeout=1, allow_reconnect=False,
-                                        max_reconnect_attempts=0, error_cb=_quiet)
+                # nats-py's connect to a server that is down can wait for it for ever:
+                # bounded, so a stop is never held up by it
+                nc = await asyncio.wait_for(nats.connect(
+                    self.url, connect_timeout=1, allow_reconnect=False, max_reconnect_attempts=0,
+                    error_cb=_quiet), 3.0)
                 # JetStream answers slowly while it takes in a long catch-up: a short
                 # timeout would only start the whole set-up again, and again
                 js = nc.jetstream(timeout=10)
@@ -162,7 +167,7 @@ class FederationSync:
             finally:
                 if nc is not None:
                     try:
-                        await nc.close()
+                        await asyncio.wait_for(nc.close(), 1.0)
                     except Exception:  # noqa: BLE001 - closing a broken link
                         pass
 

@@ -166,8 +166,11 @@ class Publisher:
         while not self._stop.is_set():
             nc = None
             try:
-                nc = await nats.connect(self.url, connect_timeout=1, allow_reconnect=False,
-                                        max_reconnect_attempts=0, error_cb=_quiet)
+                # nats-py's connect to a server that is down can wait for it for ever:
+                # bounded, so a stop is never held up by it
+                nc = await asyncio.wait_for(nats.connect(
+                    self.url, connect_timeout=1, allow_reconnect=False, max_reconnect_attempts=0,
+                    error_cb=_quiet), 3.0)
                 self.local_link = True
                 js = nc.jetstream(timeout=2)
                 await self._ensure_stream(js)
@@ -194,7 +197,7 @@ class Publisher:
             finally:
                 if nc is not None:
                     try:
-                        await nc.close()
+                        await asyncio.wait_for(nc.close(), 1.0)
                     except Exception:  # noqa: BLE001 - closing a broken link
                         pass
 

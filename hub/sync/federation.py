@@ -35,7 +35,7 @@ from hub.errors import BadInputError, HubError
 from hub.log.store import Entry, EventStore
 from hub.log.writer import LogWriter
 from hub.sync.copies import ClubCopies
-from hub.sync.natsconf import CLUB_STREAM, federation_stream
+from hub.sync.natsconf import CLUB_STREAM, deliver_prefix, federation_stream
 from hub.sync.publisher import parse_msg_id
 from hub.tournament.placings import final_ranking
 from hub.tournament.service import SOURCE as TOURNAMENT_SOURCE
@@ -179,7 +179,10 @@ class FederationSync:
         try:
             await js.stream_info(name)
         except NotFoundError:
-            source = api.StreamSource(name=CLUB_STREAM, external=api.ExternalStream(api=f"$JS.{club}.API"))
+            # Delivered on the club's own subjects (trigono.<club>.deliver.…), which only
+            # the club's user may publish: no club can feed another club's stream here.
+            source = api.StreamSource(name=CLUB_STREAM, external=api.ExternalStream(
+                api=f"$JS.{club}.API", deliver=deliver_prefix(club)))
             # The copies deduplicate on (hub, seq) for good; the stream's own window only
             # has to cover a source resuming, and every id in it is held in memory.
             await js.add_stream(name=name, sources=[source], storage="file",

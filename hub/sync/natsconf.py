@@ -13,8 +13,8 @@ Traceback (most recent call last):
 hub.sync.natsconf.SyncConfigError: club id 'Club-A': expected 1 to 32 of a-z, 0-9 and - (it names subjects and a JetStream domain)
 >>> subject("club-a")
 'trigono.club-a.log'
->>> sorted(club_permissions("club-a")["publish"]["allow"])[:2]
-['$JS.ACK.>', '$JS.FC.>']
+>>> sorted(club_permissions("club-a")["publish"]["allow"])[-2:]
+['_INBOX.>', 'trigono.club-a.>']
 """
 
 from __future__ import annotations
@@ -56,6 +56,12 @@ def subject(club: str) -> str:
     return f"trigono.{club}.log"
 
 
+def deliver_prefix(club: str) -> str:
+    """Where the club's server delivers its stream to the federation's source: under the
+    club's own subjects (not in its stream, which holds :func:`subject` only)."""
+    return f"trigono.{club}.deliver"
+
+
 def federation_stream(club: str) -> str:
     """The federation's stream that sources a club's."""
     return "CLUB_" + club.replace("-", "_")
@@ -63,12 +69,11 @@ def federation_stream(club: str) -> str:
 
 def club_permissions(club: str) -> dict[str, Any]:
     """What a club's leaf node may do on the federation's server. Publish: its own
-    subjects, the answers and deliveries of its own JetStream domain (the federation's
-    source consumer reads the club's stream through them), and reading its own copy at
-    the federation (the sync status). Another club's subjects are refused."""
+    subjects (its stream's deliveries to the federation's source included,
+    :func:`deliver_prefix`), the answers of its own JetStream domain, and reading its own
+    copy at the federation (the sync status). Another club's subjects are refused."""
     return {
-        "publish": {"allow": [f"trigono.{club}.>", "_INBOX.>", "$JS.ACK.>", "$JS.FC.>", "$JS.S.>",
-                              f"$JS.{club}.>", "$JSC.>", "$NRG.>",
+        "publish": {"allow": [f"trigono.{club}.>", "_INBOX.>", "$JSC.>",
                               f"$JS.{FEDERATION_DOMAIN}.API.STREAM.INFO.{federation_stream(club)}",
                               f"$JS.{FEDERATION_DOMAIN}.API.STREAM.MSG.GET.{federation_stream(club)}"]},
         "subscribe": {"allow": [">"]},

@@ -207,7 +207,7 @@ class Publisher:
         try:
             await js.stream_info(CLUB_STREAM)
         except NotFoundError:
-            await js.add_stream(name=CLUB_STREAM, subjects=[f"trigono.{self.club}.>"],
+            await js.add_stream(name=CLUB_STREAM, subjects=[subject(self.club)],
                                 storage="file", duplicate_window=120.0)
 
     async def _last_acked(self, js: Any) -> int:

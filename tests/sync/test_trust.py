@@ -11,7 +11,7 @@ from collections.abc import Callable
 import nats
 import pytest
 
-from hub.sync.natsconf import subject
+from hub.sync.natsconf import deliver_prefix, subject
 from tests.sync.conftest import ClubSide, FederationSide, register_some, wait_for
 
 pytestmark = pytest.mark.nats
@@ -37,9 +37,12 @@ def test_club_a_cannot_write_club_b_entries(league: League) -> None:
         await nc.publish(subject("b"), json.dumps({"hub": "b", "seq": 3, "at": 0, "source": "console",
                                                    "table_id": None, "body": {"forged": True}}).encode(),
                          headers={"Nats-Msg-Id": "b:3"})
+        # nor feed club b's source at the federation, nor acknowledge its deliveries there
+        await nc.publish(deliver_prefix("b") + ".x", b"{}", headers={"Nats-Msg-Id": "b:4"})
+        await nc.publish("$JS.ACK.CLUB_b.federation.1.3.3.0.0", b"+ACK")
         await nc.flush()
         for _ in range(100):  # the server's -ERR comes back asynchronously
-            if errors:
+            if len(errors) >= 3:
                 break
             await asyncio.sleep(0.02)
         await nc.close()
@@ -53,7 +56,8 @@ def test_club_a_cannot_write_club_b_entries(league: League) -> None:
         return errors
 
     errors = asyncio.run(forge())
-    assert any("permissions violation" in e and subject("b") in e for e in errors)
+    for refused in (subject("b"), deliver_prefix("b") + ".x", "$JS.ACK.CLUB_b.federation"):
+        assert any("permissions violation" in e and refused.lower() in e.lower() for e in errors), (refused, errors)
     wait_for("the forged message in club a's stream refused", lambda: fed.sync.refused.get("a") == 1)
     assert fed.sync.copies.last_seqs() == {"a": 2, "b": 2}
     assert not any(e.body.get("forged") for club in ("a", "b") for e in fed.sync.copies.entries(club))

@@ -52,6 +52,7 @@ JSONDict = dict[str, Any]
 CONSUMER = "federation"
 SETTLE_SOURCE = "federation"
 FETCH = 500
+ACK_WAIT_S = 3.0
 DUPLICATE_WINDOW_S = 10.0
 
 
@@ -190,8 +191,11 @@ class FederationSync:
         try:
             await js.consumer_info(name, CONSUMER)
         except NotFoundError:
+            # At most one fetch unacknowledged: when this hub dies mid-batch, nothing past
+            # the lost batch is delivered (its entries would only come back "early", again
+            # and again) until the batch is delivered again, ACK_WAIT_S later.
             await js.add_consumer(name, durable_name=CONSUMER, ack_policy="explicit",
-                                  deliver_policy="all", max_ack_pending=20_000)
+                                  deliver_policy="all", max_ack_pending=FETCH, ack_wait=ACK_WAIT_S)
 
     async def _consume(self, js: Any, club: str) -> None:
         sub = await js.pull_subscribe_bind(CONSUMER, federation_stream(club))
@@ -223,7 +227,7 @@ class FederationSync:
                                if verdict == "stored"))
             for msg, verdict in zip(kept, verdicts, strict=True):
                 if verdict == "early":
-                    await msg.nak(delay=0.2)
+                    await msg.nak(delay=0.5)
                 else:
                     await msg.ack()
 

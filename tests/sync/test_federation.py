@@ -159,3 +159,71 @@ def test_status_of_a_club_that_never_reached_the_federation(league: League, tmp_
     status: dict[str, Any] = wait_for("two entries waiting", lambda: s if (s := a.publisher.status())["waiting"] == 2
                                       and s["published"] == 2 else None)
     assert not status["online"] and status["last_contact"] is None and status["offline_since"]
+
+
+FEDERATION_CONSUMER = textwrap.dedent("""
+    import sys
+    from hub.sync.copies import ClubCopies
+    from hub.sync.federation import FederationSync
+    sync = FederationSync(ClubCopies(sys.argv[1]), sys.argv[2], ["a"], duplicate_window_s=0.2)
+    sync.start()
+    sys.stdin.read()  # SIGKILLed here, in the middle of a catch-up
+""")
+
+
+def test_the_federation_hub_killed_mid_catch_up_copies_each_entry_once(tmp_path: Path) -> None:
+    from tests.natsd import Club, Federation
+
+    fed = Federation(tmp_path / "fed", ["a"])
+    fed.start()
+    club = Club(tmp_path / "club", "a", fed)
+    club.start()
+    side_db = tmp_path / "club.db"
+    from hub.facade import Hub
+    from hub.sync import SyncConfig
+    from hub.sync.copies import ClubCopies
+    from hub.sync.service import start_sync
+
+    hub = Hub(side_db)
+    start_sync(hub, SyncConfig("club", club.url, club="a", probe_s=0.2))
+    copies = tmp_path / "copies.db"
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        for day in range(4):
+            hub.writer.write([Entry.new("console", {"day": day, "n": n}) for n in range(1000)])
+
+        def consumer() -> subprocess.Popen[bytes]:
+            proc = subprocess.Popen([sys.executable, "-c", FEDERATION_CONSUMER, str(copies), fed.user_url()],
+                                    stdin=subprocess.PIPE, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+            procs.append(proc)
+            return proc
+
+        def held() -> int:
+            reader = ClubCopies(str(copies))
+            try:
+                return reader.last_seqs().get("a", 0)
+            finally:
+                reader.close()
+
+        first = consumer()
+        wait_for("the catch-up under way", lambda: copies.exists() and held() > 0)
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+        assert 0 < held() < 4000  # killed in the middle (a batch is 500)
+        consumer()
+        wait_for("every entry copied after the restart", lambda: held() == 4000)
+        reader = ClubCopies(str(copies))
+        try:
+            assert [e.id for e in reader.entries("a")] == list(range(1, 4001))
+        finally:
+            reader.close()
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+            if proc.stdin is not None:
+                proc.stdin.close()
+        hub.close()
+        club.stop()
+        fed.stop()

@@ -45,6 +45,7 @@ def assert_exactly_once_in_order(fed: FederationSide, club: str, db: Path) -> in
     return len(mine)
 
 
+@pytest.mark.slow
 def test_every_entry_reaches_the_federation_once_in_order_through_cuts(league: League) -> None:
     fed, clubs = league(["a", "b", "c"])
     a, b, c = (clubs[k] for k in "abc")
@@ -124,6 +125,7 @@ KILLED_HUB = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_a_club_hub_killed_between_commit_and_publish_publishes_at_restart(league: League) -> None:
     fed, clubs = league(["a"])
     a = clubs["a"]

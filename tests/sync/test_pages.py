@@ -34,6 +34,7 @@ def text(client: FlaskClient, page: str) -> str:
     return re.sub(r"\s+", " ", html_text.unescape(re.sub(r"<[^>]+>", " ", html)))
 
 
+@pytest.mark.slow
 def test_sync_status_on_the_club_and_federation_pages(league: League) -> None:
     fed, clubs = league(["a", "b"])
     a = clubs["a"]

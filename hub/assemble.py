@@ -31,11 +31,15 @@ import logging
 import signal
 import threading
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from hub.devices.transport import Transport
 from hub.errors import HubError
 from hub.facade import Hub
 from hub.tables.spec import TableSpec
+
+if TYPE_CHECKING:
+    from hub.sync import SyncConfig
 
 DEFAULT_BAUD = 115200
 DEFAULT_SETTLE_S = 1.0
@@ -45,6 +49,16 @@ def table_option(text: str) -> TableSpec:
     """``--table JSON``, checked while the command line is read (a clear usage error)."""
     try:
         return TableSpec.from_text(text)
+    except HubError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def sync_option(path: str) -> SyncConfig:
+    """``--sync FILE``, read and checked while the command line is read."""
+    from hub.sync import SyncConfig
+
+    try:
+        return SyncConfig.load(path)
     except HubError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
 
@@ -64,6 +78,9 @@ def add_hub_options(parser: argparse.ArgumentParser, *, db_default: str | None =
                        help='create a table if its id is new, e.g. \'{"id": "t1", "game": "trigono", '
                             '"seats": ["Ana", "Ben"], "boards": ["B1"]}\'')
     group.add_argument("-v", "--verbose", action="store_true", help="log what the hub does")
+    group.add_argument("--sync", type=sync_option, default=None, metavar="FILE",
+                       help="sync with a federation over NATS JetStream: a club's or the "
+                            "federation's sync.json (`trigono federation`, docs/deploy.md)")
     if links:
         group.add_argument("--board", action="append", default=[], metavar="ID",
                            help="a board this hub referees before a table binds it (repeat): only "
@@ -102,6 +119,8 @@ class HubOptions:
     """Seconds a computer player thinks per move (not an option: the demo shortens it)."""
     bot_pause_s: float = 0.0
     """Rest of the bot worker after each move (the demo: bots at a watchable pace)."""
+    sync: SyncConfig | None = None
+    """``--sync``: the club or federation this hub syncs with (issue 35)."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> HubOptions:
@@ -111,7 +130,8 @@ class HubOptions:
                    baud=getattr(args, "baud", DEFAULT_BAUD),
                    mqtt=args if getattr(args, "mqtt", None) is not None else None,
                    verbose=args.verbose, boards=tuple(getattr(args, "board", ()) or ()),
-                   home_assistant=getattr(args, "home_assistant", None))
+                   home_assistant=getattr(args, "home_assistant", None),
+                   sync=getattr(args, "sync", None))
 
 
 def open_hub(options: HubOptions) -> Hub:
@@ -137,6 +157,10 @@ def open_hub(options: HubOptions) -> Hub:
     except HubError:
         hub.close()
         raise
+    if options.sync is not None:  # nats is imported only here
+        from hub.sync.service import start_sync
+
+        start_sync(hub, options.sync)
     tune_gc()
     return hub
 

@@ -30,7 +30,7 @@ import random
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engines import GAMES
 from firmware import protocol
@@ -63,6 +63,9 @@ from hub.tables.spec import TableSpec
 from hub.tables.table import Table, game_bot, parse_input
 from hub.tables.tableset import TableSet
 from hub.tournament.service import TournamentService
+
+if TYPE_CHECKING:
+    from hub.sync import SyncService
 
 __all__ = [
     "Hub",
@@ -177,6 +180,8 @@ class Hub:
             thread.join(timeout=5.0)
         if self._fleet is not None:
             self._fleet.stop()
+        if self.sync is not None:  # it reads the store: stopped before the store closes
+            self.sync.stop()
         self._close_tournaments()
         with self._lock:
             self.tables.snapshot_changed()
@@ -484,7 +489,7 @@ class Hub:
         while ``board`` serves another live table. Returns the table's view."""
         refusal = board_id.refusal(board)
         if refusal is not None:
-            raise BadInputError(refusal, "bad_board", board=board)
+            raise BadInputError(refusal, "bad_board_id", board=board)
         with self._door():
             table = self.tables[table_id]
             if not table.finished and not force:
@@ -528,6 +533,27 @@ class Hub:
         fleet = self.fleet
         with self._door():
             fleet.cancel_rollout()
+    sync: SyncService | None = None
+    """A club's publisher or the federation's consumer (issue 35), when ``--sync`` is given."""
+
+    def attach_sync(self, sync: SyncService) -> None:
+        """Run ``sync`` beside the hub (:func:`hub.sync.service.start_sync` makes it); it is
+        stopped before the store closes."""
+        self.sync = sync
+
+    def sync_status(self) -> JSONDict | None:
+        """Where sync with the federation stands (None: this hub does not sync). A club:
+        ``{"mode": "club", "online", "last_contact", "offline_since", "waiting", …}``; the
+        federation: ``{"mode": "federation", "clubs": [a row per club], "conflicts"}``."""
+        return None if self.sync is None else self.sync.status()
+
+    def settle_person(self, licence: str, club: str, by: str = "organizer") -> None:
+        """Settle a person two clubs disagree on, keeping ``club``'s version (the
+        federation only): an entry in this hub's log. BadInputError otherwise."""
+        settle = getattr(self.sync, "settle_version", None)
+        if settle is None:
+            raise BadInputError("only a federation hub settles persons between clubs")
+        settle(licence, club, by)
 
     def store_alert(self) -> str | None:
         """Why the store stopped committing for good (its file deleted or replaced), else

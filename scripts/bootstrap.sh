@@ -11,6 +11,7 @@ for pkg in ${NEED_DEBS:-}; do
   case "$pkg" in
     mosquitto) command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || need_debs+=(mosquitto) ;;
     chromium) [ -x /usr/bin/chromium ] || need_debs+=(chromium) ;;
+    nats-server) command -v nats-server >/dev/null 2>&1 || [ -x /usr/sbin/nats-server ] || need_debs+=(nats-server) ;;
     *) dpkg -s "$pkg" >/dev/null 2>&1 || need_debs+=("$pkg") ;;
   esac
 done

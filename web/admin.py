@@ -15,6 +15,7 @@ from web.describe import refusal_text
 from web.flashing import flash_key, flash_refusal
 from web.readiness import board_choices, board_state, busy_tables
 from web.security import login_required, text_refusals
+from web.sync import sync_view
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -105,6 +106,7 @@ def page_context(**extra: Any) -> dict[str, Any]:
     boards = boards_context()
     choices = board_choices(boards["boards"], boards["unregistered"], busy_tables(tables))
     return {"games": hub.games(), "game_types": hub.game_types(), "tables": tables, **boards, "store_alert": hub.store_alert(),
+            "sync": sync_view(hub.sync_status(), boards["now"]),
             "settings": {"mode": "admin", "board_choices": choices, "now": boards["now"],
                          "editor": hub.layout_editor()}, **extra}
 
@@ -131,6 +133,19 @@ def boards_panel() -> Any:
 def ignore_board(board: str) -> Any:
     get_hub().ignore_board(board)
     flash_key("admin.ignored", board=board)
+    return redirect(url_for("admin.index"), code=303)
+
+
+@bp.post("/sync/settle")
+def settle_person() -> Any:
+    """The federation: keep one club's version of a person two clubs disagree on (issue 35)."""
+    licence, club = request.form.get("licence", ""), request.form.get("club", "")
+    try:
+        get_hub().settle_person(licence, club, by="admin")
+    except HubError as err:
+        flash_refusal(refusal_text(err))
+        return redirect(url_for("admin.index"), code=303)
+    flash_key("sync.settled", licence=licence, club=club)
     return redirect(url_for("admin.index"), code=303)
 
 

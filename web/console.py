@@ -18,6 +18,7 @@ from web.i18n import gettext
 from web.readiness import readiness, table_boards
 from web.security import login_required, seat_token
 from web.share import phone_url
+from web.sync import sync_view
 from web.view_readers import human_seats, live_first
 
 bp = Blueprint("console", __name__, url_prefix="/console")
@@ -109,8 +110,9 @@ def boards_readiness(view: dict[str, Any]) -> dict[str, Any]:
 
 @bp.get("/")
 def index() -> Any:
-    return render_template("console/index.html", tables=live_first(get_hub().list_tables()),
-                           assist=get_hub().assist.open_requests())
+    hub = get_hub()
+    return render_template("console/index.html", tables=live_first(hub.list_tables()),
+                           assist=hub.assist.open_requests(), sync=sync_view(hub.sync_status(), hub.now()))
 
 
 @bp.get("/<table_id>")

@@ -242,6 +242,14 @@ class HubAPI(Protocol):
         """Boards heard that no table binds (admin: bind or ignore)."""
         ...
 
+    def sync_status(self) -> JSONDict | None:
+        """Where sync with the federation stands, None when the hub does not sync (issue 35)."""
+        ...
+
+    def settle_person(self, licence: str, club: str, by: str = "organizer") -> None:
+        """The federation: settle a person two clubs disagree on with ``club``'s version."""
+        ...
+
     def store_alert(self) -> str | None:
         """Why the event store stopped committing for good, else None (admin page)."""
         ...

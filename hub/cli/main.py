@@ -20,6 +20,7 @@ from engines.records import ReplayError, replay
 from hub import jsonlimits
 from hub.cli import boards as board_commands
 from hub.cli import commands as hub_commands
+from hub.cli import federation as federation_commands
 from hub.cli import store as store_commands
 from hub.cli import tournament as tournament_commands
 
@@ -201,7 +202,8 @@ AddCommand = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], N
 # itself only inside their commands, so `trigono replay` never pays for its start-up.
 COMMANDS: list[AddCommand] = [add_replay, add_analyze, add_scoreboard, *hub_commands.COMMANDS,
                               *tournament_commands.COMMANDS, *store_commands.COMMANDS,
-                              *board_commands.COMMANDS]
+                              *board_commands.COMMANDS,
+                              *federation_commands.COMMANDS]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -48,6 +48,9 @@ class LogWriter:
                  lock: threading.RLock | None = None) -> None:
         self.store, self.feed = store, feed
         self.lock = lock if lock is not None else threading.RLock()
+        self.committed: list[Callable[[], None]] = []
+        """Told after each commit that stored something (a club's sync publisher, issue
+        35: it only wakes up — it reads the store on its own thread, off this path)."""
 
     def write(self, entries: Sequence[Entry], apply: Apply | None = None) -> list[Entry | None]:
         """Commit ``entries`` (all or none), then ``apply(stored)`` — each entry with its
@@ -56,6 +59,9 @@ class LogWriter:
         with self.lock:
             ids = self.store.append(entries) if entries else []
             stored = [None if i is None else with_id(e, i) for e, i in zip(entries, ids, strict=True)]
+            if self.committed and any(i is not None for i in ids):
+                for tell in self.committed:
+                    tell()
             changes = list(apply(stored)) if apply is not None else []
             if changes and self.feed is not None:
                 self.feed.changed(changes)

@@ -122,7 +122,9 @@ def follow(read: Callable[[], JSONDict | None], out: TextIO, poll_s: float = POL
                 out.write("\n")
             halted = rollout.get("halted")
             if halted:
-                print(f"halted at board {halted['board']}: {halted['reason']}", file=out)
+                words = halted.get("outcome", "failed").replace("_", " ")
+                detail = f" ({halted['reason']})" if halted.get("reason") else ""
+                print(f"halted at board {halted['board']}: {words}{detail}", file=out)
                 return EXIT_HALTED
             return 0
         sleep(poll_s)

@@ -81,7 +81,7 @@ def transfer_updater(fleet: FleetService) -> Callable[[Any, str, Any, Callable[.
 
     def update(link: Any, board: str, ref: Any, progress: Callable[..., None]) -> JSONDict:
         if link is None:
-            return {"ok": False, "reason": f"board {board} was not heard on any link"}
+            return {"ok": False, "outcome": "unheard", "reason": ""}
         bundle = cache.get(ref)
 
         def tell(step: transfer.Progress) -> None:
@@ -99,6 +99,6 @@ def transfer_updater(fleet: FleetService) -> Callable[[Any, str, Any, Callable[.
                 result = transfer.update_board(hub_link, board, bundle, tell)
         if result.outcome in OK_OUTCOMES:
             return {"ok": True, "outcome": result.outcome, "fw": result.version_after}
-        return {"ok": False, "reason": f"{result.outcome}: {result.reason}" if result.reason else result.outcome}
+        return {"ok": False, "outcome": result.outcome, "reason": result.reason}
 
     return update

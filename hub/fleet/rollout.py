@@ -21,7 +21,7 @@ Entries (``body["rollout"]``): ``start`` {id, version, bundle, boards, canary, w
 ['B3']
 >>> r.apply({"step": "begin", "board": "B3"}); r.apply({"step": "failed", "board": "B3", "reason": "bad hash"})
 >>> r.state, r.halted, r.next_wave(idle={"B1"})
-('halted', {'board': 'B3', 'reason': 'bad hash'}, [])
+('halted', {'board': 'B3', 'outcome': 'failed', 'reason': 'bad hash'}, [])
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class Rollout:
     canary: str
     wave: int
     boards_state: dict[str, str] = field(default_factory=dict)
-    halted: dict[str, str] | None = None
+    halted: dict[str, str] | None = None  # board, outcome (service.OUTCOMES), reason
     cancelled: bool = False
     reasons: dict[str, str] = field(default_factory=dict)
 
@@ -94,8 +94,9 @@ class Rollout:
         else:
             self.boards_state[board] = "failed"
             self.reasons[board] = str(step.get("reason", ""))
-            if self.halted is None:
-                self.halted = {"board": board, "reason": self.reasons[board]}
+            if self.halted is None:  # rollouts logged before outcomes were kept: "failed"
+                self.halted = {"board": board, "outcome": str(step.get("outcome", "failed")),
+                               "reason": self.reasons[board]}
 
     @property
     def state(self) -> str:

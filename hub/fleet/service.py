@@ -54,21 +54,30 @@ class BoardLiveError(ConflictError):
     """An action on a board a live match uses (409): allowed only when forced."""
 
 
-def failure(result: Any) -> str | None:
-    """Why an updater's result is a failure, or None for a success.
+OUTCOMES = ("refused", "rolled_back", "unreachable", "unheard", "failed")
+"""How an update failed, as kinds the web words (``fleet.outcome.<kind>``): the board
+refused the bundle, its new version failed the trial and it went back, it stopped
+answering, it was heard on no link, or the transfer raised."""
 
-    >>> failure(None), failure(True), failure({"ok": False, "reason": "bad signature"}), failure(False)
-    (None, None, 'bad signature', 'the update did not complete')
+
+def failure(result: Any) -> tuple[str, str] | None:
+    """``(outcome, reason)`` when an updater's result is a failure, else None: the outcome
+    a kind of :data:`OUTCOMES`, the reason the board's or the transfer's own words.
+
+    >>> failure(None), failure(True), failure(False)
+    (None, None, ('failed', ''))
+    >>> failure({"ok": False, "outcome": "refused", "reason": "bad signature"})
+    ('refused', 'bad signature')
     """
     if result is None or result is True:
         return None
     if result is False:
-        return "the update did not complete"
-    ok = result.get("ok") if isinstance(result, dict) else getattr(result, "ok", True)
-    if ok:
+        return ("failed", "")
+    get = result.get if isinstance(result, dict) else (lambda key, default=None: getattr(result, key, default))
+    if get("ok", True):
         return None
-    reason = result.get("reason") if isinstance(result, dict) else getattr(result, "reason", None)
-    return str(reason or "the update did not complete")
+    outcome = str(get("outcome") or "failed")
+    return (outcome if outcome in OUTCOMES else "failed", str(get("reason") or ""))
 
 
 class FleetService:
@@ -298,20 +307,20 @@ class FleetService:
 
         assert self.updater is not None
         try:
-            reason = failure(self.updater(link, board, rollout.bundle, progress))
+            failed = failure(self.updater(link, board, rollout.bundle, progress))
         except Exception as err:  # the transfer's own error, whatever its type: the rollout halts there
-            reason = str(err) or type(err).__name__
+            failed = ("failed", str(err) or type(err).__name__)
         if self._stop.is_set():  # the hub is closing: the log keeps the board "begun", a restart redoes it
             return
-        step = ({"step": "done", "fw": rollout.version} if reason is None
-                else {"step": "failed", "reason": reason})
-        if reason is not None:
-            log.error("rollout %s halted at board %s: %s", rollout.id, board, reason)
+        step = ({"step": "done", "fw": rollout.version} if failed is None
+                else {"step": "failed", "outcome": failed[0], "reason": failed[1]})
+        if failed is not None:
+            log.error("rollout %s halted at board %s: %s (%s)", rollout.id, board, *failed)
         try:
             with self.hub.writer.lock:
                 self._write({"fleet": "rollout", "id": rollout.id, "board": board, **step})
         except Exception as err:  # the hub closed meanwhile: the board stays "begun", redone on restart
             log.warning("rollout %s: the result of board %s was not stored: %s", rollout.id, board, err)
-        if reason is None:
+        if failed is None:
             self.progress[board] = 1.0
         self._wake.set()

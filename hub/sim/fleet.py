@@ -33,10 +33,6 @@ JSONDict = dict[str, Any]
 CHUNKS = 8  # progress steps of one simulated transfer
 
 
-class UpdateRefused(RuntimeError):
-    """The simulated board refused or rolled back an update (as a real one says)."""
-
-
 @dataclass
 class SimBoardState:
     """What one simulated board is and holds."""
@@ -271,20 +267,21 @@ class SimFleet(Transport):
     # -- updates (the Updater contract) ----------------------------------------------
     def update_board(self, link: Any, board: str, bundle: Any, progress: Callable[..., None]) -> JSONDict:
         """Send ``bundle`` (``{"version": ...}``) to ``board`` in chunks, then the board
-        restarts on it and says so in its hello. Raises :class:`UpdateRefused` for a
-        board in :attr:`fail` (it stays on its version) or one that is not online."""
+        restarts on it and says so in its hello. A board in :attr:`fail` refuses it (it stays
+        on its version) and one that is not online is unreachable, as the real transfer
+        answers (:class:`hub.fleet.transfer.UpdateResult`'s outcomes)."""
         version = bundle["version"] if isinstance(bundle, dict) else str(bundle)
         with self._lock:
             b = self.boards[board]
             if not b.online:
-                raise UpdateRefused(f"{board} is not reachable")
+                return {"ok": False, "outcome": "unreachable", "reason": f"{board} is not reachable"}
         for chunk in range(CHUNKS):
             if self.gate is not None:
                 self.gate(board)
             progress(chunk + 1, CHUNKS)
         if board in self.fail:
             self.boot(board, crash=None)
-            raise UpdateRefused(self.fail[board])
+            return {"ok": False, "outcome": "refused", "reason": self.fail[board]}
         with self._lock:
             b.fw = version
             self.updated.append(board)

@@ -76,7 +76,7 @@ def test_a_rollout_from_the_api_halts_where_it_failed(hub: Hub, referee: FlaskCl
     assert answer.status_code == 201, answer.get_json()
     assert wait_for(lambda: referee.get("/api/fleet/rollout").get_json()["state"] == "halted", 20)
     page = referee.get("/admin/fleet", headers=EN).get_data(as_text=True)
-    assert 'data-halted="S02"' in page and "Halted at board S02: bad signature" in page
+    assert 'data-halted="S02"' in page and "Halted at board S02: the board refused the update" in page and "bad signature" in page
 
 
 def test_a_spare_takes_a_live_boards_place_only_when_forced(hub: Hub, referee: FlaskClient) -> None:

@@ -52,6 +52,9 @@ def test_sixty_boards_on_a_phone_and_a_laptop_in_both_languages(hub: Hub, server
             assert page.locator("tr[data-board]").count() == 61
             first = [page.locator("tr[data-board]").nth(i).get_attribute("data-board") for i in range(2)]
             assert first == ["S44", "S61"]  # offline, never heard: most trouble first
+            halted = page.locator("[data-halted]").inner_text()  # worded here, the board's own words beside
+            assert {"en": "the board refused the update", "fr": "le plateau a refusé la mise à jour"}[lang] in halted
+            assert "signature refused by the board" in halted
             wide = page.evaluate("() => document.documentElement.scrollWidth")
             assert wide <= width, f"{lang} {width}: the page is {wide} px wide"
             shot(page, f"fleet-{lang}-{width}x{height}.png")

@@ -56,7 +56,7 @@ def test_a_halted_rollout_says_where_and_exits_1(running: Any, tmp_path: Path,
     fleet.fail["S02"] = "bad signature"
     assert main(update(server, tmp_path, "/srv/fw.bundle", "--version", "2.0", "--wave", "1")) == 1
     out = capsys.readouterr().out
-    assert "halted at board S02: bad signature" in out
+    assert "halted at board S02: refused (bad signature)" in out
     wrong = tmp_path / "wrong"
     wrong.write_text("nope")
     args = ["boards", "update", "--url", server.url, "--password-file", str(wrong), "--follow"]

@@ -162,7 +162,7 @@ def test_a_rollout_halts_at_the_first_failure_and_resumes_after_a_restart(tmp_pa
     hub.start_rollout("1.1.0", {"version": "1.1.0"}, wave=1)
     assert wait_for(lambda: hub.fleet_view()["rollout"]["state"] == "halted", 20)
     rollout = hub.fleet_view()["rollout"]
-    assert rollout["halted"] == {"board": "S02", "reason": "signature refused"}
+    assert rollout["halted"] == {"board": "S02", "outcome": "refused", "reason": "signature refused"}
     assert fleet.updated == ["S01"] and rollout["boards"]["S03"]["state"] == "pending"
     assert rows(hub)["S02"]["troubles"][0] == "update_failed"
     hub.close()

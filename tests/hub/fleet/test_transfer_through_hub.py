@@ -52,7 +52,7 @@ def test_a_signed_bundle_reaches_every_idle_board_through_the_hubs_own_link(tmp_
         hub.start_rollout("1.2.0", {"path": str(newer), "version": "1.2.0"}, boards=["S01", "S02"], wave=1)
         assert wait_for(lambda: hub.fleet_view()["rollout"]["state"] == "halted", 30)
         halted = hub.fleet_view()["rollout"]["halted"]
-        assert halted["board"] == "S01" and halted["reason"].startswith("rolled_back: 1.2.0: self-test failed")
+        assert halted["board"] == "S01" and halted["outcome"] == "rolled_back" and halted["reason"].startswith("1.2.0: self-test failed")
         assert fleet.boards["S01"].fw == "1.1.0" and fleet.boards["S02"].fw == "1.1.0"
         kinds = {e.body.get("type") for e in hub.store.entries() if e.source == "device"}
         assert "update_state" not in kinds and "hello" in kinds  # the transfer's answers are not stored

@@ -36,7 +36,7 @@ from hub.log.store import Entry, EventStore
 from hub.log.writer import LogWriter
 from hub.sync.copies import ClubCopies
 from hub.sync.natsconf import CLUB_STREAM, deliver_prefix, federation_stream
-from hub.sync.publisher import parse_msg_id
+from hub.sync.publisher import connect, parse_msg_id
 from hub.tournament.placings import final_ranking
 from hub.tournament.service import SOURCE as TOURNAMENT_SOURCE
 from hub.tournament.state import Tournament
@@ -44,10 +44,6 @@ from hub.tournament.state import Tournament
 log = logging.getLogger("hub.sync")
 
 
-async def _quiet(err: Exception) -> None:
-    """nats-py's default error callback prints a traceback for every refused connection
-    (a club offline for days retries all along): the sync loop logs one line instead."""
-    log.debug("nats: %s", err)
 JSONDict = dict[str, Any]
 CONSUMER = "federation"
 SETTLE_SOURCE = "federation"
@@ -141,17 +137,11 @@ class FederationSync:
 
     # -- the thread --------------------------------------------------------------------
     async def _main(self) -> None:
-        import nats
-
         self._loop = asyncio.get_running_loop()
         while not self._stop.is_set():
             nc = None
             try:
-                # nats-py's connect to a server that is down can wait for it for ever:
-                # bounded, so a stop is never held up by it
-                nc = await asyncio.wait_for(nats.connect(
-                    self.url, connect_timeout=1, allow_reconnect=False, max_reconnect_attempts=0,
-                    error_cb=_quiet), 3.0)
+                nc = await connect(self.url)
                 # JetStream answers slowly while it takes in a long catch-up: a short
                 # timeout would only start the whole set-up again, and again
                 js = nc.jetstream(timeout=10)

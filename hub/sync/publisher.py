@@ -41,11 +41,23 @@ from hub.sync.natsconf import CLUB_STREAM, FEDERATION_DOMAIN, federation_stream,
 log = logging.getLogger("hub.sync")
 
 
+JSONDict = dict[str, Any]
+
+
 async def _quiet(err: Exception) -> None:
     """nats-py's default error callback prints a traceback for every refused connection
     (a club offline for days retries all along): the sync loop logs one line instead."""
     log.debug("nats: %s", err)
-JSONDict = dict[str, Any]
+
+
+async def connect(url: str) -> Any:
+    """A NATS connection for one round of a sync loop (the publisher's, the federation's):
+    no reconnects of its own (the loop starts a round again), and bounded — nats-py's
+    connect to a server that is down can wait for it for ever, holding up a stop."""
+    import nats
+
+    return await asyncio.wait_for(nats.connect(url, connect_timeout=1, allow_reconnect=False,
+                                               max_reconnect_attempts=0, error_cb=_quiet), 3.0)
 BATCH = 500
 """Entries published before their acknowledgements are awaited."""
 
@@ -159,18 +171,12 @@ class Publisher:
 
     # -- the thread ----------------------------------------------------------------------
     async def _main(self) -> None:
-        import nats
-
         self._loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
         while not self._stop.is_set():
             nc = None
             try:
-                # nats-py's connect to a server that is down can wait for it for ever:
-                # bounded, so a stop is never held up by it
-                nc = await asyncio.wait_for(nats.connect(
-                    self.url, connect_timeout=1, allow_reconnect=False, max_reconnect_attempts=0,
-                    error_cb=_quiet), 3.0)
+                nc = await connect(self.url)
                 self.local_link = True
                 js = nc.jetstream(timeout=2)
                 await self._ensure_stream(js)

@@ -17,7 +17,8 @@ EN = {"Accept-Language": "en"}
 FR = {"Accept-Language": "fr"}
 
 
-def sixty(hub: Hub) -> SimFleet:
+def sixty_boards(hub: Hub) -> SimFleet:
+    """Sixty simulated boards registered to ``hub`` and heard, S07 with a faulty beam."""
     fleet = SimFleet(60)
     hub.fleet.updater = fleet.update_board
     hub.add_transport(fleet)
@@ -26,6 +27,11 @@ def sixty(hub: Hub) -> SimFleet:
     fleet.start_all()
     fleet.boards["S07"].faulty.add("small")
     fleet.health("S07")
+    return fleet
+
+
+def sixty(hub: Hub) -> SimFleet:
+    fleet = sixty_boards(hub)
     hub.create_table("trigono", seats=["Ana", "Ben"], boards=["S12"], seed=1, table_id="t1")
     assert hub.flush()
     return fleet

@@ -12,20 +12,14 @@ from hub.facade import Hub
 from hub.sim.fleet import SimFleet
 from tests.hub.boards import wait_for
 from tests.web.conftest import ARTIFACTS, login_page, new_page, shot
+from tests.web.test_fleet import sixty_boards
 from web.server import ServerHandle
 
 
 def busy_fleet(hub: Hub) -> SimFleet:
     """Sixty boards as on a festival morning: a few in trouble, three live tables, a
     rollout halted at its fourth board."""
-    fleet = SimFleet(60)
-    hub.fleet.updater = fleet.update_board
-    hub.add_transport(fleet)
-    for board in fleet.boards:
-        hub.register_board(board)
-    fleet.start_all()
-    fleet.boards["S07"].faulty.add("small")
-    fleet.health("S07")
+    fleet = sixty_boards(hub)
     fleet.boot("S21", crash="MemoryError @node.py:212")
     fleet.boards["S33"].rssi = -87
     fleet.health("S33")

@@ -29,12 +29,14 @@ from hub.devices.ingest import Ack, Arrival, IngestState, due_acks, expire, stor
 from hub.fleet import bundle as fleet_bundle
 from hub.fleet.transfer import Progress, update_board
 from hub.log.sqlite import SqliteStore
-from tests.firmware.test_e2e_mqtt import DROP_BIG, GAP
+from tests.firmware.test_e2e_mqtt import DROP_BIG, SMALL
 from tests.firmware.update_rig import ProcessLink, SlotBoard, board_config, build, wait_hello
 
 pytestmark = [pytest.mark.micropython, pytest.mark.timeout(240)]
 
 DROP_EVERY_S = 0.4  # one scripted palet this often while the link is busy (real time: a real process)
+GAP = [[350, SMALL, 0]]  # each palet decided before the next; the holes never quiet for the
+# journal's 600 ms (journal_after_ms): only the flush before a reset keeps unacknowledged events
 LOST_AFTER_S = 30.0
 
 

@@ -28,6 +28,7 @@ Run: ``python bench/fleet_rollout.py`` (defaults: 60 boards of which 3 real, wav
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import statistics
 import sys
@@ -194,7 +195,9 @@ def main() -> int:
         fleet = SimFleet(boards=sims + live, round_trip_s=args.round_trip_ms / 1000)
         if reals:
             path, public = firmware_bundle(work, "1.1.0")
-            unix: ProcessBoards | None = real_boards(work, reals, public)
+            boards = real_boards(work, reals, public)
+            atexit.register(boards.stop)  # no board process left behind if the bench fails
+            unix: ProcessBoards | None = boards
         else:
             path, unix = signed_bundle(work, "1.1.0", args.bundle_kib * 1024), None
         hub = Hub(work / "event.db", settle_s=0.2)

@@ -101,10 +101,11 @@ class SimFleet(Transport):
             if msg["type"] == "ack":
                 if msg["boot"] == b.boot:
                     now = time.monotonic()
-                    for e in b.unacked:
-                        made = self._made.pop((board, e["boot"], e["seq"]), None)
-                        if e["seq"] <= msg["seq"] and made is not None:
-                            self.ack_latency_s.append((board, now - made))
+                    for e in b.unacked:  # only those the ack covers: a later one keeps its time
+                        if e["seq"] <= msg["seq"]:
+                            made = self._made.pop((board, e["boot"], e["seq"]), None)
+                            if made is not None:
+                                self.ack_latency_s.append((board, now - made))
                     b.unacked = [e for e in b.unacked if e["seq"] > msg["seq"]]
                 return True
             if msg["type"] == "update":

@@ -28,6 +28,7 @@ class BoardProcess:
         self.proc: subprocess.Popen[bytes] | None = None
         self.reader: threading.Thread | None = None
         self.lines: list[bytes] = []
+        self._decoded: tuple[list[bytes], int, list[dict[str, Any]]] = (self.lines, 0, [])
         self.lock = threading.Lock()
 
     def start(self) -> None:
@@ -53,14 +54,19 @@ class BoardProcess:
                     self.lines.append(line)
 
     def messages(self) -> list[dict[str, Any]]:
+        """Every message the board printed since it was powered on, decoded once each (a
+        caller polling this with thousands of lines printed stays linear)."""
         with self.lock:
-            lines = list(self.lines)
-        out = []
-        for line in lines:
-            msg, _ = protocol.decode_line(line)
-            if msg is not None:
-                out.append(msg)
-        return out
+            lines, decoded = self.lines, self._decoded
+            if decoded[0] is not lines:
+                decoded = self._decoded = (lines, 0, [])
+            _, done, out = decoded
+            for line in lines[done:]:
+                msg, _ = protocol.decode_line(line)
+                if msg is not None:
+                    out.append(msg)
+            self._decoded = (lines, len(lines), out)
+            return list(out)
 
     def text(self) -> str:
         with self.lock:

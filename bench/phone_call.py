@@ -28,25 +28,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engines import game_spec  # noqa: E402
-from hub.devices.transport import FakeTransport  # noqa: E402
 from hub.facade import Hub  # noqa: E402
 from hub.tournament.stats import count_record  # noqa: E402
-
-
-class Board:
-    def __init__(self, hub: Hub, board: str) -> None:
-        self.link, self.board, self.seq = FakeTransport(), board, 0
-        hub.add_transport(self.link)
-
-    def event(self, kind: str, **fields: Any) -> None:
-        self.seq += 1
-        self.link.inject({"type": kind, "board": self.board, "boot": 1, "seq": self.seq,
-                          "t_us": self.seq * 1_000_000, **fields})
-
-    def clock(self) -> None:
-        self.link.inject({"type": "health", "board": self.board, "boot": 1, "seq": self.seq,
-                          "t_us": (self.seq + 1) * 1_000_000, "uptime_s": 60, "mem_free": 10_000,
-                          "beams": {}, "counters": {}, "overflow": 0})
+from tests.web.test_browser_phone import Board  # noqa: E402  (a board on the hub's device path)
 
 
 def calls(n: int, browser: bool) -> list[float]:

@@ -36,7 +36,7 @@ from hub.log.store import Entry, EventStore
 from hub.log.writer import LogWriter
 from hub.sync.copies import ClubCopies
 from hub.sync.natsconf import CLUB_STREAM, deliver_prefix, federation_stream
-from hub.sync.publisher import connect, parse_msg_id
+from hub.sync.publisher import close, connect, parse_msg_id
 from hub.tournament.placings import final_ranking
 from hub.tournament.service import SOURCE as TOURNAMENT_SOURCE
 from hub.tournament.state import Tournament
@@ -156,11 +156,7 @@ class FederationSync:
                     log.warning("federation consumer: %r (retrying)", err, exc_info=log.isEnabledFor(logging.DEBUG))
                     await asyncio.sleep(0.2)
             finally:
-                if nc is not None:
-                    try:
-                        await asyncio.wait_for(nc.close(), 1.0)
-                    except Exception:  # noqa: BLE001 - closing a broken link
-                        pass
+                await close(nc)
 
     async def _ensure_stream(self, js: Any, club: str) -> None:
         from nats.js import api

@@ -58,6 +58,16 @@ async def connect(url: str) -> Any:
 
     return await asyncio.wait_for(nats.connect(url, connect_timeout=1, allow_reconnect=False,
                                                max_reconnect_attempts=0, error_cb=_quiet), 3.0)
+
+
+async def close(nc: Any) -> None:
+    """Close a round's connection (None: it never opened), bounded: the link may be broken."""
+    if nc is None:
+        return
+    try:
+        await asyncio.wait_for(nc.close(), 1.0)
+    except Exception:  # noqa: BLE001 - closing a broken link
+        pass
 BATCH = 500
 """Entries published before their acknowledgements are awaited."""
 
@@ -201,11 +211,7 @@ class Publisher:
                     log.warning("sync publisher of club %s: %s (retrying)", self.club, err)
                     await asyncio.sleep(0.2)
             finally:
-                if nc is not None:
-                    try:
-                        await asyncio.wait_for(nc.close(), 1.0)
-                    except Exception:  # noqa: BLE001 - closing a broken link
-                        pass
+                await close(nc)
 
     async def _ensure_stream(self, js: Any) -> None:
         from nats.js.errors import NotFoundError

@@ -71,6 +71,11 @@ def pico(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Rig]:
     rig = Rig(chip, hub, HubLog(work / "hub.db"))
     try:
         rig.wait_stored("a hello at the hub", rig.hellos)  # the loop runs: beams are watched
+        # The hello leaves at boot, before the boot self-test and the boot's flash writes are
+        # over; a host quick to store it started the T11-T13 edges ~0.5 s into the boot, and
+        # the small hole's drop and its held beam came out as one "blocked" (seen twice in
+        # clean-clone runs, with what the chip sent). The scenarios start after that.
+        chip.run_for(1_000_000)
         yield rig
     finally:
         hub.stop()
@@ -100,10 +105,8 @@ def test_T11_T12_T13_drops_a_bounce_a_knock_in_and_a_blocked_beam_classified_as_
         got = pico.stored(*EVENTS)[before:]
         return got if len(got) >= 7 else None
 
-    # 8 s of chip time, not 4: once, in a clean-clone run at three workers, the events were
-    # not all stored 4 s after the edges (cause not found); the message says what was there.
     try:
-        got = pico.wait_stored("7 events at the hub", settled, sim_s=8.0)
+        got = pico.wait_stored("7 events at the hub", settled)
     except AssertionError as err:
         sent = [m for m in pico.chip.messages() if m.get("type") in EVENTS]
         raise AssertionError(f"{err}\nstored since the test began: {pico.stored(*EVENTS)[before:]}\n"

@@ -26,8 +26,9 @@ from web.describe import refusal_text
 from web.flashing import flash_key, flash_refusal
 from web.hub_protocol import TournamentsAPI
 from web.i18n import current_language, translate
-from web.security import is_logged_in, json_error, login_required
+from web.security import is_logged_in, login_required
 from web.tournament import _csv, number_in
+from web.tournament import unknown as unknown_as_404
 
 bp = Blueprint("people", __name__)
 CHART_W, CHART_H = 640, 260
@@ -91,6 +92,11 @@ def form_chart(form: Mapping[str, Sequence[Sequence[Any]]], label: str) -> Marku
     return Markup("".join(parts))
 
 
+# An unknown season or person (any UnknownMatchError): a 404 page, or JSON under /api/ —
+# the tournament pages' handler.
+bp.register_error_handler(UnknownMatchError, unknown_as_404)
+
+
 @bp.get("/seasons")
 def seasons() -> Any:
     return _page("seasons.html", seasons=service().seasons())
@@ -98,10 +104,7 @@ def seasons() -> Any:
 
 @bp.get("/seasons/<sid>")
 def season(sid: str) -> Any:
-    try:
-        view = service().season_view(sid)
-    except UnknownMatchError:
-        abort(404)
+    view = service().season_view(sid)
     big = request.args.get("mode") == "big"
     return _page("season.html", s=view, big=big, moves=moves_text(view["moves"]),
                  body_class="page big-season" if big else "page")
@@ -111,10 +114,7 @@ def season(sid: str) -> Any:
 def federation_csv(sid: str) -> Any:
     """The season for a federation office: licence, name, club, points, events counted,
     French Excel's way whatever the page's language (``;``, decimal comma, UTF-8 with BOM)."""
-    try:
-        view = service().season_view(sid)
-    except UnknownMatchError:
-        abort(404)
+    view = service().season_view(sid)
     lang = "fr"
     rows: list[list[Any]] = [[translate(lang, f"season.csv.{c}") for c in
                               ("division", "rank", "licence", "name", "club", "points", "counted", "events")]]
@@ -128,10 +128,7 @@ def federation_csv(sid: str) -> Any:
 
 @bp.get("/people/<who>")
 def person(who: str) -> Any:
-    try:
-        view = service().person_view(who)
-    except UnknownMatchError:
-        abort(404)
+    view = service().person_view(who)
     if view["identity"] != who:  # merged into another: their page
         return redirect(url_for("people.person", who=view["identity"]))
     chart = form_chart(view["form"], translate(current_language(), "people.form_label", name=view["name"]))
@@ -149,20 +146,14 @@ def api_seasons() -> Any:
 @bp.get("/api/seasons/<sid>")
 def api_season(sid: str) -> Any:
     """One season's ranking (JSON): the season page's data, read-only."""
-    try:
-        return jsonify(service().season_view(sid))
-    except UnknownMatchError as err:
-        return json_error(404, type(err).__name__, str(err))
+    return jsonify(service().season_view(sid))
 
 
 @bp.get("/api/people/<who>")
 def api_person(who: str) -> Any:
     """One person's public page data (JSON): ratings, form, tournaments, last matches,
     seasons; a merged person answers with the person they were merged into."""
-    try:
-        return jsonify(service().person_view(who))
-    except UnknownMatchError as err:
-        return json_error(404, type(err).__name__, str(err))
+    return jsonify(service().person_view(who))
 
 
 @bp.get("/people")

@@ -271,8 +271,22 @@ class Chip:
         self._release_held_read = release
 
     def reset(self) -> None:
-        """Press RESET (RUN pin): the chip restarts, flash kept."""
-        self._on_engine(lambda: self.device.hard_reset())
+        """Press RESET (RUN pin): the chip restarts, flash kept. A line the chip was writing
+        is cut where it stood: the record keeps it as a console line and the host's port
+        gets a newline after it, as a real Pico's port, gone with its USB on the reset,
+        drops it. Glued to the next boot's first line, it made that line (its hello)
+        unreadable to both."""
+        self._on_engine(self._reset)
+
+    def _reset(self) -> None:
+        torn, self._partial = self._partial, b""
+        if torn:
+            with self.lock:
+                self.console.append("(cut by the reset) " + torn.decode(errors="replace").strip())
+            if self.plugged:
+                self._out += b"\n"
+                self._flush()
+        self.device.hard_reset()
 
     def close(self) -> None:
         if self.device is not None:

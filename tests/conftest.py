@@ -29,7 +29,9 @@ RECORDS = ROOT / "tests" / "records"  # worked examples (docs/records.md § Work
 
 SHARED_RUNS = ("tests/firmware/test_logic.py::test_case_micropython[",)
 # Modules whose tests share a module fixture that renders or boots something costly.
-SHARED_MODULES = ("tests/hil/", "tests/hardware/test_cad.py")
+# (tests/hil/test_rollback_chip.py boots a chip per test: its tests are units of their own.)
+SHARED_MODULES = ("tests/hil/test_pico.py", "tests/hil/test_pico_w.py", "tests/hil/test_update_chip.py",
+                  "tests/hardware/test_cad.py")
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
@@ -56,7 +58,8 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 # The costliest units first (CPU seconds measured with TRIGONO_TEST_CPU, docs/performance.md
 # "Test suite"): xdist hands units out in collection order, and a two-minute chip module
 # handed out last leaves the other worker idle for its whole length.
-COSTLY_FIRST = ("tests/hil/test_pico_w.py", "tests/hil/test_pico.py", "tests/chaos/",
+COSTLY_FIRST = ("tests/hil/test_pico_w.py", "tests/hil/test_pico.py", "tests/hil/test_update_chip.py",
+                "tests/hil/test_rollback_chip.py", "tests/firmware/test_update.py", "tests/chaos/",
                 "tests/tournament/test_corrections.py", "tests/tournament/test_properties.py",
                 "tests/hub/devices/test_clock_step.py", "tests/tournament/test_cli.py",
                 "tests/multihall/", "tests/sim/", "tests/web/test_accessibility.py")

@@ -7,7 +7,8 @@ Two boots (each costs 10-35 s here; a third, for a cut after one more chunk, too
 test from ~85 to 126 s of host CPU). The board's flash starts as a power cut in the
 middle of a transfer leaves it: the bundle's files in slot b, the last one short by three
 chunks (a whole 52 KB transfer over the chip's USB serial costs minutes of host CPU here:
-the unix-port tests, tests/firmware/test_update.py, send whole bundles). The hub offers
+the unix-port tests, tests/firmware/test_update.py, send whole bundles). A downgrade
+(0.9.0) is offered first: refused at the offer, the board unchanged. The hub offers
 the bundle, the board checks the signature and resumes from its flash; the power is cut
 (RESET, flash kept) the moment the board says it switches; it boots the new slot on
 trial, says hello, commits. (A cut after a chunk, then a resume that skips the signature
@@ -94,29 +95,34 @@ def staged(bundle: fleet_bundle.Bundle, where: Path) -> list[tuple[Path, str]]:
 
 
 @pytest.fixture(scope="module")
-def rig(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Chip, fleet_bundle.Bundle]]:
+def rig(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Chip, fleet_bundle.Bundle, fleet_bundle.Bundle]]:
     work = tmp_path_factory.mktemp("update")
     key = work / "organizer.key"
     public = fleet_bundle.keygen(key)
     bundle = fleet_bundle.build("1.1.0", "rp2", key)
+    older = fleet_bundle.build("0.9.0", "rp2", key)
     chip = Chip("pico", config(public), work / "chip")
     chip.fs_image.write_bytes(flash_filesystem(chip.files + staged(bundle, work / "staged"),
                                                chip.layout.fs_blocksize, chip.layout.fs_blockcount))
     chip.boot()
     try:
         chip.wait(lambda: chip.messages("hello"), 10, "the first hello")
-        yield chip, bundle
+        yield chip, bundle, older
     finally:
         chip.close()
         print(chip.text()[-3000:])
 
 
 def test_an_update_cut_mid_transfer_and_at_the_switch_resumes_checks_switches_and_commits(
-        rig: tuple[Chip, fleet_bundle.Bundle]) -> None:
-    chip, bundle = rig
+        rig: tuple[Chip, fleet_bundle.Bundle, fleet_bundle.Bundle]) -> None:
+    chip, bundle, older = rig
     first = chip.messages("hello")[0]
     assert (first["fw"], first["slot"]) == ("1.0.0", "a"), first
     link = CuttingLink(chip, cut_after=None)
+    # A downgrade first: refused at the offer, the board as it was (the cut transfer on its
+    # flash is resumed below, not sent again).
+    refused = update_board(link, BOARD, older, answer_timeout_s=90)
+    assert (refused.outcome, refused.reason, refused.bytes_sent) == ("refused", "older version 0.9.0", 0), refused
     started_us = chip.now_us()
     started = time.monotonic()
     # Chip time runs 20-70x slower than the host's: the waits are host seconds.

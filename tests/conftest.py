@@ -157,8 +157,8 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 
 # Where the suite's CPU goes: with TRIGONO_TEST_CPU=FILE each worker appends one JSON line
-# per test (node id, wall seconds, CPU seconds of this process and of the children it
-# reaped). Wall minus CPU is waiting; on a loaded 2-core machine wall alone misleads.
+# per test (node id, its start (epoch seconds), wall seconds, CPU seconds of this process and of
+# the children it reaped). Wall minus CPU is waiting; on a loaded 2-core machine wall alone misleads.
 _CPU_LOG = os.environ.get("TRIGONO_TEST_CPU")
 
 
@@ -176,7 +176,8 @@ if _CPU_LOG:
         wall0, (own0, kids0) = time.monotonic(), cpu()
         yield
         own1, kids1 = cpu()
-        line = {"test": item.nodeid, "wall": round(time.monotonic() - wall0, 3),
+        line = {"test": item.nodeid, "start": round(time.time() - (time.monotonic() - wall0), 3),
+                "wall": round(time.monotonic() - wall0, 3),
                 "cpu": round(own1 - own0, 3), "children": round(kids1 - kids0, 3)}
         with open(_CPU_LOG, "a") as out:
             out.write(json.dumps(line) + "\n")

@@ -84,9 +84,13 @@ class Hole:
                 self.direction = 1  # seen in both beams: on its way down
 
     def edge(self, beam, closed, t):
-        """A raw edge of `beam` (0 = A, 1 = B) at ticks_us `t`."""
+        """A raw edge of `beam` (0 = A, 1 = B) at ticks_us `t`. The timers are first
+        advanced to `t`: edges drained in one batch after a stalled loop pass are decided
+        as if the loop had run between them (a drop, then a beam held 80 ms later, are a
+        drop and a `blocked`, not one `blocked` from the first edge)."""
         if self.suspended:
             return
+        self.tick(t)
         self._expire(beam, t)
         if closed == self.pending[beam]:
             return  # a repeated level (edge seen twice, or an edge missed): nothing new
@@ -258,7 +262,12 @@ class Gate:
         return "closed" if self.closed[0] or self.closed[1] else "open"
 
     def edge(self, plane, closed, t):
-        if self.suspended or closed == self.closed[plane]:
+        """A raw edge of `plane` (0 = near, 1 = far) at ticks_us `t`; the timers first
+        advance to `t`, as in :meth:`Hole.edge`."""
+        if self.suspended:
+            return
+        self.tick(t)
+        if closed == self.closed[plane]:
             return
         self.closed[plane] = closed
         self.changed_at = t

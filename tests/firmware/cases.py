@@ -216,6 +216,30 @@ def case_two_palets_in_one_hole_are_two_drops():
     assert rig.kinds() == [("drop", "big"), ("drop", "big")]
 
 
+def case_a_stalled_loop_decides_the_edges_as_if_it_had_run_between_them():
+    # Every edge is stamped by the interrupt, then the loop stalls (a flash write, an
+    # update's signature check: ~2 s) and drains them all in one pass.
+    rig = Rig()
+    t0 = rig.edge(A, True)  # two palets in the big hole, 500 ms apart
+    rig.edge(B, True, 12000)
+    rig.edge(A, False, 20000)
+    rig.edge(B, False, 30000)
+    t1 = rig.edge(A, True, 500000)
+    rig.edge(B, True, 512000)
+    rig.edge(A, False, 520000)
+    rig.edge(B, False, 530000)
+    t2 = rig.edge(S, True, 600000)  # a palet in the small hole, then one held there 80 ms later
+    rig.edge(S, False, 610000)
+    t3 = rig.edge(S, True, 690000)
+    rig.edge(S, False, 2400000)
+    rig.run(2800, step_us=2800000)  # one loop pass after it all
+    got = [(e["type"], e.get("hole"), e["t_us"]) for e in rig.node.events if e["type"] != "hello"]
+    # (in time order per hole: the big hole's second drop is decided once it is quiet 300 ms)
+    assert [x for x in got if x[1] == "big"] == [("drop", "big", t0), ("drop", "big", t1)], got
+    assert [x for x in got if x[1] == "small"] == [("drop", "small", t2), ("blocked", "small", t3),
+                                                   ("cleared", "small", ticks_add(t3, 1710000))], got
+
+
 def case_T13_held_beam_is_blocked_once_then_cleared():
     rig = Rig()
     t0 = rig.edge(A, True)
@@ -709,6 +733,14 @@ def case_throw_gate_two_palets_far_apart_are_two_throws():
     rig.run(500)
     rig.cross(palet_crossing())
     assert len(rig.throws()) == 2
+
+
+def case_throw_gate_two_palets_drained_in_one_stalled_pass_are_two_throws():
+    rig = LineRig()
+    for after, ch, closed in palet_crossing() + [(200000, NEAR, True)] + palet_crossing()[1:]:
+        rig.now = rig.edge(ch, closed, after)  # stamped by the interrupt; the loop does not run
+    rig.run(100, step_us=100000)
+    assert len(rig.throws()) == 2, rig.kinds()
 
 
 def case_throw_gate_someone_standing_in_it_is_one_fault_then_cleared():

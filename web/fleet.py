@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import BadRequest
 
 from hub.api import HubError
@@ -21,6 +21,10 @@ from web.security import login_required
 bp = Blueprint("fleet", __name__)
 
 ACTIONS = ("identify", "selftest", "rearm", "reboot")
+# How often the open page reloads itself (web/static/js/fleet.js): boards come and go
+# online, reboot, fall behind; during a rollout its progress moves every few seconds.
+REFRESH_S = 15
+ROLLOUT_REFRESH_S = 4
 FILTERS = ("all", "trouble", "outdated", "offline", "live")
 
 
@@ -35,8 +39,10 @@ def chosen_filter() -> str:
 @login_required
 def page() -> Any:
     view = get_hub().fleet_view(chosen_filter())
+    running = bool(view.get("rollout")) and view["rollout"].get("state") == "running"
+    refresh_s = ROLLOUT_REFRESH_S if running else current_app.config.get("FLEET_REFRESH_S", REFRESH_S)
     return render_template("admin/fleet.html", fleet=view, filters=FILTERS, actions=ACTIONS,
-                           forced=request.args.get("force", ""))
+                           forced=request.args.get("force", ""), refresh_s=refresh_s)
 
 
 @bp.post("/admin/fleet/<board>/<action>")

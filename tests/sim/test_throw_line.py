@@ -36,7 +36,14 @@ def board_config(board: str, line: bool = True, loadcell: bool = True) -> dict[s
     cfg: dict[str, Any] = {"board": board, "port": "unix", "links": ["serial"],
                            "holes": [{"name": "big", "beams": [BIG_A, BIG_B], "emitter": 4},
                                      {"name": "small", "beams": [SMALL], "emitter": 6}],
-                           "thresholds": {"resend_ms": 300, "health_every_s": 1}}
+                           # The gate's timing windows widened from 35/30 ms: the script's
+                           # edges are played in real time, and on a loaded host a 9 ms wait
+                           # ran tens of ms late, so the palet looked like an arm ("line_long",
+                           # no throw: failed once in a clean-clone run). What the gate refuses
+                           # is decided on exact times in tests/firmware/cases.py; here the
+                           # hub's rules after a throw are the subject.
+                           "thresholds": {"resend_ms": 300, "health_every_s": 1, "line_max_ms": 100,
+                                          "line_lag_max_ms": 100}}
     if line:
         cfg["line"] = {"name": "L1", "near": NEAR, "far": FAR, "emitter": 10}
     if loadcell:

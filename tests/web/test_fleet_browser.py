@@ -60,3 +60,34 @@ def test_sixty_boards_on_a_phone_and_a_laptop_in_both_languages(hub: Hub, server
             assert wide <= width, f"{lang} {width}: with a menu open the page is {wide} px wide"
             assert page.js_errors == []
             page.context.close()
+
+
+@pytest.mark.browser
+def test_the_open_page_follows_a_board_that_drops_off_and_keeps_an_open_menu(hub: Hub, server: ServerHandle,
+                                                                             browser: Any) -> None:
+    """Left open on the organizer's laptop, the page reloads itself (a short period set for
+    the test): a board lost meanwhile shows as lost without a hand on the page; a board's
+    action menu left open is not reloaded away."""
+    fleet = sixty_boards(hub)
+    assert hub.flush()
+    server.app.config["FLEET_REFRESH_S"] = 1
+    page = new_page(browser, width=1920, height=1080)
+    login_page(page, server, "/admin/fleet")
+    assert page.locator("#fleet-head").get_attribute("data-refresh-s") == "1"
+    assert page.locator("#board-S44 .status").get_attribute("class") == "status online"
+    hub.device_status(fleet, "S44", "lost", "sim:S44")
+    assert hub.flush()
+    page.wait_for_selector("#board-S44 .status.lost", timeout=10_000)
+    assert page.locator("tr[data-board]").first.get_attribute("data-board") == "S44"  # the most trouble first
+    loads: list[str] = []
+    page.on("load", lambda _page: loads.append("load"))
+    page.locator("#board-S07 td.actions summary").click()  # the organizer opens a menu...
+    hub.device_status(fleet, "S45", "lost", "sim:S45")
+    assert hub.flush()
+    # ...and the page holds still for it: two periods go by without a reload.
+    page.wait_for_function("() => Number(document.getElementById('fleet-head').dataset.held || 0) >= 2",
+                           timeout=10_000)
+    assert loads == [] and page.locator("#board-S07 td.actions details[open]").count() == 1
+    assert page.locator("#board-S45 .status").get_attribute("class") == "status online"
+    assert page.js_errors == []
+    page.context.close()

@@ -65,9 +65,16 @@ COSTLY_FIRST = ("tests/hil/test_pico_w.py", "tests/hil/test_pico.py", "tests/hil
                 "tests/multihall/", "tests/sim/", "tests/web/test_accessibility.py")
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Move the tests of :data:`COSTLY_FIRST` ahead, in that order (a stable sort: the
-    same order on every worker, as xdist requires)."""
+    """A test that opens Chromium is a `browser` test whether or not it says so (the fast
+    loop's `not browser` once ran two screenshot tests, 17 s of it); then the tests of
+    :data:`COSTLY_FIRST` move ahead, in that order (a stable sort: the same order on every
+    worker, as xdist requires)."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
     def rank(item: pytest.Item) -> int:
         return next((i for i, prefix in enumerate(COSTLY_FIRST) if item.nodeid.startswith(prefix)),
                     len(COSTLY_FIRST))

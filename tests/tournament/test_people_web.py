@@ -122,6 +122,7 @@ def test_a_called_match_shows_each_players_chance(client: FlaskClient, hub: Hub)
         assert f"Marc Riou {round(100 * chances['p2'])} %" in shown, url
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("lang,locale", [("fr", "fr-FR"), ("en", "en-GB")])
 def test_screenshots_of_the_person_and_season_pages(browser: Any, hub: Hub, server: Any, lang: str,  # noqa: F811
                                                     locale: str) -> None:

@@ -19,7 +19,14 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from hub.devices.mqtt_link import SUBSCRIPTIONS, MqttSettings, Sorted, new_client, sort_payload
+from hub.devices.mqtt_link import (
+    SUBSCRIPTIONS,
+    MqttSettings,
+    Sorted,
+    new_client,
+    sort_payload,
+    stop_client,
+)
 
 BATCH_WAIT_S = 0.0005  # gather what arrived meanwhile into one send
 DRAIN_WAIT_S = 0.004  # the same while a backlog drains (the last batch was DRAIN_BATCH or more)
@@ -103,8 +110,7 @@ def serve(settings: MqttSettings, conn: Connection) -> None:
                 break
     finally:
         stopping.set()
-        client.disconnect()
-        client.loop_stop()
+        stop_client(client)
         forwarder.join(1)
         conn.close()
 

@@ -338,5 +338,6 @@ class MqttUpdateLink:
             return None
 
     def close(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
+        from hub.devices.mqtt_link import stop_client
+
+        stop_client(self.client)

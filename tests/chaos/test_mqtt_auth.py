@@ -17,7 +17,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware import protocol
-from hub.devices.mqtt_link import MqttProcessTransport, MqttTransport, read_password
+from hub.devices.mqtt_link import MqttProcessTransport, MqttTransport, read_password, stop_client
 from hub.facade import Hub
 from tests.broker import AuthBroker, make_certificates
 from tests.hub.boards import wait_for
@@ -101,8 +101,7 @@ def test_a_board_writes_only_its_own_topics_finding_4(
         assert received(hub, "B2") == 0 and "B2" not in {b["board"] for b in hub.boards()}
         assert acks and set(acks) == {protocol.topic("B1", "ack")}  # the hub's acks to B1 only
     finally:
-        b1.loop_stop()
-        b1.disconnect()
+        stop_client(b1)
         hub.close()
 
 
@@ -136,8 +135,7 @@ def test_nobody_takes_the_hubs_session_and_two_hubs_share_a_broker_finding_5(
         assert all(link.connected.is_set() for link in links)
     finally:
         for c in drops:
-            c.loop_stop()
-            c.disconnect()
+            stop_client(c)
         for hub in hubs:
             hub.close()
 
@@ -187,8 +185,7 @@ def test_the_hub_connects_over_tls_and_verifies_the_broker(auth_broker: AuthBrok
             with pytest.raises(ssl.SSLCertVerificationError):
                 context.wrap_socket(raw, server_hostname="127.0.0.1")
     finally:
-        b1.loop_stop()
-        b1.disconnect()
+        stop_client(b1)
         hub.close()
 
 

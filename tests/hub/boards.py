@@ -20,6 +20,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware import protocol
+from hub.devices.mqtt_link import stop_client
 from hub.log.store import HubBusyError
 
 if TYPE_CHECKING:
@@ -265,8 +266,7 @@ class MqttBoard:
             sock.close()
 
     def close(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
+        stop_client(self.client)
 
 
 def wait_for(predicate: Any, timeout: float = 30.0, every: float = 0.02) -> bool:

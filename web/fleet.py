@@ -39,7 +39,7 @@ def chosen_filter() -> str:
 @login_required
 def page() -> Any:
     view = get_hub().fleet_view(chosen_filter())
-    running = bool(view.get("rollout")) and view["rollout"].get("state") == "running"
+    running = (view.get("rollout") or {}).get("state") == "running"
     refresh_s = ROLLOUT_REFRESH_S if running else current_app.config.get("FLEET_REFRESH_S", REFRESH_S)
     return render_template("admin/fleet.html", fleet=view, filters=FILTERS, actions=ACTIONS,
                            forced=request.args.get("force", ""), refresh_s=refresh_s)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from firmware import protocol
-from hub.devices.mqtt_link import MqttSettings
+from hub.devices.mqtt_link import MqttSettings, stop_client
 from hub.fleet.bundle import Bundle
 
 CHUNK = 480  # bytes per `update data`: 640 base64 characters, one short serial line, well
@@ -338,6 +338,4 @@ class MqttUpdateLink:
             return None
 
     def close(self) -> None:
-        from hub.devices.mqtt_link import stop_client
-
         stop_client(self.client)
